@@ -1,0 +1,53 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "iap-recon",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "iap-recon", targets: ["iap-recon"]),
+        .library(name: "IAPRecon", targets: ["IAPRecon"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CXlsxWriter",
+            pkgConfig: "xlsxwriter",
+            providers: [.apt(["libxlsxwriter-dev", "zlib1g-dev"])]
+        ),
+        .target(
+            name: "IAPRecon",
+            dependencies: [
+                "CSQLite",
+                "CXlsxWriter",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "iap-recon",
+            dependencies: [
+                "IAPRecon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "IAPReconTestSupport",
+            dependencies: ["IAPRecon"]
+        ),
+        .testTarget(
+            name: "IAPReconTests",
+            dependencies: ["IAPRecon", "IAPReconTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,147 @@
+/// Where a piece of evidence about a purchase came from.
+public enum EvidenceSource: String, Sendable, Hashable, CaseIterable {
+    /// Decoded from the uploaded receipt on this machine, without the network.
+    case offline
+    /// Apple's `verifyReceipt` answer.
+    case verifyReceipt
+    /// The App Store Server API (Get Transaction Info, history, order lookup, refund history).
+    case serverAPI
+}
+
+/// What an offline signature check concluded.
+public enum SignatureStatus: String, Sendable, Hashable, CaseIterable {
+    /// Signature valid and chain verified to a trusted root.
+    case verified
+    /// The format carries no signature we can check offline (or checking was not attempted).
+    case notChecked = "not-checked"
+    /// The signature does not match the signed bytes, or the algorithm is not allowed.
+    case invalid
+    /// The certificate chain does not reach a trusted root, or breaks Apple's policy.
+    case untrusted
+}
+
+/// One purchase as a piece of evidence describes it: an `in_app` entry of an app receipt, the
+/// `purchase-info` of an iOS 6 receipt, a JWS transaction payload, or a verifyReceipt entry.
+///
+/// Every field but the transaction id is optional: sources differ in what they say.
+public struct EvidenceEntry: Sendable, Hashable {
+    public var transactionID: String
+    public var originalTransactionID: String?
+    public var productID: String?
+    public var quantity: Int?
+    /// Epoch milliseconds.
+    public var purchaseDate: Int64?
+    public var originalPurchaseDate: Int64?
+    public var expiresDate: Int64?
+    /// `cancellation_date` (receipts) or `revocationDate` (JWS): Apple refunded or revoked it.
+    public var cancellationDate: Int64?
+    /// `cancellation_reason` or `revocationReason`, raw.
+    public var cancellationReason: String?
+    /// JWS `revocationType`, raw (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`).
+    public var revocationType: String?
+    /// JWS `revocationPercentage` in thousandths of a percent (50 000 = 50 %).
+    public var revocationPercentage: Int?
+    public var webOrderLineItemID: String?
+    /// JWS `price` (milliunits) with `currency`.
+    public var price: Money?
+    /// JWS `storefront` (ISO 3166-1 alpha-3).
+    public var storefront: String?
+    /// JWS `type`, raw (`Consumable`, `Non-Consumable`, `Auto-Renewable Subscription`, ...).
+    public var productType: String?
+    /// Per-entry environment, when the entry states one (JWS payloads do).
+    public var environment: StoreEnvironment?
+    /// Per-entry bundle id, when the entry states one (JWS `bundleId`, iOS 6 `bid`).
+    public var bundleID: String?
+    public var appAccountToken: String?
+    public var inAppOwnershipType: String?
+
+    public init(
+        transactionID: String, originalTransactionID: String? = nil, productID: String? = nil,
+        quantity: Int? = nil, purchaseDate: Int64? = nil, originalPurchaseDate: Int64? = nil,
+        expiresDate: Int64? = nil, cancellationDate: Int64? = nil, cancellationReason: String? = nil,
+        revocationType: String? = nil, revocationPercentage: Int? = nil,
+        webOrderLineItemID: String? = nil, price: Money? = nil, storefront: String? = nil,
+        productType: String? = nil, environment: StoreEnvironment? = nil, bundleID: String? = nil,
+        appAccountToken: String? = nil, inAppOwnershipType: String? = nil
+    ) {
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.quantity = quantity
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.expiresDate = expiresDate
+        self.cancellationDate = cancellationDate
+        self.cancellationReason = cancellationReason
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
+        self.webOrderLineItemID = webOrderLineItemID
+        self.price = price
+        self.storefront = storefront
+        self.productType = productType
+        self.environment = environment
+        self.bundleID = bundleID
+        self.appAccountToken = appAccountToken
+        self.inAppOwnershipType = inAppOwnershipType
+    }
+}
+
+/// What one receipt says, decoded offline: its header facts and every purchase in it.
+public struct ReceiptEvidence: Sendable, Hashable {
+    public var format: ReceiptFormat
+    /// The environment the receipt states: iOS 6 `environment`, the app receipt's type
+    /// (`ProductionSandbox` is Sandbox), or the JWS `environment`. Nil when it does not say.
+    public var environment: StoreEnvironment?
+    /// The app receipt's receipt type, raw (`Production`, `ProductionSandbox`, `Xcode`).
+    public var receiptType: String?
+    public var bundleID: String?
+    public var appVersion: String?
+    public var originalAppVersion: String?
+    /// Epoch milliseconds: app receipt creation date, or JWS `signedDate`.
+    public var creationDate: Int64?
+    public var signature: SignatureStatus
+    /// Why the signature is not `verified`, in one line.
+    public var signatureDetail: String?
+    public var entries: [EvidenceEntry]
+
+    public init(
+        format: ReceiptFormat, environment: StoreEnvironment? = nil, receiptType: String? = nil,
+        bundleID: String? = nil, appVersion: String? = nil, originalAppVersion: String? = nil,
+        creationDate: Int64? = nil, signature: SignatureStatus, signatureDetail: String? = nil,
+        entries: [EvidenceEntry]
+    ) {
+        self.format = format
+        self.environment = environment
+        self.receiptType = receiptType
+        self.bundleID = bundleID
+        self.appVersion = appVersion
+        self.originalAppVersion = originalAppVersion
+        self.creationDate = creationDate
+        self.signature = signature
+        self.signatureDetail = signatureDetail
+        self.entries = entries
+    }
+}
+
+/// Why a receipt payload could not be decoded at all. A value, never a crash.
+public struct ReceiptDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// Not base64, not the expected structure, truncated, absurd lengths, too deep.
+        case malformed
+        /// JWS with a forbidden `alg`, or a signature that does not verify.
+        case badSignature
+        /// Certificate chain missing, broken, expired at signing time, or not to a trusted root.
+        case untrustedChain
+    }
+
+    public var kind: Kind
+    /// One line a person understands, never containing the payload itself.
+    public var reason: String
+
+    public init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+
+    public var description: String { "\(kind.rawValue): \(reason)" }
+}

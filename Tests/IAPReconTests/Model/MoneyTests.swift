@@ -1,0 +1,43 @@
+import Testing
+@testable import IAPRecon
+
+@Suite struct MoneyTests {
+    @Test(arguments: [
+        ("9.99", "USD", Int64(9_990)), ("1200", "JPY", 1_200_000), ("1.250", "KWD", 1_250),
+        ("-4.99", "usd", -4_990), ("0.5", "EUR", 500), ("9.990", "USD", 9_990), ("+3", "GBP", 3_000),
+    ])
+    func parsesExactly(text: String, currency: String, milli: Int64) throws {
+        let money = try Money.parse(text, currency: currency)
+        #expect(money.milliunits == milli)
+        #expect(money.currency == currency.uppercased())
+    }
+
+    @Test(arguments: [
+        ("9.999", "USD", MoneyError.tooManyDecimals("9.999", allowed: 2)),
+        ("12.5", "JPY", MoneyError.tooManyDecimals("12.5", allowed: 0)),
+        ("1.2345", "KWD", MoneyError.tooManyDecimals("1.2345", allowed: 3)),
+        ("abc", "USD", MoneyError.notADecimal("abc")),
+        ("1e3", "USD", MoneyError.notADecimal("1e3")),
+        ("", "USD", MoneyError.notADecimal("")),
+        ("1.", "USD", MoneyError.notADecimal("1.")),
+        ("1", "XXQ", MoneyError.unknownCurrency("XXQ")),
+    ])
+    func rejectsBadAmounts(text: String, currency: String, error: MoneyError) {
+        #expect(throws: error) { try Money.parse(text, currency: currency) }
+    }
+
+    @Test(arguments: [
+        (Int64(9_990), "USD", "9.99"), (1_200_000, "JPY", "1200"), (1_250, "KWD", "1.250"),
+        (-4_990, "USD", "-4.99"), (0, "USD", "0.00"), (-1, "USD", "0.00"), (5, "USD", "0.01"),
+        (-5, "USD", "-0.01"), (1_500, "JPY", "2"),
+    ])
+    func formatsWithCurrencyDecimals(milli: Int64, currency: String, text: String) {
+        #expect(Money(milliunits: milli, currency: currency).formatted == text)
+    }
+
+    @Test func proceedsRateRoundsHalfAwayFromZero() {
+        #expect(Money(milliunits: 9_990, currency: "USD").scaled(byPPM: 700_000).milliunits == 6_993)
+        #expect(Money(milliunits: 5, currency: "USD").scaled(byPPM: 500_000).milliunits == 3)
+        #expect(Money(milliunits: -5, currency: "USD").scaled(byPPM: 500_000).milliunits == -3)
+    }
+}

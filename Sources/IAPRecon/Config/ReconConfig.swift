@@ -1,0 +1,124 @@
+import Foundation
+
+/// Everything one command needs, validated once and passed explicitly.
+///
+/// Layered by the executable: built-in defaults, then `--config FILE`, then flags; secrets come
+/// from the environment or the file and are never printed (see ``description``).
+public struct ReconConfig: Sendable, Hashable {
+    /// Format version of the config file.
+    public var version = 1
+    /// The SQLite store.
+    public var databasePath: String
+    /// Where reports go.
+    public var outputDirectory = "reports"
+    /// "Now" for grace periods and reports (epoch ms); nil = the clock.
+    public var asOf: Int64?
+    /// IANA time zone deciding the calendar day of purchases and refunds.
+    public var timeZone = "UTC"
+    /// Inclusive day bounds of the revenue report (`yyyy-MM-dd`).
+    public var fromDay: String?
+    public var toDay: String?
+    /// Exit 3 when a finding at or above this severity exists; nil = never.
+    public var failOn: Severity?
+    /// Any rejected input row fails the command.
+    public var strict = false
+    public var deliveryGraceMillis: Int64 = 3_600_000
+    public var finishGraceMillis: Int64 = 86_400_000
+    public var pendingLimitMillis: Int64 = 86_400_000
+    /// The app's own bundle ids.
+    public var bundleIDs: [String] = []
+    /// Extra trusted root certificates (DER or PEM files).
+    public var trustedRoots: [String] = []
+    public var verifyReceiptURL = "https://buy.itunes.apple.com/verifyReceipt"
+    public var sandboxVerifyReceiptURL = "https://sandbox.itunes.apple.com/verifyReceipt"
+    public var serverAPIURL = "https://api.storekit.itunes.apple.com"
+    public var sandboxServerAPIURL = "https://api.storekit-sandbox.itunes.apple.com"
+    public var concurrency = 8
+    public var requestTimeoutMillis: Int64 = 15_000
+    /// verifyReceipt password. Secret.
+    public var sharedSecret: String?
+    /// App Store Server API credentials. The key file's path is not secret; its contents are.
+    public var apiKeyFile: String?
+    public var apiKeyID: String?
+    public var issuerID: String?
+
+    public init(databasePath: String) {
+        self.databasePath = databasePath
+    }
+
+    /// A configuration with every field pinned, for tests.
+    public static func forTesting(databasePath: String, outputDirectory: String) -> ReconConfig {
+        var config = ReconConfig(databasePath: databasePath)
+        config.outputDirectory = outputDirectory
+        config.asOf = 1_795_176_000_000  // 2026-11-20T12:00:00Z
+        config.timeZone = "UTC"
+        return config
+    }
+
+    /// The report time zone, validated.
+    public func resolvedTimeZone() throws(ConfigError) -> TimeZone {
+        guard let zone = TimeZone(identifier: timeZone) else { throw .invalid(key: "timezone", value: timeZone, expected: "an IANA time zone such as Europe/Berlin") }
+        return zone
+    }
+
+    /// Day number (since 1970-01-01) of a `yyyy-MM-dd` bound.
+    public static func day(_ text: String, key: String) throws(ConfigError) -> Int {
+        guard let millis = Timestamp.parse(text + "T00:00:00Z") else {
+            throw .invalid(key: key, value: text, expected: "a date like 2026-11-20")
+        }
+        return Int(millis / 86_400_000)
+    }
+}
+
+extension ReconConfig: CustomStringConvertible {
+    /// A description that never contains a secret.
+    public var description: String {
+        "ReconConfig(db: \(databasePath), out: \(outputDirectory), timeZone: \(timeZone), sharedSecret: \(sharedSecret == nil ? "unset" : "<redacted>"), apiKey: \(apiKeyFile == nil ? "unset" : "<redacted>"))"
+    }
+}
+
+/// A configuration problem: one sentence naming the key or file.
+public enum ConfigError: LocalizedError, Sendable, Equatable {
+    case invalid(key: String, value: String, expected: String)
+    case unreadableFile(path: String, reason: String)
+    case unknownKey(file: String, key: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .invalid(let key, let value, let expected):
+            return "invalid \(key) '\(value.prefix(60))': expected \(expected)"
+        case .unreadableFile(let path, let reason): return "cannot read config file '\(path)': \(reason)"
+        case .unknownKey(let file, let key): return "unknown key '\(key)' in config file '\(file)'"
+        }
+    }
+}
+
+/// Parses durations like `90s`, `30m`, `1h`, `2d`, `1h30m` (or plain seconds).
+public enum DurationText {
+    /// Milliseconds, or nil when the text is not a duration.
+    public static func millis(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !trimmed.isEmpty else { return nil }
+        if let seconds = Int64(trimmed), seconds >= 0 { return seconds * 1000 }
+        var total: Int64 = 0
+        var number = ""
+        for ch in trimmed {
+            if ch.isNumber {
+                number.append(ch)
+                continue
+            }
+            guard let value = Int64(number) else { return nil }
+            let unit: Int64
+            switch ch {
+            case "s": unit = 1000
+            case "m": unit = 60_000
+            case "h": unit = 3_600_000
+            case "d": unit = 86_400_000
+            default: return nil
+            }
+            total += value * unit
+            number = ""
+        }
+        return number.isEmpty ? total : nil
+    }
+}

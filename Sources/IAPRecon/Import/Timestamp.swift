@@ -1,0 +1,148 @@
+/// Parses SPEC §1 timestamps: ISO 8601 with an offset, or integer epoch milliseconds.
+///
+/// Hand-written over bytes: a million rows carry two million timestamps, and a formatter per
+/// value would dominate the import.
+public enum Timestamp {
+    /// Epoch milliseconds for `text`, or nil when it is neither form.
+    ///
+    /// Accepted: `1763643900000`, `2026-11-20T13:05:00Z`, `2026-11-20T05:05:00-08:00`,
+    /// `2026-11-20T13:05:00.123+0000`, `2026-11-20 13:05:00Z`. A time without an offset is
+    /// rejected: it would be a guess.
+    public static func parse(_ text: String) -> Int64? {
+        var utf8 = Array(text.utf8)
+        while let last = utf8.last, last == 0x20 || last == 0x09 { utf8.removeLast() }
+        var start = 0
+        while start < utf8.count, utf8[start] == 0x20 || utf8[start] == 0x09 { start += 1 }
+        let bytes = utf8[start...]
+        guard !bytes.isEmpty else { return nil }
+        if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || (bytes.first == 0x2D && bytes.count > 1
+            && bytes.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }))
+        {
+            guard bytes.count <= 16 else { return nil }
+            return Int64(String(decoding: bytes, as: UTF8.self))
+        }
+        return parseISO(Array(bytes))
+    }
+
+    private static func parseISO(_ b: [UInt8]) -> Int64? {
+        var i = 0
+        func digits(_ count: Int) -> Int? {
+            guard i + count <= b.count else { return nil }
+            var value = 0
+            for k in i..<(i + count) {
+                let c = b[k]
+                guard c >= 0x30, c <= 0x39 else { return nil }
+                value = value * 10 + Int(c - 0x30)
+            }
+            i += count
+            return value
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2)
+        else { return nil }
+        guard i < b.count, b[i] == 0x54 || b[i] == 0x74 || b[i] == 0x20 else { return nil }
+        i += 1
+        guard let hour = digits(2), expect(0x3A), let minute = digits(2) else { return nil }
+        var second = 0
+        if expect(0x3A) {
+            guard let s = digits(2) else { return nil }
+            second = s
+        }
+        var millis = 0
+        if i < b.count, b[i] == 0x2E || b[i] == 0x2C {
+            i += 1
+            var scale = 100
+            var any = false
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                millis += Int(b[i] - 0x30) * scale
+                scale /= 10
+                any = true
+                i += 1
+            }
+            guard any else { return nil }
+        }
+        guard i < b.count else { return nil }  // no offset: ambiguous
+        var offsetMinutes = 0
+        if b[i] == 0x5A || b[i] == 0x7A {
+            i += 1
+        } else if b[i] == 0x2B || b[i] == 0x2D {
+            let sign = b[i] == 0x2D ? -1 : 1
+            i += 1
+            guard let oh = digits(2) else { return nil }
+            _ = expect(0x3A)
+            guard let om = digits(2), oh <= 23, om <= 59 else { return nil }
+            offsetMinutes = sign * (oh * 60 + om)
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
+            - Int64(offsetMinutes * 60)
+        return seconds * 1000 + Int64(millis)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The civil date of a day count since 1970-01-01.
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC, for reports and logs.
+    public static func iso(_ millis: Int64) -> String {
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        let ms = Int(millis - seconds * 1000)
+        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        let secOfDay = Int(seconds - Int64(days) * 86_400)
+        let (y, m, d) = civil(fromDays: days)
+        func pad(_ v: Int, _ n: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, n - s.count)) + s
+        }
+        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secOfDay / 3600, 2)):"
+        text += "\(pad(secOfDay / 60 % 60, 2)):\(pad(secOfDay % 60, 2))"
+        if ms != 0 { text += "." + pad(ms, 3) }
+        return text + "Z"
+    }
+
+    /// `yyyy-MM-dd` of a day number since 1970-01-01.
+    public static func dayString(_ days: Int) -> String {
+        let (y, m, d) = civil(fromDays: days)
+        return String(format: "%04d-%02d-%02d", y, m, d)
+    }
+}
+
+import Foundation

@@ -1,0 +1,50 @@
+/// The CSV files of SPEC §5, built from a ``ReconciliationReport``.
+public enum CSVReports {
+    public static let discrepanciesHeader = [
+        "code", "severity", "transaction_id", "original_transaction_id", "user_ids", "product_id", "environment",
+        "amount", "currency", "detected_at", "detail",
+    ]
+    public static let revenueHeader = [
+        "date", "product_id", "currency", "units", "gross", "refunds", "net", "estimated_proceeds",
+    ]
+    public static let rejectedHeader = ["source", "line", "record_id", "reason"]
+
+    /// `discrepancies.csv`: one row per finding, in report order; `detected_at` is when the
+    /// finding was first seen.
+    public static func discrepancies(_ report: ReconciliationReport) -> CSVTable {
+        CSVTable(
+            header: discrepanciesHeader,
+            rows: report.findings.map { history in
+                let f = history.finding
+                return [
+                    .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID),
+                    .text(f.originalTransactionID ?? ""), .text(f.userIDs.joined(separator: ";")),
+                    .text(f.productID ?? ""), .text(f.environment?.rawValue ?? ""),
+                    .number(f.amount?.formatted ?? ""), .text(f.amount?.currency ?? ""),
+                    .text(Timestamp.iso(history.firstSeenAt)), .text(f.detail),
+                ]
+            })
+    }
+
+    /// `revenue_daily.csv`: Production revenue per day, product, currency.
+    public static func revenue(_ report: ReconciliationReport) -> CSVTable {
+        CSVTable(
+            header: revenueHeader,
+            rows: report.revenue.map { row in
+                func money(_ milli: Int64) -> CSVCell { .number(Money(milliunits: milli, currency: row.currency).formatted) }
+                return [
+                    .text(row.date), .text(row.productID), .text(row.currency), .number(String(row.units)),
+                    money(row.gross), money(row.refunds), money(row.net), money(row.estimatedProceeds),
+                ]
+            })
+    }
+
+    /// `rejected.csv`: every kept rejection.
+    public static func rejected(_ report: ReconciliationReport) -> CSVTable {
+        CSVTable(
+            header: rejectedHeader,
+            rows: report.rejected.map { row in
+                [.text(row.source), .number(String(row.line)), .text(row.recordID ?? ""), .text(row.reason)]
+            })
+    }
+}

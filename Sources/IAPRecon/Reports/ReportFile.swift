@@ -1,0 +1,75 @@
+import Foundation
+
+/// Why a report could not be written. The run cannot complete after one of these.
+public enum ReportError: LocalizedError, Sendable, Equatable {
+    case cannotCreateDirectory(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason): return "cannot create report folder '\(path)': \(reason)"
+        case .cannotWrite(let path, let reason): return "cannot write report '\(path)': \(reason)"
+        }
+    }
+}
+
+/// Writes report files atomically: a temporary name in the same folder, mode 0640, then a
+/// rename, so a crash never leaves half a report under the final name.
+public enum ReportFile {
+    /// Creates `directory` (and parents) when missing.
+    public static func ensureDirectory(_ directory: String) throws(ReportError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            if !isDirectory.boolValue { throw .cannotCreateDirectory(path: directory, reason: "a file has that name") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotCreateDirectory(path: directory, reason: error.localizedDescription)
+        }
+    }
+
+    /// A temporary path beside `path`.
+    public static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+    }
+
+    /// Writes `bytes` to `path` atomically with mode 0640.
+    public static func write(_ bytes: [UInt8], to path: String) throws(ReportError) {
+        let temporary = temporaryPath(for: path)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o640)
+        guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        var offset = 0
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let written = Foundation.write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if let failure {
+            unlink(temporary)
+            throw .cannotWrite(path: path, reason: failure)
+        }
+        try commit(temporary, to: path)
+    }
+
+    /// Sets mode 0640 on `temporary` and renames it over `path`.
+    public static func commit(_ temporary: String, to path: String) throws(ReportError) {
+        chmod(temporary, 0o640)
+        if rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .cannotWrite(path: path, reason: reason)
+        }
+    }
+}

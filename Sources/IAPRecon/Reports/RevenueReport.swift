@@ -1,0 +1,125 @@
+import Foundation
+
+/// One line of `revenue_daily.csv`: a day, a product, a currency.
+public struct RevenueRow: Sendable, Hashable {
+    /// Days since 1970-01-01 in the report's time zone.
+    public var day: Int
+    public var productID: String
+    public var currency: String
+    public var units: Int64
+    /// Milliunits of `currency`.
+    public var gross: Int64
+    public var refunds: Int64
+    public var net: Int64 { gross - refunds }
+    public var estimatedProceeds: Int64
+
+    public var date: String { Timestamp.dayString(day) }
+}
+
+/// Sums Production revenue per day, product and currency from transaction groups.
+///
+/// Sandbox, Xcode and LocalTesting never count; duplicates count once; a refund reduces net on
+/// the day of the refund; a production purchase booked as sandbox counts (and is tallied as
+/// recovered). Never sums across currencies.
+public struct RevenueBuilder {
+    struct Key: Hashable, Comparable {
+        var day: Int
+        var productID: String
+        var currency: String
+        static func < (a: Key, b: Key) -> Bool { (a.day, a.productID, a.currency) < (b.day, b.productID, b.currency) }
+    }
+
+    struct Sums {
+        var units: Int64 = 0
+        var gross: Int64 = 0
+        var refunds: Int64 = 0
+        var grossProceeds: Int64 = 0
+        var refundProceeds: Int64 = 0
+    }
+
+    private let timeZone: TimeZone
+    private let catalog: [String: [CatalogProduct]]
+    private let fromDay: Int?
+    private let toDay: Int?
+    private var sums: [Key: Sums] = [:]
+    /// Revenue counted although the ledger filed it as Sandbox, per currency.
+    public private(set) var recoveredFromSandbox: [String: Int64] = [:]
+    /// Revenue the ledger counts as Production that the evidence shows is not, per currency.
+    public private(set) var excludedAsSandbox: [String: Int64] = [:]
+    /// Counted rows with no price anywhere (ledger, Apple, catalog).
+    public private(set) var unpricedTransactions = 0
+    /// Extra ledger rows of duplicated transactions, not counted.
+    public private(set) var duplicateRowsIgnored = 0
+
+    /// - Parameters:
+    ///   - timeZone: decides the calendar day of a purchase or refund.
+    ///   - from, to: inclusive day bounds (days since 1970-01-01), nil for open.
+    public init(timeZone: TimeZone, catalog: [String: [CatalogProduct]], from: Int? = nil, to: Int? = nil) {
+        self.timeZone = timeZone
+        self.catalog = catalog
+        fromDay = from
+        toDay = to
+    }
+
+    /// The calendar day of `millis` in the builder's time zone.
+    public func day(of millis: Int64) -> Int {
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        let offset = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        let local = seconds + offset
+        return Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+    }
+
+    private func inRange(_ day: Int) -> Bool {
+        if let fromDay, day < fromDay { return false }
+        if let toDay, day > toDay { return false }
+        return true
+    }
+
+    /// Adds one transaction's revenue.
+    public mutating func add(_ group: TransactionGroup) {
+        guard let record = RevenuePolicy.countedRecord(group) else {
+            if let booked = group.records.first(where: { $0.environment.isProduction && $0.verificationStatus != .invalid }),
+                let value = RevenuePolicy.value(of: booked, evidence: group.evidence, catalog: catalog)
+            {
+                excludedAsSandbox[value.currency, default: 0] += value.milliunits
+            }
+            return
+        }
+        duplicateRowsIgnored += group.records.filter { $0.verificationStatus != .invalid }.count - 1
+        guard let value = RevenuePolicy.value(of: record, evidence: group.evidence, catalog: catalog) else {
+            unpricedTransactions += 1
+            return
+        }
+        let rate = RevenuePolicy.catalogProduct(record.productID, storefront: record.storefront, catalog: catalog)?
+            .proceedsRatePPM ?? CatalogProduct.defaultProceedsRatePPM
+        if !record.environment.isProduction {
+            recoveredFromSandbox[value.currency, default: 0] += value.milliunits
+        }
+        let purchaseDay = day(of: record.purchaseDate)
+        if inRange(purchaseDay) {
+            let key = Key(day: purchaseDay, productID: record.productID, currency: value.currency)
+            sums[key, default: Sums()].units += Int64(record.quantity)
+            sums[key, default: Sums()].gross += value.milliunits
+            sums[key, default: Sums()].grossProceeds += value.scaled(byPPM: rate).milliunits
+        }
+        if let refund = RevenuePolicy.refund(group.evidence) {
+            let refundDay = day(of: refund.date)
+            guard inRange(refundDay) else { return }
+            let amount = Money(milliunits: value.milliunits, currency: value.currency)
+                .scaled(byPPM: Int64(refund.percentage) * 10)
+            let key = Key(day: refundDay, productID: record.productID, currency: value.currency)
+            sums[key, default: Sums()].refunds += amount.milliunits
+            sums[key, default: Sums()].refundProceeds += amount.scaled(byPPM: rate).milliunits
+        }
+    }
+
+    /// The rows, by day, product, currency.
+    public func rows() -> [RevenueRow] {
+        sums.keys.sorted().map { key in
+            let s = sums[key] ?? Sums()
+            return RevenueRow(
+                day: key.day, productID: key.productID, currency: key.currency, units: s.units, gross: s.gross,
+                refunds: s.refunds, estimatedProceeds: s.grossProceeds - s.refundProceeds)
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+
+/// Builds `reconciliation.xlsx` as an ``XLSXDocument`` and writes it with ``XLSXWriter``.
+///
+/// Sheets: Summary (totals per currency, findings by code and severity, new/resolved, a daily
+/// revenue chart), Revenue, Discrepancies, Pending, Rejected, Run.
+public enum XLSXReportWriter {
+    /// Writes the workbook for `report` to `path` (atomically).
+    public static func write(_ report: ReconciliationReport, to path: String) throws {
+        try XLSXWriter.write(document(for: report), to: path, createdAt: report.asOf)
+    }
+
+    /// The workbook as values (tests read it back from here too).
+    public static func document(for report: ReconciliationReport) -> XLSXDocument {
+        XLSXDocument(sheets: [
+            summary(report), revenue(report), discrepancies(report), pending(report), rejected(report), run(report),
+        ])
+    }
+
+    static func dateTime(_ millis: Int64, zone: TimeZone) -> XLSXDateTime {
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        let days = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+        let secondOfDay = Int(local - Int64(days) * 86_400)
+        let (y, m, d) = Timestamp.civil(fromDays: days)
+        return XLSXDateTime(year: y, month: m, day: d, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+    }
+
+    static func date(_ day: Int) -> XLSXDateTime {
+        let (y, m, d) = Timestamp.civil(fromDays: day)
+        return XLSXDateTime(year: y, month: m, day: d)
+    }
+
+    private static func zone(_ report: ReconciliationReport) -> TimeZone {
+        TimeZone(identifier: report.timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+    }
+
+    static func summary(_ report: ReconciliationReport) -> XLSXSheet {
+        var rows: [XLSXRow] = []
+        let tz = zone(report)
+        rows.append(XLSXRow([.text("iap-recon reconciliation")], style: .title))
+        rows.append(XLSXRow([.text("As of"), .dateTime(dateTime(report.asOf, zone: tz)), .text(report.timeZone)]))
+        rows.append(XLSXRow([.text("Store"), .text(report.run.store)]))
+        rows.append(XLSXRow([]))
+        rows.append(XLSXRow([.text("Revenue (Production only)")], style: .title))
+        rows.append(XLSXRow(["Currency", "Units", "Gross", "Refunds", "Net", "Estimated proceeds"].map { .text($0) }, style: .header))
+        for t in report.totalsByCurrency {
+            func m(_ v: Int64) -> XLSXCell { .money(Money(milliunits: v, currency: t.currency)) }
+            rows.append(XLSXRow([.text(t.currency), .integer(t.units), m(t.gross), m(t.refunds), m(t.net), m(t.proceeds)]))
+        }
+        if report.totalsByCurrency.isEmpty { rows.append(XLSXRow([.text("No Production revenue in range")])) }
+        for (currency, milli) in report.recoveredFromSandbox.sorted(by: { $0.key < $1.key }) {
+            rows.append(XLSXRow([.text("Recovered: Production purchases booked as Sandbox"), .money(Money(milliunits: milli, currency: currency))]))
+        }
+        for (currency, milli) in report.excludedAsSandbox.sorted(by: { $0.key < $1.key }) {
+            rows.append(XLSXRow([.text("Excluded: booked as Production, evidence says not"), .money(Money(milliunits: milli, currency: currency))]))
+        }
+        if report.unpricedTransactions > 0 {
+            rows.append(XLSXRow([.text("Counted transactions without any price"), .integer(Int64(report.unpricedTransactions))]))
+        }
+        if report.duplicateRowsIgnored > 0 {
+            rows.append(XLSXRow([.text("Duplicate ledger rows counted once"), .integer(Int64(report.duplicateRowsIgnored))]))
+        }
+        rows.append(XLSXRow([]))
+        rows.append(XLSXRow([.text("Findings")], style: .title))
+        rows.append(XLSXRow([.text("New since previous run"), .integer(Int64(report.findings.filter(\.isNew).count))]))
+        rows.append(XLSXRow([.text("Resolved since previous run"), .integer(Int64(report.resolved.count))]))
+        rows.append(XLSXRow(["Severity", "Findings"].map { .text($0) }, style: .header))
+        for severity in Severity.allCases {
+            let count = report.findings.filter { $0.finding.severity == severity }.count
+            rows.append(XLSXRow([.text(severity.rawValue), .integer(Int64(count))]))
+        }
+        rows.append(XLSXRow([]))
+        rows.append(XLSXRow(["Code", "Severity", "Findings", "New", "Amount at stake", "Currency"].map { .text($0) }, style: .header))
+        let byCode = Dictionary(grouping: report.findings, by: \.finding.code)
+        for code in FindingCode.allCases.sorted(by: { ($0.severity, $0.rawValue) < ($1.severity, $1.rawValue) }) {
+            let items = byCode[code] ?? []
+            var perCurrency: [String: Int64] = [:]
+            for item in items { if let a = item.finding.amount { perCurrency[a.currency, default: 0] += a.milliunits } }
+            let newCount = Int64(items.filter(\.isNew).count)
+            if perCurrency.isEmpty {
+                rows.append(XLSXRow([.text(code.rawValue), .text(code.severity.rawValue), .integer(Int64(items.count)), .integer(newCount), .empty, .empty]))
+            }
+            for (index, (currency, milli)) in perCurrency.sorted(by: { $0.key < $1.key }).enumerated() {
+                rows.append(XLSXRow([
+                    .text(code.rawValue), .text(code.severity.rawValue), index == 0 ? .integer(Int64(items.count)) : .empty,
+                    index == 0 ? .integer(newCount) : .empty, .money(Money(milliunits: milli, currency: currency)), .text(currency),
+                ]))
+            }
+        }
+        // Daily net revenue per currency, the chart's data.
+        rows.append(XLSXRow([]))
+        rows.append(XLSXRow([.text("Daily net revenue")], style: .title))
+        let currencies = Array(Set(report.revenue.map(\.currency))).sorted()
+        let headerIndex = rows.count
+        rows.append(XLSXRow([.text("Date")] + currencies.map { .text($0) }, style: .header))
+        var byDay: [Int: [String: Int64]] = [:]
+        for r in report.revenue { byDay[r.day, default: [:]][r.currency, default: 0] += r.net }
+        for day in byDay.keys.sorted() {
+            let values = byDay[day] ?? [:]
+            rows.append(XLSXRow([.date(date(day))] + currencies.map { c in .money(Money(milliunits: values[c] ?? 0, currency: c)) }))
+        }
+        var charts: [XLSXChart] = []
+        if !byDay.isEmpty {
+            let first = headerIndex + 1
+            let last = headerIndex + byDay.count
+            charts.append(
+                XLSXChart(
+                    kind: .line, title: "Daily net revenue (Production)",
+                    categories: .init(name: "Date", sheet: "Summary", firstRow: first, lastRow: last, column: 0),
+                    series: currencies.enumerated().map { index, c in
+                        .init(name: c, sheet: "Summary", firstRow: first, lastRow: last, column: index + 1)
+                    }, anchorRow: 4, anchorColumn: 8))
+        }
+        return XLSXSheet(name: "Summary", rows: rows, columnWidths: [44, 16, 16, 16, 16, 18], headerRow: nil, charts: charts)
+    }
+
+    static func revenue(_ report: ReconciliationReport) -> XLSXSheet {
+        var rows = [XLSXRow(CSVReports.revenueHeader.map { .text($0) }, style: .header)]
+        for r in report.revenue {
+            func m(_ v: Int64) -> XLSXCell { .money(Money(milliunits: v, currency: r.currency)) }
+            rows.append(XLSXRow([.date(date(r.day)), .text(r.productID), .text(r.currency), .integer(r.units), m(r.gross), m(r.refunds), m(r.net), m(r.estimatedProceeds)]))
+        }
+        return XLSXSheet(name: "Revenue", rows: rows, columnWidths: [12], headerRow: 0)
+    }
+
+    static func discrepancies(_ report: ReconciliationReport) -> XLSXSheet {
+        let tz = zone(report)
+        var rows = [XLSXRow((CSVReports.discrepanciesHeader + ["status"]).map { .text($0) }, style: .header)]
+        for h in report.findings {
+            let f = h.finding
+            rows.append(XLSXRow([
+                .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID), .text(f.originalTransactionID ?? ""),
+                .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""), .text(f.environment?.rawValue ?? ""),
+                f.amount.map { .money($0) } ?? .empty, .text(f.amount?.currency ?? ""),
+                .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text(h.isNew ? "new" : "open"),
+            ]))
+        }
+        for h in report.resolved {
+            let f = h.finding
+            rows.append(XLSXRow([
+                .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID), .text(f.originalTransactionID ?? ""),
+                .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""), .text(f.environment?.rawValue ?? ""),
+                f.amount.map { .money($0) } ?? .empty, .text(f.amount?.currency ?? ""),
+                .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text("resolved"),
+            ]))
+        }
+        return XLSXSheet(name: "Discrepancies", rows: rows, columnWidths: [26, 10, 20, 20, 24, 24, 12, 14, 9, 20, 90, 10], headerRow: 0)
+    }
+
+    static func pending(_ report: ReconciliationReport) -> XLSXSheet {
+        let tz = zone(report)
+        var rows = [XLSXRow(["record_id", "user_id", "product_id", "transaction_id", "purchase_date", "age_hours", "environment", "price", "receipt_id"].map { .text($0) }, style: .header)]
+        for t in report.pending {
+            rows.append(XLSXRow([
+                .text(t.recordID), .text(t.userID), .text(t.productID), .text(t.transactionID),
+                .dateTime(dateTime(t.purchaseDate, zone: tz)), .integer(max(0, (report.asOf - t.purchaseDate) / 3_600_000)),
+                .text(t.environment.rawValue), t.lineTotal.map { .money($0) } ?? .empty, .text(t.receiptID ?? ""),
+            ]))
+        }
+        if report.pendingTotal > report.pending.count {
+            rows.append(XLSXRow([.text("… \(report.pendingTotal - report.pending.count) more pending rows not shown")]))
+        }
+        return XLSXSheet(name: "Pending", rows: rows, headerRow: 0)
+    }
+
+    static func rejected(_ report: ReconciliationReport) -> XLSXSheet {
+        var rows = [XLSXRow(["source", "line", "record_id", "reason"].map { .text($0) }, style: .header)]
+        for r in report.rejected {
+            rows.append(XLSXRow([.text(r.source), .integer(Int64(r.line)), .text(r.recordID ?? ""), .text(r.reason)]))
+        }
+        return XLSXSheet(name: "Rejected", rows: rows, columnWidths: [30, 8, 20, 80], headerRow: 0)
+    }
+
+    static func run(_ report: ReconciliationReport) -> XLSXSheet {
+        let r = report.run
+        var rows = [XLSXRow(["key", "value"].map { .text($0) }, style: .header)]
+        func add(_ key: String, _ value: XLSXCell) { rows.append(XLSXRow([.text(key), value])) }
+        add("run_id", .integer(r.runID))
+        add("command", .text(r.command))
+        add("version", .text(r.version))
+        add("started_at", .text(r.startedAt))
+        add("as_of", .text(r.asOf))
+        add("time_zone", .text(r.timeZone))
+        add("store", .text(r.store))
+        for input in r.inputs {
+            add("input \(input.kind) \(input.file)", .text("read \(input.read), accepted \(input.accepted), rejected \(input.rejected)"))
+        }
+        add("transactions in store", .integer(Int64(r.counts.transactionsInStore)))
+        add("receipts in store", .integer(Int64(r.counts.receiptsInStore)))
+        add("verified this run", .integer(Int64(r.counts.verified)))
+        add("still pending", .integer(Int64(r.counts.stillPending)))
+        add("rejected rows kept", .integer(Int64(r.counts.rejectedInStore)))
+        for stage in r.stages { add("stage \(stage.name) (ms)", .integer(stage.durationMillis)) }
+        for (code, count) in r.findingsByCode.sorted(by: { $0.key < $1.key }) { add("findings \(code)", .integer(Int64(count))) }
+        return XLSXSheet(name: "Run", rows: rows, columnWidths: [40, 60], headerRow: 0)
+    }
+}

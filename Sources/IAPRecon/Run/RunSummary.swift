@@ -1,0 +1,56 @@
+import Foundation
+
+/// What ran, written to `run.json` and the store's run log.
+public struct RunSummary: Sendable, Codable, Hashable {
+    public struct Stage: Sendable, Codable, Hashable {
+        public var name: String
+        public var durationMillis: Int64
+        public var counts: [String: Int]
+    }
+
+    public struct Counts: Sendable, Codable, Hashable {
+        public var read = 0
+        public var accepted = 0
+        public var rejected = 0
+        public var verified = 0
+        public var invalid = 0
+        public var stillPending = 0
+        public var transactionsInStore = 0
+        public var receiptsInStore = 0
+        public var rejectedInStore = 0
+    }
+
+    public var runID: Int64
+    public var command: String
+    public var version: String
+    public var startedAt: String
+    public var finishedAt: String
+    public var asOf: String
+    public var timeZone: String
+    public var store: String
+    public var outputDirectory: String?
+    public var inputs: [ImportFileSummary] = []
+    public var counts = Counts()
+    public var stages: [Stage] = []
+    public var findingsByCode: [String: Int] = [:]
+    public var findingsBySeverity: [String: Int] = [:]
+    public var newFindings = 0
+    public var resolvedFindings = 0
+    public var revenueNetByCurrency: [String: String] = [:]
+    public var failOn: String?
+    public var exitCode: Int32 = 0
+
+    /// Pretty JSON with sorted keys, so it diffs well.
+    public func json() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return Array(data) + [0x0A]
+    }
+}
+
+/// The program's version, printed by `--version` and recorded in every run.
+public enum IAPReconVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,124 @@
+/// Writes of imported rows: idempotent upserts and kept rejections.
+extension ReconStore {
+    /// Whether the ledger is empty (a first, bulk load can then build indexes afterwards).
+    func ledgerIsEmpty() throws(StoreError) -> Bool {
+        try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM transactions)") == 1
+    }
+
+    /// Drops the ledger's secondary indexes before a bulk first load.
+    func dropTransactionIndexes() throws(StoreError) {
+        for index in Schema.transactionIndexes {
+            try db.execute("DROP INDEX IF EXISTS \(index.name)", context: "preparing a bulk load")
+        }
+    }
+
+    /// Recreates the ledger's secondary indexes after a bulk load.
+    func createTransactionIndexes() throws(StoreError) {
+        for index in Schema.transactionIndexes {
+            try db.execute(index.sql, context: "building index \(index.name)")
+        }
+    }
+
+    func beginBatch() throws(StoreError) {
+        try db.execute("BEGIN IMMEDIATE", context: "starting an import batch")
+    }
+
+    func commitBatch() throws(StoreError) {
+        try db.execute("COMMIT", context: "committing an import batch")
+    }
+
+    func rollbackBatch() {
+        try? db.execute("ROLLBACK")
+    }
+}
+
+/// Prepared upsert statements for one import, reused for every row.
+final class LedgerWriter {
+    private let store: ReconStore
+    private let upsertTransaction: SQLiteStatement
+    private let upsertReceipt: SQLiteStatement
+    private let upsertProduct: SQLiteStatement
+    private let insertRejection: SQLiteStatement
+    private let now: Int64
+
+    init(store: ReconStore) throws(StoreError) {
+        self.store = store
+        now = store.clock.nowMillis()
+        upsertTransaction = try store.db.prepare(
+            """
+            INSERT INTO transactions (record_id, user_id, product_id, transaction_id, original_transaction_id,
+                purchase_date, quantity, environment, price_milli, currency, storefront, verification_status,
+                delivered_at, finished_at, receipt_id, source_file, source_line, imported_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+            ON CONFLICT (record_id) DO UPDATE SET user_id = ?2, product_id = ?3, transaction_id = ?4,
+                original_transaction_id = ?5, purchase_date = ?6, quantity = ?7, environment = ?8,
+                price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
+                delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file = ?16, source_line = ?17,
+                imported_at = ?18
+            """)
+        upsertReceipt = try store.db.prepare(
+            """
+            INSERT INTO receipts (receipt_id, user_id, received_at, format, data, claimed_environment,
+                source_file, source_line, imported_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            ON CONFLICT (receipt_id) DO UPDATE SET user_id = ?2, received_at = ?3, format = ?4, data = ?5,
+                claimed_environment = ?6, source_file = ?7, source_line = ?8, imported_at = ?9
+            """)
+        upsertProduct = try store.db.prepare(
+            """
+            INSERT INTO products (product_id, storefront, type, price_milli, currency, proceeds_rate_ppm,
+                source_file, source_line, imported_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            ON CONFLICT (product_id, storefront) DO UPDATE SET type = ?3, price_milli = ?4, currency = ?5,
+                proceeds_rate_ppm = ?6, source_file = ?7, source_line = ?8, imported_at = ?9
+            """)
+        insertRejection = try store.db.prepare(
+            """
+            INSERT INTO rejected_rows (kind, source_file, line, record_id, reason, raw, rejected_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT (source_file, line, raw) DO UPDATE SET reason = ?5, record_id = ?4
+            """)
+    }
+
+    func upsert(_ t: LedgerTransaction, source: String, line: Int) throws(StoreError) {
+        try upsertTransaction.run([
+            .text(t.recordID), .text(t.userID), .text(t.productID), .text(t.transactionID),
+            .text(t.originalTransactionID), .integer(t.purchaseDate), .integer(Int64(t.quantity)),
+            .text(t.environment.rawValue), t.price.map { .integer($0.milliunits) } ?? .null,
+            t.price.map { .text($0.currency) } ?? .null, .optionalText(t.storefront),
+            .text(t.verificationStatus.rawValue), .optionalInteger(t.deliveredAt), .optionalInteger(t.finishedAt),
+            .optionalText(t.receiptID), .text(source), .integer(Int64(line)), .integer(now),
+        ])
+    }
+
+    func upsert(_ r: UploadedReceipt, source: String, line: Int) throws(StoreError) {
+        try upsertReceipt.run([
+            .text(r.receiptID), .optionalText(r.userID), .optionalInteger(r.receivedAt), .text(r.format.rawValue),
+            .text(r.data), .optionalText(r.claimedEnvironment?.rawValue), .text(source), .integer(Int64(line)),
+            .integer(now),
+        ])
+    }
+
+    func upsert(_ p: CatalogProduct, source: String, line: Int) throws(StoreError) {
+        try upsertProduct.run([
+            .text(p.productID), .text(p.storefront ?? ""), .text(p.type.rawValue),
+            p.price.map { .integer($0.milliunits) } ?? .null, p.price.map { .text($0.currency) } ?? .null,
+            .integer(p.proceedsRatePPM), .text(source), .integer(Int64(line)), .integer(now),
+        ])
+    }
+
+    func reject(_ r: RejectedRow) throws(StoreError) {
+        try insertRejection.run([
+            .text(r.kind.rawValue), .text(r.source), .integer(Int64(r.line)), .optionalText(r.recordID),
+            .text(r.reason), .text(r.raw), .integer(now),
+        ])
+    }
+}
+
+@available(*, unavailable)
+extension LedgerWriter: Sendable {}
+
+extension SQLiteValue {
+    static func optionalText(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    static func optionalInteger(_ value: Int64?) -> SQLiteValue { value.map { .integer($0) } ?? .null }
+}

@@ -1,0 +1,22 @@
+/// The run log.
+extension ReconStore {
+    /// Starts a run record and returns its id.
+    public func beginRun(command: String, startedAt: Int64, asOf: Int64) throws(StoreError) -> Int64 {
+        try db.prepare("INSERT INTO runs (command, started_at, as_of) VALUES (?, ?, ?)")
+            .run([.text(command), .integer(startedAt), .integer(asOf)])
+        return db.lastInsertRowID
+    }
+
+    /// Completes a run record.
+    public func finishRun(_ runID: Int64, finishedAt: Int64, exitCode: Int32, summaryJSON: String) throws(StoreError) {
+        try db.prepare("UPDATE runs SET finished_at = ?, exit_code = ?, summary_json = ? WHERE run_id = ?")
+            .run([.integer(finishedAt), .integer(Int64(exitCode)), .text(summaryJSON), .integer(runID)])
+    }
+
+    /// The as-of time of the latest finished run before `runID`, if any.
+    public func previousRunAsOf(before runID: Int64) throws(StoreError) -> Int64? {
+        try db.scalar(
+            "SELECT as_of FROM runs WHERE run_id < ? AND finished_at IS NOT NULL ORDER BY run_id DESC LIMIT 1",
+            [.integer(runID)])
+    }
+}

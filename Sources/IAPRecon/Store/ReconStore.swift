@@ -1,0 +1,81 @@
+import Foundation
+
+/// The SQLite store: the ledger, receipts, catalog, rejected rows, evidence, findings and runs.
+///
+/// One instance owns one connection; use it from one task at a time.
+public final class ReconStore {
+    public let path: String
+    let db: SQLiteDatabase
+    let clock: TimeSource
+
+    /// The schema version this program writes (the number of migrations).
+    public static var schemaVersion: Int { Schema.migrations.count }
+
+    /// Opens the store at `path`, creating it (mode 0600) with its schema when absent, and
+    /// applying any migrations it lacks.
+    ///
+    /// - Throws: ``StoreError`` when the file cannot be opened, is not a store, or is newer.
+    public init(path: String, clock: TimeSource = .system, readOnly: Bool = false) throws(StoreError) {
+        self.path = path
+        self.clock = clock
+        db = try SQLiteDatabase(path: path, readOnly: readOnly)
+        if !readOnly {
+            try db.execute("PRAGMA journal_mode=WAL", context: "enabling WAL on '\(path)'")
+            try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY")
+            try migrate()
+        } else {
+            let known = try appliedMigrations()
+            if known.count > Schema.migrations.count {
+                throw .newerSchema(path: path, found: known.count, known: Schema.migrations.count)
+            }
+        }
+    }
+
+    private func appliedMigrations() throws(StoreError) -> [String] {
+        try db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)",
+            context: "reading the schema version of '\(path)'")
+        let stmt = try db.prepare("SELECT name FROM schema_migrations ORDER BY rowid")
+        var names: [String] = []
+        while try stmt.step() { names.append(stmt.text(0)) }
+        return names
+    }
+
+    private func migrate() throws(StoreError) {
+        let applied: [String]
+        do {
+            applied = try appliedMigrations()
+        } catch {
+            if case .sqlite(let code, _, _) = error, code == 26 {  // SQLITE_NOTADB
+                throw .cannotOpen(path: path, message: "not an iap-recon store (not an SQLite database)")
+            }
+            throw error
+        }
+        if applied.count > Schema.migrations.count
+            || !zip(applied, Schema.migrations).allSatisfy({ $0 == $1.name })
+        {
+            throw .newerSchema(path: path, found: applied.count, known: Schema.migrations.count)
+        }
+        for migration in Schema.migrations.dropFirst(applied.count) {
+            do {
+                try db.transaction {
+                    try db.execute(migration.sql, context: "applying migration \(migration.name)")
+                    try db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)")
+                        .run([.text(migration.name), .integer(clock.nowMillis())])
+                }
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .sqlite(code: 1, message: "\(error)", context: "applying migration \(migration.name)")
+            }
+        }
+    }
+
+    /// Runs `body` in one write transaction.
+    func write<T>(_ body: () throws -> T) throws -> T {
+        try db.transaction(body)
+    }
+}
+
+@available(*, unavailable)
+extension ReconStore: Sendable {}

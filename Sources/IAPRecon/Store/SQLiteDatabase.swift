@@ -1,0 +1,181 @@
+import CSQLite
+import Foundation
+
+/// A value bound to or read from an SQLite statement.
+enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case text(String)
+}
+
+/// One SQLite connection. Owns the `sqlite3*` handle and closes it in `deinit`.
+///
+/// Not Sendable: one connection is used by one task at a time, as SQLite intends.
+final class SQLiteDatabase {
+    typealias Handle = OpaquePointer
+
+    let path: String
+    private let handle: Handle
+
+    /// Opens (creating if needed) the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the file; created with mode 0600 when absent.
+    ///   - readOnly: open without write access (a report never changes the ledger).
+    /// - Throws: ``StoreError/cannotOpen(path:message:)``.
+    init(path: String, readOnly: Bool = false) throws(StoreError) {
+        self.path = path
+        if !readOnly, !FileManager.default.fileExists(atPath: path) {
+            // Create the file ourselves so its mode is 0600 from the first byte.
+            let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0o600)
+            if fd < 0, errno != EEXIST {
+                throw .cannotOpen(path: path, message: String(cString: strerror(errno)))
+            }
+            if fd >= 0 { close(fd) }
+        }
+        var db: Handle?
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw .cannotOpen(path: path, message: message)
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 5_000)
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements without results.
+    func execute(_ sql: String, context: @autoclosure () -> String = "running SQL") throws(StoreError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(errorMessage)
+            throw .sqlite(code: rc, message: message, context: context())
+        }
+    }
+
+    /// Compiles `sql` into a reusable statement.
+    func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw .sqlite(code: rc, message: lastErrorMessage, context: "preparing a statement")
+        }
+        return SQLiteStatement(handle: stmt, database: self)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE", context: "starting a transaction")
+        do {
+            let result = try body()
+            try execute("COMMIT", context: "committing a transaction")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The row id of the last successful INSERT.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Runs a query and returns the first column of the first row as an integer.
+    func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(StoreError) -> Int64? {
+        let stmt = try prepare(sql)
+        try stmt.bind(values)
+        guard try stmt.step() else { return nil }
+        return stmt.optionalInt64(0)
+    }
+}
+
+@available(*, unavailable)
+extension SQLiteDatabase: Sendable {}
+
+/// A compiled statement. Owns the `sqlite3_stmt*` and finalizes it in `deinit`.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    // Keeps the connection alive as long as the statement.
+    private let database: SQLiteDatabase
+
+    fileprivate init(handle: OpaquePointer, database: SQLiteDatabase) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Resets the statement and binds `values` to parameters 1…n.
+    func bind(_ values: [SQLiteValue]) throws(StoreError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one value to the 1-based parameter `index`.
+    func bind(_ value: SQLiteValue, at index: Int32) throws(StoreError) {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .integer(let number): rc = sqlite3_bind_int64(handle, index, number)
+        case .text(let text):
+            rc = sqlite3_bind_text(handle, index, text, -1, iaprecon_sqlite_transient())
+        }
+        if rc != SQLITE_OK {
+            throw .sqlite(code: rc, message: database.lastErrorMessage, context: "binding parameter \(index)")
+        }
+    }
+
+    /// Advances; true while a row is available.
+    @discardableResult
+    func step() throws(StoreError) -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let message = database.lastErrorMessage
+            sqlite3_reset(handle)
+            throw .sqlite(code: rc, message: message, context: "executing a statement")
+        }
+    }
+
+    /// Binds `values` and runs to completion.
+    func run(_ values: [SQLiteValue]) throws(StoreError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+}
+
+@available(*, unavailable)
+extension SQLiteStatement: Sendable {}

@@ -1,0 +1,214 @@
+/// The store's schema, as named migrations applied in order, each in its own transaction.
+///
+/// Times are epoch milliseconds (UTC); money is integer milliunits plus an ISO 4217 code.
+enum Schema {
+    /// A named schema change.
+    struct Migration {
+        let name: String
+        let sql: String
+    }
+
+    static let migrations: [Migration] = [
+        Migration(name: "v1-ledger", sql: ledger),
+        Migration(name: "v2-evidence", sql: evidence),
+        Migration(name: "v3-findings-and-runs", sql: findingsAndRuns),
+    ]
+
+    /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.
+    static let transactionIndexes: [(name: String, sql: String)] = [
+        ("transactions_by_transaction_id",
+         "CREATE INDEX IF NOT EXISTS transactions_by_transaction_id ON transactions(transaction_id)"),
+        ("transactions_by_original_id",
+         "CREATE INDEX IF NOT EXISTS transactions_by_original_id ON transactions(original_transaction_id)"),
+        ("transactions_by_user", "CREATE INDEX IF NOT EXISTS transactions_by_user ON transactions(user_id)"),
+        ("transactions_by_receipt",
+         "CREATE INDEX IF NOT EXISTS transactions_by_receipt ON transactions(receipt_id) WHERE receipt_id IS NOT NULL"),
+        ("transactions_by_status",
+         "CREATE INDEX IF NOT EXISTS transactions_by_status ON transactions(verification_status, purchase_date)"),
+    ]
+
+    private static let ledger = """
+        CREATE TABLE transactions (
+            record_id TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            original_transaction_id TEXT NOT NULL,
+            purchase_date INTEGER NOT NULL,
+            quantity INTEGER NOT NULL,
+            environment TEXT NOT NULL,
+            price_milli INTEGER,
+            currency TEXT,
+            storefront TEXT,
+            verification_status TEXT NOT NULL,
+            delivered_at INTEGER,
+            finished_at INTEGER,
+            receipt_id TEXT,
+            source_file TEXT NOT NULL,
+            source_line INTEGER NOT NULL,
+            imported_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        \(transactionIndexes.map(\.sql).joined(separator: ";\n"));
+
+        CREATE TABLE receipts (
+            receipt_id TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT,
+            received_at INTEGER,
+            format TEXT NOT NULL,
+            data TEXT NOT NULL,
+            claimed_environment TEXT,
+            source_file TEXT NOT NULL,
+            source_line INTEGER NOT NULL,
+            imported_at INTEGER NOT NULL
+        );
+        CREATE INDEX receipts_by_user ON receipts(user_id);
+
+        CREATE TABLE products (
+            product_id TEXT NOT NULL,
+            storefront TEXT NOT NULL DEFAULT '',
+            type TEXT NOT NULL,
+            price_milli INTEGER,
+            currency TEXT,
+            proceeds_rate_ppm INTEGER NOT NULL,
+            source_file TEXT NOT NULL,
+            source_line INTEGER NOT NULL,
+            imported_at INTEGER NOT NULL,
+            PRIMARY KEY (product_id, storefront)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE rejected_rows (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            source_file TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            record_id TEXT,
+            reason TEXT NOT NULL,
+            raw TEXT NOT NULL,
+            rejected_at INTEGER NOT NULL,
+            UNIQUE (source_file, line, raw)
+        );
+        """
+
+    private static let evidence = """
+        CREATE TABLE receipt_checks (
+            receipt_id TEXT PRIMARY KEY NOT NULL REFERENCES receipts(receipt_id),
+            status TEXT NOT NULL,
+            reason TEXT,
+            environment TEXT,
+            receipt_type TEXT,
+            bundle_id TEXT,
+            app_version TEXT,
+            original_app_version TEXT,
+            creation_date INTEGER,
+            signature TEXT NOT NULL,
+            signature_detail TEXT,
+            data_sha256 TEXT NOT NULL,
+            checked_at INTEGER NOT NULL
+        );
+
+        CREATE TABLE verifications (
+            id INTEGER PRIMARY KEY,
+            record_id TEXT,
+            receipt_id TEXT,
+            transaction_id TEXT,
+            source TEXT NOT NULL,
+            endpoint TEXT,
+            http_status INTEGER,
+            apple_status INTEGER,
+            environment TEXT,
+            bundle_id TEXT,
+            outcome TEXT NOT NULL,
+            detail TEXT,
+            attempts INTEGER NOT NULL DEFAULT 1,
+            verified_at INTEGER NOT NULL,
+            run_id INTEGER
+        );
+        CREATE INDEX verifications_by_record ON verifications(record_id);
+        CREATE INDEX verifications_by_receipt ON verifications(receipt_id);
+        CREATE INDEX verifications_by_transaction ON verifications(transaction_id);
+
+        CREATE TABLE evidence (
+            id INTEGER PRIMARY KEY,
+            source TEXT NOT NULL,
+            receipt_id TEXT,
+            verification_id INTEGER REFERENCES verifications(id),
+            transaction_id TEXT NOT NULL,
+            original_transaction_id TEXT,
+            product_id TEXT,
+            quantity INTEGER,
+            purchase_date INTEGER,
+            original_purchase_date INTEGER,
+            expires_date INTEGER,
+            cancellation_date INTEGER,
+            cancellation_reason TEXT,
+            revocation_type TEXT,
+            revocation_percentage INTEGER,
+            web_order_line_item_id TEXT,
+            price_milli INTEGER,
+            currency TEXT,
+            storefront TEXT,
+            product_type TEXT,
+            entry_environment TEXT,
+            entry_bundle_id TEXT,
+            app_account_token TEXT,
+            in_app_ownership_type TEXT,
+            environment TEXT,
+            bundle_id TEXT,
+            signature TEXT NOT NULL,
+            apple_status INTEGER,
+            recorded_at INTEGER NOT NULL
+        );
+        CREATE INDEX evidence_by_transaction ON evidence(transaction_id);
+        CREATE INDEX evidence_by_original ON evidence(original_transaction_id);
+        CREATE INDEX evidence_by_receipt ON evidence(receipt_id);
+        """
+
+    private static let findingsAndRuns = """
+        CREATE TABLE runs (
+            run_id INTEGER PRIMARY KEY,
+            command TEXT NOT NULL,
+            started_at INTEGER NOT NULL,
+            finished_at INTEGER,
+            as_of INTEGER NOT NULL,
+            exit_code INTEGER,
+            summary_json TEXT
+        );
+
+        CREATE TABLE findings (
+            fingerprint TEXT PRIMARY KEY NOT NULL,
+            code TEXT NOT NULL,
+            severity TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            original_transaction_id TEXT,
+            user_ids TEXT NOT NULL,
+            product_id TEXT,
+            environment TEXT,
+            amount_milli INTEGER,
+            currency TEXT,
+            detail TEXT NOT NULL,
+            record_ids TEXT NOT NULL,
+            receipt_id TEXT,
+            first_seen_run INTEGER NOT NULL,
+            first_seen_at INTEGER NOT NULL,
+            last_seen_run INTEGER NOT NULL,
+            last_seen_at INTEGER NOT NULL,
+            resolved_run INTEGER,
+            resolved_at INTEGER
+        ) WITHOUT ROWID;
+        CREATE INDEX findings_by_transaction ON findings(transaction_id);
+        CREATE INDEX findings_by_original ON findings(original_transaction_id);
+
+        CREATE TABLE finding_users (
+            fingerprint TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            PRIMARY KEY (user_id, fingerprint)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE run_lock (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            holder TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            acquired_at INTEGER NOT NULL
+        );
+        """
+}

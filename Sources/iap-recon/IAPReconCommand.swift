@@ -1,0 +1,19 @@
+import ArgumentParser
+import IAPRecon
+
+/// The composition root: parses flags, builds a configuration, calls the library.
+@main
+struct IAPReconCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "iap-recon",
+        abstract: "Reconcile Apple In-App Purchases: import, verify, detect discrepancies, report.",
+        discussion: """
+            A nightly batch job. It reads the purchases your backend stored and the receipts clients \
+            uploaded, re-verifies pending ones with Apple, finds what is wrong and writes CSV and XLSX \
+            reports for finance. Exit codes: 0 done; 1 the job could not complete; 3 done, with findings \
+            at or above --fail-on; 64 usage error.
+            """,
+        version: IAPReconVersion.current,
+        subcommands: [ImportCommand.self, ReportCommand.self]
+    )
+}

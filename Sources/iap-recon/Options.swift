@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import IAPRecon
+import Logging
+
+/// `--db PATH`: every command names the store.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite store (created with its schema if absent).", valueName: "path"))
+    var databasePath: String
+}
+
+/// Input files of an import.
+struct InputOptions: ParsableArguments {
+    @Option(name: .customLong("transactions"), help: ArgumentHelp("Purchase ledger, .csv or .jsonl (repeatable).", valueName: "file"))
+    var transactions: [String] = []
+
+    @Option(name: .customLong("receipts"), help: ArgumentHelp("Uploaded receipts, .jsonl (repeatable).", valueName: "file"))
+    var receipts: [String] = []
+
+    @Option(name: .customLong("products"), help: ArgumentHelp("Product catalog, .csv (repeatable).", valueName: "file"))
+    var products: [String] = []
+
+    @Flag(name: .customLong("strict"), help: "Exit non-zero when any input row is rejected.")
+    var strict = false
+
+    var request: ImportRequest {
+        ImportRequest(transactions: transactions, receipts: receipts, products: products)
+    }
+}
+
+/// Options of commands that detect findings and write reports.
+struct ReportOptions: ParsableArguments {
+    @Option(name: .customLong("out"), help: ArgumentHelp("Folder for the reports.", valueName: "dir"))
+    var outputDirectory = "reports"
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Fix \"now\" (ISO 8601 with offset, or epoch ms) so a rerun reproduces the same reports.", valueName: "time"))
+    var asOf: String?
+
+    @Option(name: .customLong("timezone"), help: ArgumentHelp("IANA time zone deciding the calendar day of purchases (default UTC).", valueName: "tz"))
+    var timeZone: String?
+
+    @Option(name: .customLong("from"), help: ArgumentHelp("First day of the revenue report (yyyy-MM-dd).", valueName: "date"))
+    var fromDay: String?
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("Last day of the revenue report (yyyy-MM-dd).", valueName: "date"))
+    var toDay: String?
+
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Exit 3 when a finding at or above this severity exists (critical, high, medium, low).", valueName: "severity"))
+    var failOn: String?
+
+    func validate() throws {
+        if let asOf, Timestamp.parse(asOf) == nil {
+            throw ValidationError("--as-of '\(asOf)' is not a time: use ISO 8601 with an offset (2026-11-20T00:00:00Z) or epoch milliseconds")
+        }
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw ValidationError("--timezone '\(timeZone)' is not an IANA time zone (e.g. UTC, America/Los_Angeles)")
+        }
+        for (flag, value) in [("--from", fromDay), ("--to", toDay)] {
+            if let value, Timestamp.parse(value + "T00:00:00Z") == nil {
+                throw ValidationError("\(flag) '\(value)' is not a date like 2026-11-20")
+            }
+        }
+        if let failOn, Severity(rawValue: failOn.lowercased()) == nil {
+            throw ValidationError("--fail-on '\(failOn)' must be one of critical, high, medium, low")
+        }
+    }
+
+    func apply(to config: inout ReconConfig) {
+        config.outputDirectory = outputDirectory
+        if let asOf { config.asOf = Timestamp.parse(asOf) }
+        if let timeZone { config.timeZone = timeZone }
+        config.fromDay = fromDay
+        config.toDay = toDay
+        if let failOn { config.failOn = Severity(rawValue: failOn.lowercased()) }
+    }
+}
+
+/// Grace periods, bundle ids, trust and endpoints: the `[config]` options of SPEC §2.
+struct ConfigOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON config file; keys are the long option names.", valueName: "file"))
+    var configFile: String?
+
+    @Option(name: .customLong("delivery-grace"), help: ArgumentHelp("How long after purchase delivery may take (default 1h).", valueName: "duration"))
+    var deliveryGrace: String?
+
+    @Option(name: .customLong("finish-grace"), help: ArgumentHelp("How long after delivery finishing may take (default 24h).", valueName: "duration"))
+    var finishGrace: String?
+
+    @Option(name: .customLong("pending-limit"), help: ArgumentHelp("How long a purchase may stay pending (default 24h).", valueName: "duration"))
+    var pendingLimit: String?
+
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app's own bundle id (repeatable).", valueName: "id"))
+    var bundleIDs: [String] = []
+
+    @Option(name: .customLong("trusted-root"), help: ArgumentHelp("Extra trusted root certificate, DER or PEM (repeatable).", valueName: "file"))
+    var trustedRoots: [String] = []
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    var logLevel = "info"
+
+    func validate() throws {
+        for (flag, value) in [("--delivery-grace", deliveryGrace), ("--finish-grace", finishGrace), ("--pending-limit", pendingLimit)] {
+            if let value, DurationText.millis(value) == nil {
+                throw ValidationError("\(flag) '\(value)' is not a duration (e.g. 90m, 1h, 2d)")
+            }
+        }
+        if Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level '\(logLevel)' must be one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    /// Builds the configuration: defaults, then the config file, then flags.
+    func makeConfig(databasePath: String) throws -> ReconConfig {
+        var config = ReconConfig(databasePath: databasePath)
+        if let configFile { try config.apply(configFile: configFile) }
+        if let deliveryGrace, let ms = DurationText.millis(deliveryGrace) { config.deliveryGraceMillis = ms }
+        if let finishGrace, let ms = DurationText.millis(finishGrace) { config.finishGraceMillis = ms }
+        if let pendingLimit, let ms = DurationText.millis(pendingLimit) { config.pendingLimitMillis = ms }
+        if !bundleIDs.isEmpty { config.bundleIDs = bundleIDs }
+        config.trustedRoots += trustedRoots
+        return config
+    }
+
+    func makeLogger() -> Logger {
+        var logger = Logger(label: "iap-recon") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        return logger
+    }
+}
+
+/// Runs a library job, printing its lines and turning its outcome into the process exit code;
+/// errors become one line on stderr and exit 1.
+func runJob(_ body: () throws -> Jobs.Outcome) throws {
+    let outcome: Jobs.Outcome
+    do {
+        outcome = try body()
+    } catch {
+        FileHandle.standardError.write(Data("iap-recon: error: \(describe(error))\n".utf8))
+        throw ExitCode(1)
+    }
+    for line in outcome.lines { print(line) }
+    if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+}
+
+/// A one-line description of any error, never a raw dump.
+func describe(_ error: any Error) -> String {
+    if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
+    return String(describing: error)
+}

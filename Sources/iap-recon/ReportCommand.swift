@@ -1,0 +1,23 @@
+import ArgumentParser
+import IAPRecon
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Detect findings and write the reports from the store, without network.",
+        discussion: """
+            Writes discrepancies.csv, revenue_daily.csv, rejected.csv, reconciliation.xlsx and \
+            run.json into --out. The same store and --as-of give byte-identical CSV.
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var reportOptions: ReportOptions
+    @OptionGroup var options: ConfigOptions
+
+    func run() throws {
+        var config = try options.makeConfig(databasePath: store.databasePath)
+        reportOptions.apply(to: &config)
+        let logger = options.makeLogger()
+        try runJob { try Jobs.report(config: config, logger: logger) }
+    }
+}

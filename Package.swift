@@ -46,7 +46,13 @@ let package = Package(
         .testTarget(
             name: "IAPReconTests",
             dependencies: ["IAPRecon", "IAPReconTestSupport"],
+            exclude: ["Reports/Snapshots"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "iap-reconTests",
+            dependencies: ["iap-recon", "IAPReconTestSupport"],
+            exclude: ["Snapshots"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The result of running the built `iap-recon` binary.
+public struct CommandResult: Sendable {
+    public var exitCode: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs the built `iap-recon` executable (next to the test bundle) with `arguments`.
+///
+/// - Parameters:
+///   - environment: extra environment variables.
+///   - directory: working directory.
+public func runIAPRecon(
+    _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
+) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = productsDirectory().appendingPathComponent("iap-recon")
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Drain both pipes concurrently so a chatty child never blocks.
+    let errData = LockedData()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errData.set(err.fileHandleForReading.readDataToEndOfFile())
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return CommandResult(
+        exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData.get(), as: UTF8.self))
+}
+
+/// The folder holding the built products (`.build/debug`).
+public func productsDirectory() -> URL {
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0])
+    var directory = executable.deletingLastPathComponent()
+    if directory.lastPathComponent == "MacOS" || directory.lastPathComponent == "Contents" {
+        directory = directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+    if FileManager.default.fileExists(atPath: directory.appendingPathComponent("iap-recon").path) { return directory }
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent()
+    }
+    return directory
+}
+
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import IAPReconTestSupport
+import Logging
+import Testing
+
+@testable import IAPRecon
+
+/// `reconciliation.xlsx` from the small ledger, read back as the zip it is.
+@Suite struct ReconciliationWorkbookTests {
+    let dir = TemporaryDirectory("workbook")
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    func writeWorkbook() throws -> XLSXArchive {
+        let config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
+        _ = try Jobs.importFiles(
+            ImportRequest(
+                transactions: [try fixturePath("ledger/small-transactions.csv")],
+                products: [try fixturePath("ledger/small-products.csv")]),
+            config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        return XLSXArchive(path: dir.file("out/reconciliation.xlsx"))
+    }
+
+    @Test func hasTheSheetsOfTheSpecInOrder() throws {
+        let workbook = try writeWorkbook().entry("xl/workbook.xml")
+        let names = workbook.matches(of: #/<sheet name="([^"]+)"/#).map { String($0.output.1) }
+        #expect(names == ["Summary", "Revenue", "Discrepancies", "Pending", "Rejected", "Run"])
+    }
+
+    @Test func revenueSheetHasTypedCellsFormatsFrozenHeaderAndFilter() throws {
+        let archive = try writeWorkbook()
+        if let mismatch = snapshotMismatch(try archive.csv(sheet: 2), named: "small-ledger.Revenue.xlsx.csv") {
+            Issue.record(Comment(rawValue: mismatch))
+        }
+        let cells = try archive.cells(sheet: 2)
+        // A2 is a date cell (a serial number with a date format), E5 a KWD amount.
+        let a2 = try #require(cells["A2"])
+        #expect(a2.type == nil)
+        #expect(a2.value == "46344")
+        #expect(try archive.numberFormat(style: a2.style) == "yyyy-mm-dd")
+        let gold = try #require(cells["E5"])
+        #expect(gold.value == "3.5")
+        #expect(try archive.numberFormat(style: gold.style) == "#,##0.000 \"KWD\"")
+        let yen = try #require(cells["E3"])
+        #expect(try archive.numberFormat(style: yen.style) == "#,##0 \"JPY\"")
+        let sheet = try archive.entry("xl/worksheets/sheet2.xml")
+        #expect(sheet.contains(#"ySplit="1""#) && sheet.contains(#"state="frozen""#))
+        #expect(sheet.contains(#"<autoFilter ref="A1:H7"/>"#))
+        #expect(sheet.contains("<col "))
+    }
+
+    @Test func summaryHasTotalsPerCurrencyAndAChart() throws {
+        let archive = try writeWorkbook()
+        let summary = try archive.csv(sheet: 1)
+        #expect(
+            summary.contains(
+                #"USD,4 {0},"3.96 {#,##0.00 ""USD""}","0 {#,##0.00 ""USD""}","3.96 {#,##0.00 ""USD""}","2.77 {#,##0.00 ""USD""}""#))
+        #expect(summary.contains(#"JPY,1 {0},"1200 {#,##0 ""JPY""}""#))
+        #expect(summary.contains("Counted transactions without any price,1 {0}"))
+        #expect(try archive.entryNames().contains("xl/charts/chart1.xml"))
+        let chart = try archive.entry("xl/charts/chart1.xml")
+        #expect(chart.contains("Summary!$A$"))
+    }
+
+    @Test func rejectedSheetKeepsEveryRejection() throws {
+        let archive = try writeWorkbook()
+        let rejected = try archive.csv(sheet: 5)
+        #expect(rejected.split(separator: "\n").count == 4)
+        #expect(rejected.contains("unknown currency 'GBX' in 'currency'"))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import IAPReconTestSupport
+import Logging
+import Testing
+
+@testable import IAPRecon
+
+/// Loads a fixture file's path from the test bundle.
+func fixturePath(_ relative: String) throws -> String {
+    let base = try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures")
+    return base.appendingPathComponent(relative).path
+}
+
+@Suite struct ReportTests {
+    let dir = TemporaryDirectory("report")
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Copies the small ledger into the temp dir (so paths in rejected.csv are stable) and
+    /// imports it.
+    func importSmallLedger() throws -> ReconConfig {
+        for name in ["small-transactions.csv", "small-products.csv"] {
+            try FileManager.default.copyItem(atPath: try fixturePath("ledger/" + name), toPath: dir.file(name))
+        }
+        let config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
+        let outcome = try Jobs.importFiles(
+            ImportRequest(transactions: [dir.file("small-transactions.csv")], products: [dir.file("small-products.csv")]),
+            config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        #expect(
+            outcome.lines.map { $0.replacingOccurrences(of: dir.path + "/", with: "") } == [
+                "products small-products.csv: read 6, accepted 6, rejected 0",
+                "transactions small-transactions.csv: read 12, accepted 9, rejected 3",
+                "total: read 18, accepted 15, rejected 3",
+            ])
+        return config
+    }
+
+    @Test func goldenCSVReports() throws {
+        let config = try importSmallLedger()
+        let outcome = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        #expect(outcome.exitCode == 0)
+        for name in ["revenue_daily.csv", "rejected.csv", "discrepancies.csv"] {
+            let text = try dir.read("out/" + name).replacingOccurrences(of: dir.path + "/", with: "")
+            if let mismatch = snapshotMismatch(text, named: "small-ledger." + name) { Issue.record(Comment(rawValue: mismatch)) }
+        }
+    }
+
+    @Test func sameStoreAndAsOfGiveByteIdenticalCSV() throws {
+        var config = try importSmallLedger()
+        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        config.outputDirectory = dir.file("again")
+        _ = try Jobs.report(config: config, clock: .fixed(1_800_000_000_000), logger: logger)
+        for name in ["revenue_daily.csv", "rejected.csv", "discrepancies.csv"] {
+            #expect(try dir.read("out/" + name) == dir.read("again/" + name), "\(name) differs between runs")
+        }
+    }
+
+    @Test func timeZoneDecidesTheDay() throws {
+        var config = try importSmallLedger()
+        config.timeZone = "Asia/Tokyo"
+        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        let revenue = try dir.read("out/revenue_daily.csv")
+        // r03 was bought 2026-11-19 01:00 in Tokyo (2026-11-18 16:00 UTC).
+        #expect(revenue.contains("2026-11-19,premium,JPY,1,1200,0,1200,1020\r\n"))
+        config.timeZone = "UTC"
+        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        #expect(try dir.read("out/revenue_daily.csv").contains("2026-11-18,premium,JPY,1,1200,0,1200,1020\r\n"))
+    }
+
+    @Test func dateRangeLimitsRevenue() throws {
+        var config = try importSmallLedger()
+        config.fromDay = "2026-11-19"
+        config.toDay = "2026-11-19"
+        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        let days = try dir.read("out/revenue_daily.csv").split(separator: "\r\n").dropFirst().map { $0.prefix(10) }
+        #expect(!days.isEmpty)
+        #expect(days.allSatisfy { $0 == "2026-11-19" })
+    }
+
+    @Test func reportFilesArePrivateAndComplete() throws {
+        let config = try importSmallLedger()
+        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).sorted()
+        #expect(names == ReportJob.fileNames.sorted())
+        for name in names {
+            let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("out/" + name))
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640, "\(name)")
+        }
+        let run = try JSONSerialization.jsonObject(with: Data(dir.read("out/run.json").utf8)) as? [String: Any]
+        #expect(run?["as_of"] as? String == "2026-11-20T12:00:00Z")
+        #expect(run?["exit_code"] as? Int == 0)
+    }
+
+    @Test func unwritableOutputIsAClearError() throws {
+        var config = try importSmallLedger()
+        try dir.write("blocker", "a file, not a folder")
+        config.outputDirectory = dir.file("blocker")
+        #expect(throws: ReportError.cannotCreateDirectory(path: dir.file("blocker"), reason: "a file has that name")) {
+            try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        }
+    }
+}

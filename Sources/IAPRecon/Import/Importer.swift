@@ -51,6 +51,8 @@ public struct Importer {
             probe.close()
         }
         var summaries: [ImportFileSummary] = []
+        try store.beginImport()
+        defer { store.endImport() }
         for path in request.products { summaries.append(try importFile(path, kind: .products, into: store)) }
         for path in request.receipts { summaries.append(try importFile(path, kind: .receipts, into: store)) }
         if !request.transactions.isEmpty {
@@ -66,41 +68,63 @@ public struct Importer {
     }
 
     /// Imports one file of one kind.
+    ///
+    /// Parsing runs on its own thread, a bounded queue ahead of the SQLite writer, so the two
+    /// overlap on two cores; memory stays at a few batches.
     public func importFile(_ path: String, kind: InputKind, into store: ReconStore) throws -> ImportFileSummary {
+        // Fail on an unopenable file before starting the parser.
+        try ChunkedFile(path: path).close()
         let writer = try LedgerWriter(store: store)
         var summary = ImportFileSummary(kind: kind.rawValue, file: path, read: 0, accepted: 0, rejected: 0)
+        let queue = BoundedQueue<ParsedBatch>(capacity: 8)
+        let parser = Thread {
+            var batch: [ParsedRow] = []
+            batch.reserveCapacity(Self.parseBatchSize)
+            do {
+                try Self.parse(path, kind: kind) { row in
+                    batch.append(row)
+                    if batch.count >= Self.parseBatchSize {
+                        guard queue.push(.rows(batch)) else { throw CancellationError() }
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty { _ = queue.push(.rows(batch)) }
+                _ = queue.push(.done)
+            } catch let error as ImportFileError {
+                _ = queue.push(.failed(error))
+            } catch {
+                _ = queue.push(.done)
+            }
+        }
+        parser.stackSize = 1 << 22
+        parser.start()
+        defer { queue.cancel() }
         var inBatch = 0
         try store.beginBatch()
         do {
-            let handle: (Int, String, RowFields?, String?) throws -> Void = { line, raw, row, syntaxError in
-                summary.read += 1
-                let id = row?.string(Self.idField(kind))
-                do {
-                    if let syntaxError { throw RowRejection(syntaxError) }
-                    guard let row else { throw RowRejection("malformed row") }
-                    switch kind {
-                    case .transactions: try writer.upsert(try RowParser.transaction(row), source: path, line: line)
-                    case .receipts: try writer.upsert(try RowParser.receipt(row), source: path, line: line)
-                    case .products: try writer.upsert(try RowParser.product(row), source: path, line: line)
+            loop: while true {
+                switch queue.pop() {
+                case .rows(let rows):
+                    for row in rows {
+                        summary.read += 1
+                        switch row {
+                        case .transaction(let t, let line): try writer.upsert(t, source: path, line: line)
+                        case .receipt(let r, let line): try writer.upsert(r, source: path, line: line)
+                        case .product(let p, let line): try writer.upsert(p, source: path, line: line)
+                        case .rejected(let rejection): try writer.reject(rejection)
+                        }
+                        if case .rejected = row { summary.rejected += 1 } else { summary.accepted += 1 }
+                        inBatch += 1
+                        if inBatch >= batchSize {
+                            try store.commitBatch()
+                            try store.beginBatch()
+                            inBatch = 0
+                        }
+                        if let progress, summary.read % progressInterval == 0 { progress(path, summary.read) }
                     }
-                    summary.accepted += 1
-                } catch let rejection as RowRejection {
-                    try writer.reject(
-                        RejectedRow(kind: kind, source: path, line: line, recordID: id, reason: rejection.reason, raw: raw))
-                    summary.rejected += 1
+                case .failed(let error): throw error
+                case .done, nil: break loop
                 }
-                inBatch += 1
-                if inBatch >= batchSize {
-                    try store.commitBatch()
-                    try store.beginBatch()
-                    inBatch = 0
-                }
-                if let progress, summary.read % progressInterval == 0 { progress(path, summary.read) }
-            }
-            if Self.isJSONL(path, kind: kind) {
-                try readJSONL(path, handle)
-            } else {
-                try readCSV(path, kind: kind, handle)
             }
             try store.commitBatch()
         } catch {
@@ -110,11 +134,39 @@ public struct Importer {
         return summary
     }
 
-    static func idField(_ kind: InputKind) -> String {
+    static let parseBatchSize = 2_000
+
+    /// Reads and validates every row of a file, handing each outcome to `emit` in file order.
+    static func parse(_ path: String, kind: InputKind, emit: (ParsedRow) throws -> Void) throws {
+        let handle: (Int, String, RowFields?, String?) throws -> Void = { line, raw, row, syntaxError in
+            do {
+                if let syntaxError { throw RowRejection(syntaxError) }
+                guard let row else { throw RowRejection("malformed row") }
+                switch kind {
+                case .transactions: try emit(.transaction(try RowParser.transaction(row), line: line))
+                case .receipts: try emit(.receipt(try RowParser.receipt(row), line: line))
+                case .products: try emit(.product(try RowParser.product(row), line: line))
+                }
+            } catch let rejection as RowRejection {
+                try emit(
+                    .rejected(
+                        RejectedRow(
+                            kind: kind, source: path, line: line, recordID: row?.string(Self.idField(kind)),
+                            reason: rejection.reason, raw: raw)))
+            }
+        }
+        if Self.isJSONL(path, kind: kind) {
+            try readJSONL(path, handle)
+        } else {
+            try readCSV(path, kind: kind, handle)
+        }
+    }
+
+    static func idField(_ kind: InputKind) -> Field {
         switch kind {
-        case .transactions: return "record_id"
-        case .receipts: return "receipt_id"
-        case .products: return "product_id"
+        case .transactions: return .recordID
+        case .receipts: return .receiptID
+        case .products: return .productID
         }
     }
 
@@ -128,20 +180,15 @@ public struct Importer {
         }
     }
 
-    private func readCSV(
+    private static func readCSV(
         _ path: String, kind: InputKind, _ handle: (Int, String, RowFields?, String?) throws -> Void
     ) throws {
         var reader = try CSVReader(path: path)
-        var columns: [String: Int]?
+        var layout: FieldLayout?
         var width = 0
         try reader.forEach { record in
-            guard let header = columns else {
-                var map: [String: Int] = [:]
-                for (index, name) in record.fields.enumerated() {
-                    let key = name.trimmingCharacters(in: .whitespaces).lowercased()
-                    if map[key] == nil { map[key] = index }
-                }
-                columns = map
+            guard let header = layout else {
+                layout = FieldLayout(header: record.fields)
                 width = record.fields.count
                 return
             }
@@ -150,15 +197,15 @@ public struct Importer {
                 try handle(record.line, record.raw, nil, "malformed CSV: \(error)")
             } else if record.fields.count != width {
                 try handle(
-                    record.line, record.raw, RowFields(columns: header, values: record.fields),
+                    record.line, record.raw, RowFields(layout: header, values: record.fields),
                     "row has \(record.fields.count) fields, header has \(width)")
             } else {
-                try handle(record.line, record.raw, RowFields(columns: header, values: record.fields), nil)
+                try handle(record.line, record.raw, RowFields(layout: header, values: record.fields), nil)
             }
         }
     }
 
-    private func readJSONL(_ path: String, _ handle: (Int, String, RowFields?, String?) throws -> Void) throws {
+    private static func readJSONL(_ path: String, _ handle: (Int, String, RowFields?, String?) throws -> Void) throws {
         var reader = try LineReader(path: path)
         try reader.forEach { line in
             let (row, error) = Self.jsonRow(line.text)
@@ -172,24 +219,87 @@ public struct Importer {
             let object = try? JSONSerialization.jsonObject(with: data, options: [])
         else { return (nil, "bad JSON") }
         guard let dictionary = object as? [String: Any] else { return (nil, "bad JSON: a line must be one JSON object") }
-        var columns: [String: Int] = [:]
-        var values: [String?] = []
+        var keys: [String] = []
+        var values: [String] = []
         var problem: String?
         for key in dictionary.keys.sorted() {
             let value = dictionary[key]
-            let text: String?
+            let text: String
             switch value {
             case let string as String: text = string
-            case is NSNull, nil: text = nil
+            case is NSNull, nil: text = ""
             case let number as NSNumber: text = number.stringValue
             default:
-                text = nil
+                text = ""
                 if problem == nil { problem = "bad JSON: field '\(key)' must be a string or a number" }
             }
-            columns[key.lowercased()] = values.count
+            keys.append(key)
             values.append(text)
         }
-        let row = RowFields(columns: columns, values: values)
+        let row = RowFields(layout: FieldLayout(header: keys), values: values)
         return (row, problem)
+    }
+}
+
+/// One parsed input row: a value to upsert, or a rejection to keep.
+enum ParsedRow: Sendable {
+    case transaction(LedgerTransaction, line: Int)
+    case receipt(UploadedReceipt, line: Int)
+    case product(CatalogProduct, line: Int)
+    case rejected(RejectedRow)
+}
+
+/// What the parser thread hands the writer.
+enum ParsedBatch: Sendable {
+    case rows([ParsedRow])
+    case failed(ImportFileError)
+    case done
+}
+
+/// A blocking first-in first-out queue of bounded size between two threads.
+final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private var head = 0
+    private let capacity: Int
+    private var cancelled = false
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// Waits for room, then appends. False when the queue was cancelled.
+    func push(_ item: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count - head >= capacity && !cancelled { condition.wait() }
+        if cancelled { return false }
+        items.append(item)
+        condition.broadcast()
+        return true
+    }
+
+    /// Waits for an item. Nil when the queue was cancelled and is empty.
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == items.count && !cancelled { condition.wait() }
+        if head == items.count { return nil }
+        let item = items[head]
+        head += 1
+        if head > 64 {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return item
+    }
+
+    /// Wakes both sides for good (the consumer stopped early or finished).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
     }
 }

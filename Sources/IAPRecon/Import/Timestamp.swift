@@ -9,22 +9,31 @@ public enum Timestamp {
     /// `2026-11-20T13:05:00.123+0000`, `2026-11-20 13:05:00Z`. A time without an offset is
     /// rejected: it would be a guess.
     public static func parse(_ text: String) -> Int64? {
-        var utf8 = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    static func parse(bytes buffer: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var utf8 = buffer[...]
         while let last = utf8.last, last == 0x20 || last == 0x09 { utf8.removeLast() }
         var start = 0
-        while start < utf8.count, utf8[start] == 0x20 || utf8[start] == 0x09 { start += 1 }
-        let bytes = utf8[start...]
+        while start < utf8.count, utf8[utf8.startIndex + start] == 0x20 || utf8[utf8.startIndex + start] == 0x09 {
+            start += 1
+        }
+        let bytes = utf8[(utf8.startIndex + start)...]
         guard !bytes.isEmpty else { return nil }
         if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || (bytes.first == 0x2D && bytes.count > 1
             && bytes.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }))
         {
             guard bytes.count <= 16 else { return nil }
-            return Int64(String(decoding: bytes, as: UTF8.self))
+            var value: Int64 = 0
+            for byte in bytes where byte != 0x2D { value = value * 10 + Int64(byte - 0x30) }
+            return bytes.first == 0x2D ? -value : value
         }
-        return parseISO(Array(bytes))
+        return parseISO(UnsafeBufferPointer(rebasing: bytes))
     }
 
-    private static func parseISO(_ b: [UInt8]) -> Int64? {
+    private static func parseISO(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         func digits(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }

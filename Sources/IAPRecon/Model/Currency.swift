@@ -10,7 +10,8 @@ public struct Currency: Sendable, Hashable {
 
     /// The currency for `code` (case-insensitive), or nil when it is not an ISO 4217 code.
     public static func lookup(_ code: String) -> Currency? {
-        let upper = code.uppercased()
+        let isUpper = code.utf8.count == 3 && code.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
+        let upper = isUpper ? code : code.trimmingCharacters(in: .whitespaces).uppercased()
         if let decimals = exceptions[upper] { return Currency(code: upper, decimals: decimals) }
         if twoDecimal.contains(upper) { return Currency(code: upper, decimals: 2) }
         return nil

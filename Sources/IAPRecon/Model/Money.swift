@@ -23,48 +23,52 @@ public struct Money: Sendable, Hashable, Comparable {
     /// - Throws: ``MoneyError`` when the text is not a plain decimal, the currency is unknown,
     ///   or the text has more decimals than the currency allows.
     public static func parse(_ text: String, currency: String) throws(MoneyError) -> Money {
-        let code = currency.trimmingCharacters(in: .whitespaces).uppercased()
-        guard let info = Currency.lookup(code) else { throw .unknownCurrency(currency) }
+        guard let info = Currency.lookup(currency) else { throw .unknownCurrency(currency) }
         let milli = try parseDecimal(text, maxDecimals: info.decimals, scale: 3)
-        return Money(milliunits: milli, currency: code)
+        return Money(milliunits: milli, currency: info.code)
     }
 
     /// Parses a plain decimal string into an integer scaled by `10^scale`, rejecting more than
     /// `maxDecimals` fractional digits.
     static func parseDecimal(_ text: String, maxDecimals: Int, scale: Int) throws(MoneyError) -> Int64 {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        var digits = Substring(trimmed)
+        var utf8 = text.utf8[...]
+        while let first = utf8.first, first == 0x20 || first == 0x09 { utf8 = utf8.dropFirst() }
+        while let last = utf8.last, last == 0x20 || last == 0x09 { utf8 = utf8.dropLast() }
         var negative = false
-        if let first = digits.first, first == "-" || first == "+" {
-            negative = first == "-"
-            digits = digits.dropFirst()
+        if let first = utf8.first, first == 0x2D || first == 0x2B {
+            negative = first == 0x2D
+            utf8 = utf8.dropFirst()
         }
-        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = parts[0]
-        let fraction = parts.count > 1 ? parts[1] : ""
-        guard !(whole.isEmpty && fraction.isEmpty),
-            whole.allSatisfy({ $0.isASCII && $0.isNumber }),
-            fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
-            !(parts.count > 1 && fraction.isEmpty)
-        else { throw .notADecimal(text) }
+        var whole: Int64 = 0
+        var wholeDigits = 0
+        var fraction: [UInt8] = []
+        var sawPoint = false
+        for byte in utf8 {
+            if byte == 0x2E {
+                guard !sawPoint else { throw .notADecimal(text) }
+                sawPoint = true
+            } else if byte >= 0x30 && byte <= 0x39 {
+                if sawPoint {
+                    fraction.append(byte - 0x30)
+                } else {
+                    wholeDigits += 1
+                    guard wholeDigits <= 15 else { throw .outOfRange(text) }
+                    whole = whole * 10 + Int64(byte - 0x30)
+                }
+            } else {
+                throw .notADecimal(text)
+            }
+        }
+        guard wholeDigits > 0 || !fraction.isEmpty, !(sawPoint && fraction.isEmpty) else { throw .notADecimal(text) }
         // Trailing zeros beyond the currency's decimals are harmless ("9.990" USD).
-        var frac = String(fraction)
-        while frac.count > maxDecimals, frac.hasSuffix("0") { frac.removeLast() }
-        guard frac.count <= maxDecimals else { throw .tooManyDecimals(text, allowed: maxDecimals) }
-        guard whole.count <= 15 else { throw .outOfRange(text) }
-        var value: Int64 = 0
-        for ch in whole { value = value * 10 + Int64(ch.wholeNumberValue ?? 0) }
-        var fracValue: Int64 = 0
-        var fracDigits = 0
-        for ch in frac {
-            fracValue = fracValue * 10 + Int64(ch.wholeNumberValue ?? 0)
-            fracDigits += 1
-        }
-        var scaled = value
+        while fraction.count > maxDecimals, fraction.last == 0 { fraction.removeLast() }
+        guard fraction.count <= maxDecimals else { throw .tooManyDecimals(text, allowed: maxDecimals) }
+        var scaled = whole
         for _ in 0..<scale { scaled *= 10 }
-        var fracScaled = fracValue
-        for _ in fracDigits..<scale { fracScaled *= 10 }
-        let result = scaled + fracScaled
+        var fractionScaled: Int64 = 0
+        for digit in fraction { fractionScaled = fractionScaled * 10 + Int64(digit) }
+        for _ in fraction.count..<scale { fractionScaled *= 10 }
+        let result = scaled + fractionScaled
         return negative ? -result : result
     }
 

@@ -1,0 +1,90 @@
+/// `BUNDLE_MISMATCH`: evidence for another app's bundle id.
+///
+/// Only when the app's bundle ids are configured. Each receipt is reported in one place:
+/// - per uploaded receipt, from its offline decode (the receipt's bundle id and its entries');
+/// - per transaction id, only for evidence not read from an uploaded receipt (Server API answers
+///   by transaction id), which no receipt case covers.
+/// Foreign evidence is ignored by every other transaction detector. The amount is the revenue the
+/// ledger booked on the rows involved (empty when none).
+public struct BundleMismatch: ReceiptDetector, TransactionDetector {
+    public let code = FindingCode.bundleMismatch
+
+    /// The detector.
+    public init() {}
+
+    public func inspect(_ receipt: ReceiptCase, in context: DetectionContext, into findings: inout FindingCollector) {
+        guard !context.bundleIDs.isEmpty, let decoded = receipt.decoded else { return }
+        let named = [decoded.bundleID] + decoded.entries.map(\.bundleID)
+        let foreign = BundleMismatch.distinct(named.compactMap { $0 }.filter { !context.bundleIDs.contains($0) })
+        guard !foreign.isEmpty else { return }
+        let booked = DetectionSupport.bookedRevenue(of: receipt, in: context)
+        let rows = receipt.records.sorted(by: DetectionSupport.bookingOrder)
+        findings.report(
+            Finding(
+                code, transactionID: DetectionSupport.transactionID(of: receipt),
+                originalTransactionID: rows.first?.originalTransactionID,
+                userIDs: DetectionSupport.userIDs(of: receipt), productID: rows.first?.productID,
+                environment: decoded.environment, amount: booked.amount,
+                message: .foreignReceipt(
+                    receipt.receipt, foreign: foreign, context: context, rows: rows, booked: booked),
+                recordIDs: rows.map(\.recordID), receiptID: receipt.receipt.receiptID))
+    }
+
+    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
+    {
+        let answers = group.evidence.filter { $0.receiptID == nil && DetectionSupport.isForeign($0, in: context) }
+        let foreign = BundleMismatch.distinct(answers.compactMap(DetectionSupport.bundleID(of:)))
+        guard let answer = answers.first else { return }
+        let rows = group.records.sorted(by: DetectionSupport.bookingOrder)
+        var booked = MoneyTally()
+        for row in rows where DetectionSupport.ledgerCountsAsRevenue(row) {
+            booked.add(DetectionSupport.value(of: row, applePrice: nil, in: context), for: row.recordID)
+        }
+        findings.report(
+            Finding(
+                code, transactionID: group.transactionID, originalTransactionID: rows.first?.originalTransactionID,
+                userIDs: rows.map(\.userID) + answers.compactMap(\.uploaderUserID),
+                productID: rows.first?.productID ?? answer.entry.productID, environment: answer.effectiveEnvironment,
+                amount: booked.amount,
+                message: .foreignAnswer(
+                    group.transactionID, answer: answer, foreign: foreign, context: context,
+                    rows: rows, booked: booked),
+                recordIDs: rows.map(\.recordID)))
+    }
+
+    private static func distinct(_ ids: [String]) -> [String] {
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+}
+
+fileprivate extension Finding.Message {
+    static func foreignReceipt(
+        _ receipt: ReceiptSummary, foreign: [String], context: DetectionContext, rows: [LedgerTransaction],
+        booked: MoneyTally
+    ) -> Self {
+        let uploader = receipt.userID.map { ", uploaded by user \($0)" } ?? ""
+        var text =
+            "Receipt \(receipt.receiptID) (\(receipt.format.rawValue)\(uploader)) belongs to "
+            + "\(DetectionSupport.list(foreign)), not to this app (\(DetectionSupport.list(context.bundleIDs.sorted())))"
+        if !rows.isEmpty {
+            text += "; \(DetectionSupport.records(rows)) rel\(rows.count == 1 ? "ies" : "y") on it"
+            if booked.count > 0 { text += " with \(booked.text) booked as revenue" }
+        }
+        return Self(text)
+    }
+
+    static func foreignAnswer(
+        _ transactionID: String, answer: EvidenceRecord, foreign: [String], context: DetectionContext,
+        rows: [LedgerTransaction], booked: MoneyTally
+    ) -> Self {
+        var text =
+            "According to \(DetectionSupport.describe(answer)), transaction \(transactionID) belongs to "
+            + "\(DetectionSupport.list(foreign)), not to this app (\(DetectionSupport.list(context.bundleIDs.sorted())))"
+        if !rows.isEmpty {
+            text += "; \(DetectionSupport.records(rows))"
+            if booked.count > 0 { text += " book\(rows.count == 1 ? "s" : "") \(booked.text) as revenue" }
+        }
+        return Self(text)
+    }
+}

@@ -1,0 +1,66 @@
+/// `DELIVERED_UNVERIFIED`: content was delivered, but the purchase is invalid or never verified.
+///
+/// Rule, per delivered row of a real Production purchase:
+/// - `invalid`: unless Apple refunded or revoked the transaction (marking a refund `invalid` is how
+///   the ledger stops counting it; the content was delivered while the purchase was valid). The
+///   detail notes when Apple's evidence says valid, so the status can be corrected;
+/// - `error`, or `pending` with a purchase date more than the pending limit before "now": unless
+///   Apple's evidence confirms the transaction (then it did verify; a stale `pending` is
+///   `STUCK_PENDING`).
+/// `pending` within the limit is not yet a finding. The amount is the row's value.
+public struct DeliveredUnverified: TransactionDetector {
+    public let code = FindingCode.deliveredUnverified
+
+    /// The detector.
+    public init() {}
+
+    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
+    {
+        let facts = TransactionFacts(group, in: context)
+        for row in group.records.sorted(by: DetectionSupport.bookingOrder)
+        where DeliveredUnverified.applies(to: row, facts) {
+            let value = facts.value(of: row)
+            findings.report(
+                Finding(
+                    code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
+                    userIDs: [row.userID], productID: row.productID, environment: facts.effectiveEnvironment(of: row),
+                    amount: value, message: .deliveredUnverified(row, facts: facts, value: value),
+                    recordIDs: [row.recordID], receiptID: row.receiptID))
+        }
+    }
+
+    /// Whether the rule applies to a row.
+    static func applies(to row: LedgerTransaction, _ facts: TransactionFacts) -> Bool {
+        guard row.deliveredAt != nil, facts.isRealPurchase(row) else { return false }
+        switch row.verificationStatus {
+        case .verified: return false
+        case .invalid: return !facts.refund.isCancelled
+        case .error: return !facts.confirmedByApple
+        case .pending:
+            return row.purchaseDate < facts.context.asOf - facts.context.pendingLimitMillis && !facts.confirmedByApple
+        }
+    }
+}
+
+fileprivate extension Finding.Message {
+    static func deliveredUnverified(_ row: LedgerTransaction, facts: TransactionFacts, value: Money?) -> Self {
+        let worth = value.map { " worth \(DetectionSupport.text($0))" } ?? ""
+        let state: String
+        switch row.verificationStatus {
+        case .invalid:
+            state =
+                facts.confirmedByApple
+                ? "its verification is recorded as invalid (Apple's evidence says valid: correct the ledger status)"
+                : "its verification says invalid"
+        case .error: state = "its verification ended in an error"
+        case .pending, .verified:
+            state =
+                "it is still pending verification "
+                + "\(DetectionSupport.duration(facts.context.asOf - row.purchaseDate)) after purchase"
+        }
+        let delivered = row.deliveredAt.map(DetectionSupport.timestamp) ?? "?"
+        return Self(
+            "Record \(row.recordID) delivered \(row.productID)\(worth) to user \(row.userID) "
+                + "(transaction \(row.transactionID)) on \(delivered), but \(state)")
+    }
+}

@@ -1,0 +1,65 @@
+/// `INVALID_RECEIPT`: a receipt Apple rejected or that failed the offline checks.
+///
+/// Rule, per uploaded receipt: Apple answered 21002, 21003 or 21010; or the offline decode failed
+/// (malformed payload, bad signature, untrusted chain) and Apple did not answer 0 for it (when
+/// Apple says the receipt is valid, a local decode failure is ours, not the customer's). Filed under
+/// the first ledger row pointing at it, else its first decoded purchase, else the receipt id.
+/// The amount is the revenue the ledger booked on the rows pointing at it (empty when none).
+public struct InvalidReceipt: ReceiptDetector {
+    public let code = FindingCode.invalidReceipt
+
+    /// The detector.
+    public init() {}
+
+    public func inspect(_ receipt: ReceiptCase, in context: DetectionContext, into findings: inout FindingCollector) {
+        let reason: String
+        if let status = receipt.appleStatus, DetectionSupport.invalidReceiptStatuses.contains(status) {
+            reason = "Apple answered \(status) (\(InvalidReceipt.meaning(of: status)))"
+        } else if let failure = receipt.decodeFailure, receipt.appleStatus != 0 {
+            reason = "\(InvalidReceipt.meaning(of: failure.kind)): \(failure.reason)"
+        } else {
+            return
+        }
+        let booked = DetectionSupport.bookedRevenue(of: receipt, in: context)
+        let rows = receipt.records.sorted(by: DetectionSupport.bookingOrder)
+        findings.report(
+            Finding(
+                code, transactionID: DetectionSupport.transactionID(of: receipt),
+                originalTransactionID: rows.first?.originalTransactionID,
+                userIDs: DetectionSupport.userIDs(of: receipt), productID: rows.first?.productID,
+                environment: rows.first?.environment, amount: booked.amount,
+                message: .invalidReceipt(receipt.receipt, reason: reason, rows: rows, booked: booked),
+                recordIDs: rows.map(\.recordID), receiptID: receipt.receipt.receiptID))
+    }
+
+    private static func meaning(of status: Int) -> String {
+        switch status {
+        case 21002: return "the receipt data is malformed"
+        case 21003: return "the receipt could not be authenticated"
+        case 21010: return "the account or receipt is not found or was deleted"
+        default: return "invalid"
+        }
+    }
+
+    private static func meaning(of kind: ReceiptDecodingError.Kind) -> String {
+        switch kind {
+        case .malformed: return "malformed payload"
+        case .badSignature: return "bad signature"
+        case .untrustedChain: return "certificate chain not trusted"
+        }
+    }
+}
+
+fileprivate extension Finding.Message {
+    static func invalidReceipt(
+        _ receipt: ReceiptSummary, reason: String, rows: [LedgerTransaction], booked: MoneyTally
+    ) -> Self {
+        let uploader = receipt.userID.map { ", uploaded by user \($0)" } ?? ""
+        var text = "Receipt \(receipt.receiptID) (\(receipt.format.rawValue)\(uploader)) is invalid: \(reason)"
+        if !rows.isEmpty {
+            text += "; \(DetectionSupport.records(rows)) rel\(rows.count == 1 ? "ies" : "y") on it"
+            if booked.count > 0 { text += " with \(booked.text) booked as revenue" }
+        }
+        return Self(text)
+    }
+}

@@ -1,0 +1,64 @@
+/// `MISSING_RECORD`: Apple shows a paid purchase the ledger has no record of ("I paid and got
+/// nothing").
+///
+/// Rule, per transaction id with no ledger rows: authentic evidence for this app (verifyReceipt
+/// status 0, Server API, or an offline receipt/JWS whose signature was verified — never bare
+/// unverified offline evidence) shows the transaction; the evidence puts it in Production by a
+/// trusted source; Apple has not refunded or revoked it; and it is not a family-shared copy
+/// (`inAppOwnershipType` `FAMILY_SHARED`: the family member did not pay). The amount is Apple's
+/// price × quantity, else the catalog price × quantity. Users are the receipts' uploaders.
+public struct MissingRecord: TransactionDetector {
+    public let code = FindingCode.missingRecord
+
+    /// The detector.
+    public init() {}
+
+    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
+    {
+        guard group.records.isEmpty else { return }
+        let facts = TransactionFacts(group, in: context)
+        let paid = facts.usable.filter(DetectionSupport.isAuthentic)
+        guard case .production = facts.environment, let proof = paid.first, !facts.refund.isCancelled,
+            !paid.contains(where: { $0.entry.inAppOwnershipType?.uppercased() == "FAMILY_SHARED" })
+        else { return }
+        let product = TransactionFacts.preferred(facts.usable) { $0.entry.productID }.first
+        let quantity = TransactionFacts.preferred(facts.usable) { $0.entry.quantity }.first ?? 1
+        let storefront = TransactionFacts.preferred(facts.usable) { $0.entry.storefront }.first
+        let purchased = TransactionFacts.preferred(facts.usable) { $0.entry.purchaseDate }.first
+        let amount =
+            facts.applePrice.map { DetectionSupport.times($0, quantity) }
+            ?? product.flatMap {
+                DetectionSupport.catalogValue($0, storefront: storefront, quantity: quantity, in: context)
+            }
+        let uploaders = facts.usable.compactMap(\.uploaderUserID)
+        let receipt = paid.compactMap(\.receiptID).first ?? facts.usable.compactMap(\.receiptID).first
+        findings.report(
+            Finding(
+                code, transactionID: group.transactionID,
+                originalTransactionID: TransactionFacts.preferred(facts.usable) { $0.entry.originalTransactionID }
+                    .first,
+                userIDs: uploaders, productID: product, environment: .production, amount: amount,
+                message: .missingRecord(
+                    group.transactionID, product: product, purchased: purchased, amount: amount,
+                    uploaders: uploaders, evidence: proof),
+                receiptID: receipt))
+    }
+}
+
+fileprivate extension Finding.Message {
+    static func missingRecord(
+        _ transactionID: String, product: String?, purchased: Int64?, amount: Money?, uploaders: [String],
+        evidence: EvidenceRecord
+    ) -> Self {
+        var facts: [String] = []
+        if let product { facts.append(product) }
+        if let amount { facts.append(DetectionSupport.text(amount)) }
+        if let purchased { facts.append("purchased \(DetectionSupport.timestamp(purchased))") }
+        let what = facts.isEmpty ? "" : " (\(facts.joined(separator: ", ")))"
+        let users = Array(Set(uploaders)).sorted()
+        let who = users.isEmpty ? "" : " (uploaded by user \(DetectionSupport.list(users)))"
+        return Self(
+            "Transaction \(transactionID)\(what) is a paid Production purchase according to "
+                + "\(DetectionSupport.describe(evidence))\(who) but the ledger has no record of it")
+    }
+}

@@ -1,0 +1,76 @@
+/// `PRODUCT_MISMATCH`: Apple's product id or quantity differs from what the ledger delivered.
+///
+/// Rule, per credited row (not `invalid`, a real Production purchase): the product ids (and
+/// separately the quantities) stated by the most trustworthy evidence that states them — Apple's
+/// answers and verified signatures if any do, else any usable evidence — do not include the row's.
+/// When trusted sources disagree among themselves and one agrees with the row, nothing is reported.
+/// The amount is the difference between the value delivered and the value paid (catalog prices
+/// for different products, the unit price for a different quantity); empty when it cannot be
+/// priced in one currency.
+public struct ProductMismatch: TransactionDetector {
+    public let code = FindingCode.productMismatch
+
+    /// The detector.
+    public init() {}
+
+    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
+    {
+        let facts = TransactionFacts(group, in: context)
+        let appleQuantities = TransactionFacts.preferred(facts.usable) { $0.entry.quantity }
+        for row in group.records.sorted(by: DetectionSupport.bookingOrder) where facts.isCredited(row) {
+            let appleProduct = ProductMismatch.appleProduct(differingFrom: row, facts)
+            let appleQuantity = appleQuantities.contains(row.quantity) ? nil : appleQuantities.first
+            guard appleProduct != nil || appleQuantity != nil else { continue }
+            let amount = ProductMismatch.gap(row, product: appleProduct, quantity: appleQuantity, facts: facts)
+            findings.report(
+                Finding(
+                    code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
+                    userIDs: [row.userID], productID: row.productID, environment: .production, amount: amount,
+                    message: .productMismatch(row, product: appleProduct, quantity: appleQuantity, amount: amount),
+                    recordIDs: [row.recordID], receiptID: row.receiptID))
+        }
+    }
+
+    /// The product Apple says was bought when it is not the row's; nil when Apple agrees or
+    /// states no product. (`PRICE_MISMATCH` defers to this: a different product has a different
+    /// price.)
+    static func appleProduct(differingFrom row: LedgerTransaction, _ facts: TransactionFacts) -> String? {
+        let products = TransactionFacts.preferred(facts.usable) { $0.entry.productID }
+        return products.contains(row.productID) ? nil : products.first
+    }
+
+    /// The value delivered minus the value paid, as a distance.
+    private static func gap(
+        _ row: LedgerTransaction, product: String?, quantity: Int?, facts: TransactionFacts
+    ) -> Money? {
+        let context = facts.context
+        let paidQuantity = quantity ?? row.quantity
+        if let product {
+            let delivered =
+                DetectionSupport.catalogValue(
+                    row.productID, storefront: row.storefront, quantity: row.quantity, in: context) ?? row.lineTotal
+            let paid =
+                facts.applePrice.map { DetectionSupport.times($0, paidQuantity) }
+                ?? DetectionSupport.catalogValue(
+                    product, storefront: row.storefront, quantity: paidQuantity, in: context)
+            return DetectionSupport.difference(delivered, paid)
+        }
+        let unit = row.price ?? facts.applePrice ?? context.product(row.productID, storefront: row.storefront)?.price
+        guard let unit else { return nil }
+        return DetectionSupport.difference(
+            DetectionSupport.times(unit, row.quantity), DetectionSupport.times(unit, paidQuantity))
+    }
+}
+
+fileprivate extension Finding.Message {
+    static func productMismatch(_ row: LedgerTransaction, product: String?, quantity: Int?, amount: Money?) -> Self {
+        var differences: [String] = []
+        if let product { differences.append("product \(product) (ledger: \(row.productID))") }
+        if let quantity { differences.append("quantity \(quantity) (ledger: \(row.quantity))") }
+        let worth = amount.map { "; the difference is worth \(DetectionSupport.text($0))" } ?? ""
+        return Self(
+            "Apple says transaction \(row.transactionID) was for "
+                + "\(differences.joined(separator: " and ")), but record \(row.recordID) delivered "
+                + "\(row.quantity) × \(row.productID) to user \(row.userID)\(worth)")
+    }
+}

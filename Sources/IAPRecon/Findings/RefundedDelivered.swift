@@ -1,0 +1,53 @@
+/// `REFUNDED_DELIVERED`: Apple refunded or revoked a purchase the ledger still counts as revenue.
+///
+/// Rule, per transaction id: Apple's authentic evidence (verifyReceipt status 0, Server API,
+/// verified signature) shows a cancellation date or a `REFUND_FULL`/`REFUND_PRORATED` revocation,
+/// the latest refund-bearing evidence (by `recordedAt`) is not a `REFUND_REVERSED`, and some row
+/// stands as revenue (Production, not `invalid`, not a test purchase by the evidence).
+/// `FAMILY_REVOKE` returns no money and is not a refund. One finding per transaction (a duplicate
+/// row's extra revenue is `DUPLICATE_RECORD`'s); the amount is the refunded part of one purchase's
+/// value: all of it, or value × revocationPercentage / 100 000 (empty when the share is unknown).
+public struct RefundedDelivered: TransactionDetector {
+    public let code = FindingCode.refundedDelivered
+
+    /// The detector.
+    public init() {}
+
+    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
+    {
+        let facts = TransactionFacts(group, in: context)
+        guard case .refunded(let refund, let evidence) = facts.refund else { return }
+        let rows = group.records.filter(facts.standsAsRevenue).sorted(by: DetectionSupport.bookingOrder)
+        guard let first = rows.first else { return }
+        let value = facts.value(of: first)
+        let refunded = value.flatMap { facts.refund.refundedAmount(of: $0) }
+        findings.report(
+            Finding(
+                code, transactionID: group.transactionID, originalTransactionID: first.originalTransactionID,
+                userIDs: rows.map(\.userID), productID: first.productID, environment: .production, amount: refunded,
+                message: .refunded(
+                    first, rows: rows, refund: refund, evidence: evidence, value: value, refunded: refunded),
+                recordIDs: rows.map(\.recordID), receiptID: first.receiptID))
+    }
+}
+
+fileprivate extension Finding.Message {
+    static func refunded(
+        _ first: LedgerTransaction, rows: [LedgerTransaction], refund: RefundState.Refund, evidence: EvidenceRecord,
+        value: Money?, refunded: Money?
+    ) -> Self {
+        let how: String
+        switch refund {
+        case .full: how = "refunded"
+        case .prorated(let share?): how = "refunded \(DetectionSupport.percentage(share)) of"
+        case .prorated(nil): how = "partly refunded (share not stated)"
+        }
+        let when = evidence.entry.cancellationDate.map { " on \(DetectionSupport.timestamp($0))" } ?? ""
+        let worth = value.map { " worth \(DetectionSupport.text($0))" } ?? ""
+        let reverse = refunded.map { "; \(DetectionSupport.text($0)) to reverse" } ?? ""
+        return Self(
+            "Apple \(how) transaction \(first.transactionID) (\(first.productID)\(worth))\(when), "
+                + "but \(DetectionSupport.records(rows)) still count\(rows.count == 1 ? "s" : "") it as revenue\(reverse)"
+        )
+    }
+}

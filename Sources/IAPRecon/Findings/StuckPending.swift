@@ -1,0 +1,42 @@
+/// `STUCK_PENDING`: a purchase still pending verification after the pending limit.
+///
+/// Rule, per `pending` row of a real Production purchase whose purchase date is more than the
+/// pending limit before "now" — unless the same problem is already reported more precisely:
+/// a delivered row that never verified is `DELIVERED_UNVERIFIED`, and an undelivered row Apple
+/// confirmed as paid is `UNDELIVERED`. The amount is the row's value: revenue not yet confirmed.
+public struct StuckPending: TransactionDetector {
+    public let code = FindingCode.stuckPending
+
+    /// The detector.
+    public init() {}
+
+    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
+    {
+        let facts = TransactionFacts(group, in: context)
+        let deadline = context.asOf - context.pendingLimitMillis
+        let owed = Set(Undelivered.owedRows(facts).map(\.recordID))
+        for row in group.records.sorted(by: DetectionSupport.bookingOrder) {
+            guard row.verificationStatus == .pending, row.purchaseDate < deadline, facts.isRealPurchase(row),
+                !owed.contains(row.recordID), !DeliveredUnverified.applies(to: row, facts)
+            else { continue }
+            let value = facts.value(of: row)
+            findings.report(
+                Finding(
+                    code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
+                    userIDs: [row.userID], productID: row.productID, environment: facts.effectiveEnvironment(of: row),
+                    amount: value, message: .stuckPending(row, facts: facts, value: value),
+                    recordIDs: [row.recordID], receiptID: row.receiptID))
+        }
+    }
+}
+
+fileprivate extension Finding.Message {
+    static func stuckPending(_ row: LedgerTransaction, facts: TransactionFacts, value: Money?) -> Self {
+        let worth = value.map { " worth \(DetectionSupport.text($0))" } ?? ""
+        let note = facts.confirmedByApple ? " although Apple's evidence confirms it" : ""
+        return Self(
+            "Record \(row.recordID) (transaction \(row.transactionID), \(row.productID)\(worth), "
+                + "user \(row.userID)) is still pending verification\(note), "
+                + "\(DetectionSupport.duration(facts.context.asOf - row.purchaseDate)) after purchase")
+    }
+}

@@ -1,0 +1,53 @@
+/// `UNDELIVERED`: Apple says paid and valid, and nothing was delivered after the grace period.
+///
+/// Rule, per transaction id: no row of the transaction has `delivered_at` (one delivery is enough,
+/// whoever got it), and some row is a real Production purchase that Apple confirmed — the row is
+/// `verified`, or Apple's verifyReceipt (status 0), the Server API or a verified StoreKit 2 JWS
+/// confirms the transaction — and Apple has not refunded or revoked it, and its purchase date is
+/// more than the delivery grace before "now". One finding per transaction; the amount is the value
+/// of one purchase.
+public struct Undelivered: TransactionDetector {
+    public let code = FindingCode.undelivered
+
+    /// The detector.
+    public init() {}
+
+    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
+    {
+        let facts = TransactionFacts(group, in: context)
+        let rows = Undelivered.owedRows(facts)
+        guard let first = rows.first else { return }
+        let value = facts.value(of: first)
+        findings.report(
+            Finding(
+                code, transactionID: group.transactionID, originalTransactionID: first.originalTransactionID,
+                userIDs: rows.map(\.userID), productID: first.productID, environment: .production, amount: value,
+                message: .undelivered(first, facts: facts, value: value),
+                recordIDs: rows.map(\.recordID), receiptID: first.receiptID))
+    }
+
+    /// The rows of a transaction that Apple says were paid and that were never delivered after the
+    /// grace period, in booking order; empty when the rule does not apply.
+    static func owedRows(_ facts: TransactionFacts) -> [LedgerTransaction] {
+        let group = facts.group
+        guard !group.records.contains(where: { $0.deliveredAt != nil }), !facts.refund.isCancelled else { return [] }
+        let deadline = facts.context.asOf - facts.context.deliveryGraceMillis
+        let rows = group.records.filter {
+            facts.isRealPurchase($0) && ($0.verificationStatus == .verified || facts.confirmedByApple)
+        }.sorted(by: DetectionSupport.bookingOrder)
+        guard let first = rows.first, first.purchaseDate < deadline else { return [] }
+        return rows
+    }
+}
+
+fileprivate extension Finding.Message {
+    static func undelivered(_ row: LedgerTransaction, facts: TransactionFacts, value: Money?) -> Self {
+        let why = row.verificationStatus == .verified ? "verified" : "confirmed by Apple"
+        let age = DetectionSupport.duration(facts.context.asOf - row.purchaseDate)
+        let worth = value.map { " worth \(DetectionSupport.text($0))" } ?? ""
+        return Self(
+            "Transaction \(row.transactionID) (\(row.productID)\(worth)) for user \(row.userID) is paid and "
+                + "\(why) but was never delivered; purchased \(DetectionSupport.timestamp(row.purchaseDate)), \(age) ago"
+        )
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import IAPReconTestSupport
+import Testing
+
+/// The built binary, end to end: output and exit codes (SPEC §2).
+@Suite struct CommandLineTests {
+    let dir = TemporaryDirectory("cli")
+
+    static let header =
+        "record_id,user_id,product_id,transaction_id,original_transaction_id,purchase_date,quantity,environment,price,currency,storefront,verification_status,delivered_at,finished_at,receipt_id"
+
+    func ledger(_ rows: [String]) throws -> String {
+        try dir.write("tx.csv", ([Self.header] + rows).joined(separator: "\n") + "\n")
+    }
+
+    @Test(arguments: ["import", "report"])
+    func everyCommandExplainsItself(command: String) throws {
+        let result = try runIAPRecon([command, "--help"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("--db"))
+    }
+
+    @Test func importPrintsCountsPerFileAndKeepsGoing() throws {
+        let path = try ledger([
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,",
+            "r2,u2,p,t2,,later,1,Production,0.99,USD,USA,verified,,,",
+        ])
+        let result = try runIAPRecon(["import", "--db", dir.file("s.sqlite"), "--transactions", path])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("transactions \(path): read 2, accepted 1, rejected 1"))
+    }
+
+    @Test func strictFailsOnAnyRejection() throws {
+        let path = try ledger(["r2,u2,p,t2,,later,1,Production,0.99,USD,USA,verified,,,"])
+        let result = try runIAPRecon(["import", "--db", dir.file("s.sqlite"), "--transactions", path, "--strict"])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("--strict"))
+    }
+
+    @Test func missingInputIsOneLineNamingTheFile() throws {
+        let missing = dir.file("nope.csv")
+        let result = try runIAPRecon(["import", "--db", dir.file("s.sqlite"), "--transactions", missing])
+        #expect(result.exitCode == 1)
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains("error") }
+        #expect(lines == ["iap-recon: error: cannot open '\(missing)': No such file or directory"])
+    }
+
+    @Test(arguments: [
+        ["report"], ["import", "--db", "x.sqlite"], ["report", "--db", "x.sqlite", "--fail-on", "severe"],
+        ["report", "--db", "x.sqlite", "--as-of", "tomorrow"], ["report", "--db", "x.sqlite", "--timezone", "Mars/Olympus"],
+        ["report", "--db", "x.sqlite", "--delivery-grace", "soon"], ["frobnicate"],
+    ])
+    func usageErrorsExit64(arguments: [String]) throws {
+        let result = try runIAPRecon(arguments, directory: dir.path)
+        #expect(result.exitCode == 64, "\(arguments): \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("x.sqlite")))
+    }
+
+    @Test func reportWritesEveryFileAndExitsZero() throws {
+        let path = try ledger(["r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,2026-11-20T00:00:01Z,2026-11-20T00:00:02Z,"])
+        _ = try runIAPRecon(["import", "--db", dir.file("s.sqlite"), "--transactions", path])
+        let result = try runIAPRecon([
+            "report", "--db", dir.file("s.sqlite"), "--out", dir.file("out"), "--as-of", "2026-11-21T00:00:00Z",
+        ])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("net revenue: 0.99 USD"))
+        for name in ["discrepancies.csv", "revenue_daily.csv", "rejected.csv", "reconciliation.xlsx", "run.json"] {
+            #expect(FileManager.default.fileExists(atPath: dir.file("out/" + name)), "\(name)")
+        }
+    }
+
+    @Test func unreadableStoreExitsOne() throws {
+        try dir.write("bad.sqlite", String(repeating: "garbage ", count: 512))
+        let result = try runIAPRecon(["report", "--db", dir.file("bad.sqlite"), "--out", dir.file("out")])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("bad.sqlite"))
+    }
+}

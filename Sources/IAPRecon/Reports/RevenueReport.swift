@@ -38,7 +38,7 @@ public struct RevenueBuilder {
     }
 
     private let timeZone: TimeZone
-    private let catalog: [String: [CatalogProduct]]
+    private let context: DetectionContext
     private let fromDay: Int?
     private let toDay: Int?
     private var sums: [Key: Sums] = [:]
@@ -54,9 +54,9 @@ public struct RevenueBuilder {
     /// - Parameters:
     ///   - timeZone: decides the calendar day of a purchase or refund.
     ///   - from, to: inclusive day bounds (days since 1970-01-01), nil for open.
-    public init(timeZone: TimeZone, catalog: [String: [CatalogProduct]], from: Int? = nil, to: Int? = nil) {
+    public init(timeZone: TimeZone, context: DetectionContext, from: Int? = nil, to: Int? = nil) {
         self.timeZone = timeZone
-        self.catalog = catalog
+        self.context = context
         fromDay = from
         toDay = to
     }
@@ -77,21 +77,23 @@ public struct RevenueBuilder {
 
     /// Adds one transaction's revenue.
     public mutating func add(_ group: TransactionGroup) {
-        guard let record = RevenuePolicy.countedRecord(group) else {
-            if let booked = group.records.first(where: { $0.environment.isProduction && $0.verificationStatus != .invalid }),
-                let value = RevenuePolicy.value(of: booked, evidence: group.evidence, catalog: catalog)
+        let facts = TransactionFacts(group, in: context)
+        guard let record = RevenuePolicy.countedRecord(facts) else {
+            // Booked as revenue, but the evidence says it was a test purchase.
+            if let booked = group.records.filter(DetectionSupport.ledgerCountsAsRevenue).min(by: DetectionSupport.bookingOrder),
+                let value = facts.value(of: booked)
             {
                 excludedAsSandbox[value.currency, default: 0] += value.milliunits
             }
             return
         }
-        duplicateRowsIgnored += group.records.filter { $0.verificationStatus != .invalid }.count - 1
-        guard let value = RevenuePolicy.value(of: record, evidence: group.evidence, catalog: catalog) else {
+        duplicateRowsIgnored += group.records.filter { facts.isCredited($0) }.count - 1
+        guard let value = facts.value(of: record) else {
             unpricedTransactions += 1
             return
         }
-        let rate = RevenuePolicy.catalogProduct(record.productID, storefront: record.storefront, catalog: catalog)?
-            .proceedsRatePPM ?? CatalogProduct.defaultProceedsRatePPM
+        let rate = context.product(record.productID, storefront: record.storefront)?.proceedsRatePPM
+            ?? CatalogProduct.defaultProceedsRatePPM
         if !record.environment.isProduction {
             recoveredFromSandbox[value.currency, default: 0] += value.milliunits
         }
@@ -102,14 +104,12 @@ public struct RevenueBuilder {
             sums[key, default: Sums()].gross += value.milliunits
             sums[key, default: Sums()].grossProceeds += value.scaled(byPPM: rate).milliunits
         }
-        if let refund = RevenuePolicy.refund(group.evidence) {
+        if let refund = RevenuePolicy.refund(facts, of: value) {
             let refundDay = day(of: refund.date)
             guard inRange(refundDay) else { return }
-            let amount = Money(milliunits: value.milliunits, currency: value.currency)
-                .scaled(byPPM: Int64(refund.percentage) * 10)
             let key = Key(day: refundDay, productID: record.productID, currency: value.currency)
-            sums[key, default: Sums()].refunds += amount.milliunits
-            sums[key, default: Sums()].refundProceeds += amount.scaled(byPPM: rate).milliunits
+            sums[key, default: Sums()].refunds += refund.amount.milliunits
+            sums[key, default: Sums()].refundProceeds += refund.amount.scaled(byPPM: rate).milliunits
         }
     }
 

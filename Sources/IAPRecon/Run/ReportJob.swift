@@ -34,7 +34,7 @@ public struct ReportJob {
         let context = DetectionContext(
             asOf: asOf, deliveryGraceMillis: config.deliveryGraceMillis, finishGraceMillis: config.finishGraceMillis,
             pendingLimitMillis: config.pendingLimitMillis, bundleIDs: Set(config.bundleIDs), catalog: catalog)
-        var revenue = RevenueBuilder(timeZone: zone, catalog: catalog, from: from, to: to)
+        var revenue = RevenueBuilder(timeZone: zone, context: context, from: from, to: to)
         let findings = try DetectionStage(context: context).run(store: store) { group in revenue.add(group) }
         let (current, resolved) = try store.recordFindings(findings, runID: summary.runID, at: asOf)
         summary.stages.append(
@@ -81,21 +81,29 @@ public struct ReportJob {
 }
 
 /// Streams the store's transaction groups through the detectors (and any other consumer, such
-/// as revenue), then the original-id groups and the receipts.
+/// as revenue), then the original-id groups and the receipts. Memory: one group plus findings.
 public struct DetectionStage {
     public var context: DetectionContext
+    public var detectors: DetectorSet
 
-    public init(context: DetectionContext) {
+    public init(context: DetectionContext, detectors: DetectorSet = .all) {
         self.context = context
+        self.detectors = detectors
     }
 
     /// Runs detection over the whole store; `each` sees every transaction group too.
     public func run(store: ReconStore, each: (TransactionGroup) -> Void) throws -> [Finding] {
-        var findings: [Finding] = []
+        var collector = FindingCollector()
         try store.forEachTransactionGroup { group in
             each(group)
+            detectors.inspect(group, in: context, into: &collector)
         }
-        findings.sort(by: Finding.reportOrder)
-        return findings
+        try store.forEachOriginalTransactionGroup { group in
+            detectors.inspect(group, in: context, into: &collector)
+        }
+        try store.forEachReceiptCase { receiptCase in
+            detectors.inspect(receiptCase, in: context, into: &collector)
+        }
+        return collector.sorted
     }
 }

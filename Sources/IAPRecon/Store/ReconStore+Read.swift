@@ -1,8 +1,13 @@
 /// Reads for detection and reports. Every order is total, so output is reproducible.
 extension ReconStore {
+    /// The ledger's columns as a ``LedgerTransaction`` reads them. The status is the backend's,
+    /// unless the backend still says `pending` and our own verification has settled it.
     static let transactionColumns = """
         record_id, user_id, product_id, transaction_id, original_transaction_id, purchase_date, quantity,
-        environment, price_milli, currency, storefront, verification_status, delivered_at, finished_at, receipt_id
+        environment, price_milli, currency, storefront,
+        CASE WHEN verification_status = 'pending' AND recon_verdict IS NOT NULL THEN recon_verdict
+            ELSE verification_status END,
+        delivered_at, finished_at, receipt_id
         """
 
     /// Maps the 15 ``transactionColumns`` starting at column `at` (the only place rows become
@@ -61,7 +66,8 @@ extension ReconStore {
     public func pendingTransactions(limit: Int) throws(StoreError) -> [LedgerTransaction] {
         let stmt = try db.prepare(
             """
-            SELECT \(Self.transactionColumns) FROM transactions WHERE verification_status = 'pending'
+            SELECT \(Self.transactionColumns) FROM transactions
+            WHERE verification_status = 'pending' AND recon_verdict IS NULL
             ORDER BY purchase_date, record_id LIMIT ?
             """)
         try stmt.bind([.integer(Int64(limit))])
@@ -78,7 +84,8 @@ extension ReconStore {
             receipts: try count("SELECT COUNT(*) FROM receipts"),
             products: try count("SELECT COUNT(*) FROM products"),
             rejected: try count("SELECT COUNT(*) FROM rejected_rows"),
-            pending: try count("SELECT COUNT(*) FROM transactions WHERE verification_status = 'pending'"),
+            pending: try count(
+                "SELECT COUNT(*) FROM transactions WHERE verification_status = 'pending' AND recon_verdict IS NULL"),
             evidence: try count("SELECT COUNT(*) FROM evidence"))
     }
 

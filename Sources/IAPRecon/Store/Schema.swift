@@ -46,7 +46,9 @@ enum Schema {
             receipt_id TEXT,
             source_file TEXT NOT NULL,
             source_line INTEGER NOT NULL,
-            imported_at INTEGER NOT NULL
+            imported_at INTEGER NOT NULL,
+            recon_verdict TEXT,
+            recon_verification_id INTEGER
         ) WITHOUT ROWID;
         \(transactionIndexes.map(\.sql).joined(separator: ";\n"));
 

@@ -1,0 +1,41 @@
+import Foundation
+
+/// An exclusive lock on a store for one nightly run.
+///
+/// It is an advisory `flock` on `<store>.lock`: the kernel releases it when the process ends,
+/// however it ends, so a lock left by a killed run never blocks the next one. The file holds a
+/// line saying which run holds it since when, for the error the second run prints.
+public final class RunLock {
+    private let fd: Int32
+    public let path: String
+
+    /// Takes the lock or fails at once.
+    ///
+    /// - Throws: ``StoreError/locked(holder:)`` naming the holder when another process has it;
+    ///   ``StoreError/cannotOpen(path:message:)`` when the lock file cannot be created.
+    public init(storePath: String, holder: String) throws(StoreError) {
+        path = storePath + ".lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .cannotOpen(path: path, message: String(cString: strerror(errno))) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = pread(fd, &buffer, buffer.count, 0)
+            close(fd)
+            let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : "another process"
+            throw .locked(holder: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        self.fd = fd
+        ftruncate(fd, 0)
+        let line = Array((holder + "\n").utf8)
+        _ = line.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    }
+
+    deinit {
+        ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}
+
+@available(*, unavailable)
+extension RunLock: Sendable {}

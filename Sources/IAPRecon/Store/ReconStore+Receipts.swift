@@ -1,0 +1,166 @@
+import Foundation
+
+/// Offline receipt checks and the per-receipt stream for detection.
+extension ReconStore {
+    /// Receipts never decoded, or whose payload changed since (by SHA-256), in id order.
+    public func receiptsNeedingDecode(limit: Int) throws(StoreError) -> [UploadedReceipt] {
+        let stmt = try db.prepare(
+            """
+            SELECT r.receipt_id, r.user_id, r.received_at, r.format, r.data, r.claimed_environment
+            FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
+            WHERE c.receipt_id IS NULL OR c.checked_at < r.imported_at
+            ORDER BY r.receipt_id LIMIT ?
+            """)
+        try stmt.bind([.integer(Int64(limit))])
+        var receipts: [UploadedReceipt] = []
+        while try stmt.step() {
+            receipts.append(
+                UploadedReceipt(
+                    receiptID: stmt.text(0), userID: stmt.optionalText(1), receivedAt: stmt.optionalInt64(2),
+                    format: ReceiptFormat(rawValue: stmt.text(3)) ?? .appReceipt, data: stmt.text(4),
+                    claimedEnvironment: stmt.optionalText(5).map(StoreEnvironment.init(raw:))))
+        }
+        return receipts
+    }
+
+    /// Stores what an offline decode of `receipt` concluded, replacing older offline evidence.
+    public func recordDecode(
+        of receipt: UploadedReceipt, result: Result<ReceiptEvidence, ReceiptDecodingError>, at time: Int64
+    ) throws {
+        try write {
+            try db.prepare("DELETE FROM evidence WHERE receipt_id = ? AND source = 'offline'").run([.text(receipt.receiptID)])
+            let hash = ReceiptDigest.sha256Hex(receipt.data)
+            let upsert = try db.prepare(
+                """
+                INSERT OR REPLACE INTO receipt_checks (receipt_id, status, reason, environment, receipt_type, bundle_id,
+                    app_version, original_app_version, creation_date, signature, signature_detail, data_sha256, checked_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                """)
+            switch result {
+            case .failure(let error):
+                try upsert.run([
+                    .text(receipt.receiptID), .text(error.kind.rawValue), .text(error.reason), .null, .null, .null, .null,
+                    .null, .null, .text(error.kind == .malformed ? SignatureStatus.notChecked.rawValue : SignatureStatus.invalid.rawValue),
+                    .text(error.reason), .text(hash), .integer(time),
+                ])
+            case .success(let evidence):
+                try upsert.run([
+                    .text(receipt.receiptID), .text("decoded"), .null, .optionalText(evidence.environment?.rawValue),
+                    .optionalText(evidence.receiptType), .optionalText(evidence.bundleID), .optionalText(evidence.appVersion),
+                    .optionalText(evidence.originalAppVersion), .optionalInteger(evidence.creationDate),
+                    .text(evidence.signature.rawValue), .optionalText(evidence.signatureDetail), .text(hash), .integer(time),
+                ])
+                let writer = try EvidenceWriter(store: self)
+                for entry in evidence.entries {
+                    try writer.insert(
+                        entry, source: .offline, receiptID: receipt.receiptID, verificationID: nil,
+                        environment: evidence.environment, bundleID: evidence.bundleID, signature: evidence.signature,
+                        appleStatus: nil, at: time)
+                }
+            }
+        }
+    }
+
+    private static func decoded(_ s: SQLiteStatement, format: ReceiptFormat) -> ReceiptEvidence {
+        ReceiptEvidence(
+            format: format, environment: s.optionalText(7).map(StoreEnvironment.init(raw:)), receiptType: s.optionalText(8),
+            bundleID: s.optionalText(9), appVersion: s.optionalText(10), originalAppVersion: s.optionalText(11),
+            creationDate: s.optionalInt64(12), signature: SignatureStatus(rawValue: s.text(13)) ?? .notChecked,
+            signatureDetail: s.optionalText(14), entries: [])
+    }
+
+    /// Streams one ``ReceiptCase`` per uploaded receipt, in receipt-id order.
+    public func forEachReceiptCase(_ body: (ReceiptCase) throws -> Void) throws {
+        let receipts = try db.prepare(
+            """
+            SELECT r.receipt_id, r.user_id, r.received_at, r.format, r.claimed_environment,
+                c.status, c.reason, c.environment, c.receipt_type, c.bundle_id, c.app_version, c.original_app_version,
+                c.creation_date, c.signature, c.signature_detail,
+                (SELECT v.apple_status FROM verifications v WHERE v.receipt_id = r.receipt_id
+                    AND v.source = 'verifyReceipt' AND v.apple_status IS NOT NULL ORDER BY v.id DESC LIMIT 1),
+                (SELECT v.environment FROM verifications v WHERE v.receipt_id = r.receipt_id
+                    AND v.source = 'verifyReceipt' AND v.apple_status IS NOT NULL ORDER BY v.id DESC LIMIT 1)
+            FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
+            ORDER BY r.receipt_id
+            """)
+        let entries = try db.prepare(
+            """
+            SELECT \(Self.evidenceColumns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
+            WHERE e.receipt_id = ? AND e.source = 'offline' ORDER BY e.id
+            """)
+        let records = try db.prepare(
+            "SELECT \(Self.transactionColumns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id, record_id")
+        var nextRecord: LedgerTransaction? = try records.step() ? Self.ledgerTransaction(records) : nil
+        while try receipts.step() {
+            let id = receipts.text(0)
+            let format = ReceiptFormat(rawValue: receipts.text(3)) ?? .appReceipt
+            let summary = ReceiptSummary(
+                receiptID: id, userID: receipts.optionalText(1), receivedAt: receipts.optionalInt64(2), format: format,
+                claimedEnvironment: receipts.optionalText(4).map(StoreEnvironment.init(raw:)))
+            var decodeFailure: ReceiptDecodingError?
+            var decoded: ReceiptEvidence?
+            switch receipts.optionalText(5) {
+            case nil: break
+            case "decoded"?:
+                var evidence = Self.decoded(receipts, format: format)
+                try entries.bind([.text(id)])
+                while try entries.step() { evidence.entries.append(Self.evidenceRecord(entries).entry) }
+                decoded = evidence
+            case let kind?:
+                decodeFailure = ReceiptDecodingError(
+                    ReceiptDecodingError.Kind(rawValue: kind) ?? .malformed, receipts.optionalText(6) ?? "")
+            }
+            while let record = nextRecord, record.receiptID ?? "" < id {
+                nextRecord = try records.step() ? Self.ledgerTransaction(records) : nil
+            }
+            var rows: [LedgerTransaction] = []
+            while let record = nextRecord, record.receiptID == id {
+                rows.append(record)
+                nextRecord = try records.step() ? Self.ledgerTransaction(records) : nil
+            }
+            try body(
+                ReceiptCase(
+                    receipt: summary, decodeFailure: decodeFailure, decoded: decoded,
+                    appleStatus: receipts.optionalInt64(15).map { Int($0) },
+                    appleEnvironment: receipts.optionalText(16).map(StoreEnvironment.init(raw:)), records: rows))
+        }
+    }
+}
+
+/// Prepared inserts of evidence entries.
+final class EvidenceWriter {
+    private let insert: SQLiteStatement
+
+    init(store: ReconStore) throws(StoreError) {
+        insert = try store.db.prepare(
+            """
+            INSERT INTO evidence (source, receipt_id, verification_id, transaction_id, original_transaction_id, product_id,
+                quantity, purchase_date, original_purchase_date, expires_date, cancellation_date, cancellation_reason,
+                revocation_type, revocation_percentage, web_order_line_item_id, price_milli, currency, storefront,
+                product_type, entry_environment, entry_bundle_id, app_account_token, in_app_ownership_type, environment,
+                bundle_id, signature, apple_status, recorded_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
+                ?23, ?24, ?25, ?26, ?27, ?28)
+            """)
+    }
+
+    func insert(
+        _ e: EvidenceEntry, source: EvidenceSource, receiptID: String?, verificationID: Int64?,
+        environment: StoreEnvironment?, bundleID: String?, signature: SignatureStatus, appleStatus: Int?, at time: Int64
+    ) throws(StoreError) {
+        try insert.run([
+            .text(source.rawValue), .optionalText(receiptID), .optionalInteger(verificationID), .text(e.transactionID),
+            .optionalText(e.originalTransactionID), .optionalText(e.productID), .optionalInteger(e.quantity.map(Int64.init)),
+            .optionalInteger(e.purchaseDate), .optionalInteger(e.originalPurchaseDate), .optionalInteger(e.expiresDate),
+            .optionalInteger(e.cancellationDate), .optionalText(e.cancellationReason), .optionalText(e.revocationType),
+            .optionalInteger(e.revocationPercentage.map(Int64.init)), .optionalText(e.webOrderLineItemID),
+            .optionalInteger(e.price?.milliunits), .optionalText(e.price?.currency), .optionalText(e.storefront),
+            .optionalText(e.productType), .optionalText(e.environment?.rawValue), .optionalText(e.bundleID),
+            .optionalText(e.appAccountToken), .optionalText(e.inAppOwnershipType), .optionalText(environment?.rawValue),
+            .optionalText(bundleID), .text(signature.rawValue), .optionalInteger(appleStatus.map(Int64.init)), .integer(time),
+        ])
+    }
+}
+
+@available(*, unavailable)
+extension EvidenceWriter: Sendable {}

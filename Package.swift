@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(
             name: "IAPReconTests",
             dependencies: ["IAPRecon", "IAPReconTestSupport"],
-            exclude: ["Reports/Snapshots"],
+            exclude: ["Reports/Snapshots", "Support/Snapshots"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -14,6 +14,6 @@ struct IAPReconCommand: AsyncParsableCommand {
             at or above --fail-on; 64 usage error.
             """,
         version: IAPReconVersion.current,
-        subcommands: [ImportCommand.self, ReportCommand.self]
+        subcommands: [ImportCommand.self, ReportCommand.self, LookupCommand.self]
     )
 }

@@ -76,3 +76,27 @@ public enum Jobs {
         return parts.joined(separator: "; ")
     }
 }
+
+extension Jobs {
+    /// `iap-recon lookup`: the support view of a user, transaction or order, from the store.
+    public static func lookup(
+        _ subject: LookupSubject, config: ReconConfig, json: Bool, logger: Logger,
+        resolveOrder: ((String) throws -> [String])? = nil
+    ) throws -> Outcome {
+        var subject = subject
+        if case .order(let orderID, _) = subject {
+            guard let resolveOrder else {
+                throw ConfigError.invalid(
+                    key: "order-id", value: orderID,
+                    expected:
+                        "App Store Server API credentials to look it up: set IAP_RECON_API_KEY_FILE, IAP_RECON_API_KEY_ID, IAP_RECON_ISSUER_ID and --bundle-id"
+                )
+            }
+            subject = .order(orderID, transactionIDs: try resolveOrder(orderID))
+        }
+        let store = try ReconStore(path: config.databasePath)
+        let report = try Lookup.build(subject, store: store, bundleIDs: Set(config.bundleIDs))
+        let text = json ? report.json() : report.text()
+        return Outcome(exitCode: 0, lines: [String(text.dropLast())])
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// What a support agent asks about.
+public enum LookupSubject: Sendable, Hashable {
+    case user(String)
+    case transaction(String)
+    case originalTransaction(String)
+    /// Transactions Apple listed for an order id (resolved by the Server API beforehand).
+    case order(String, transactionIDs: [String])
+}
+
+/// A support agent's view of a user or a transaction: one answer line, then a timeline.
+public struct LookupReport: Sendable, Codable, Hashable {
+    /// One event of the timeline.
+    public struct Event: Sendable, Codable, Hashable {
+        public var time: String
+        public var kind: String
+        public var text: String
+        public var recordID: String?
+        public var transactionID: String?
+    }
+
+    /// "Was this customer charged, and did they get it?" in one line.
+    public var answer: String
+    public var subject: String
+    public var charged: Int
+    public var delivered: Int
+    public var refunded: Int
+    public var openFindings: Int
+    public var events: [Event]
+
+    /// The text view: the answer, then one line per event.
+    public func text() -> String {
+        var lines = [answer, ""]
+        if events.isEmpty { lines.append("(nothing in the store)") }
+        for event in events {
+            lines.append("\(event.time)  \(event.kind.padding(toLength: 12, withPad: " ", startingAt: 0))  \(event.text)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The JSON view, keys sorted.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+    }
+}
+
+/// Builds a ``LookupReport`` from the store alone (no network).
+public enum Lookup {
+    /// Everything the store knows about `subject`, as a timeline.
+    public static func build(_ subject: LookupSubject, store: ReconStore, bundleIDs: Set<String> = []) throws -> LookupReport {
+        var rows: [LedgerTransaction]
+        var userID: String?
+        let title: String
+        switch subject {
+        case .user(let id):
+            userID = id
+            rows = try store.ledgerRows(userID: id)
+            title = "user \(id)"
+        case .transaction(let id):
+            rows = try store.ledgerRows(transactionIDs: [id])
+            rows = try store.ledgerRows(transactionIDs: [id], originalTransactionIDs: Array(Set(rows.map(\.originalTransactionID))))
+            title = "transaction \(id)"
+        case .originalTransaction(let id):
+            rows = try store.ledgerRows(transactionIDs: [id], originalTransactionIDs: [id])
+            title = "original transaction \(id)"
+        case .order(let id, let transactionIDs):
+            rows = try store.ledgerRows(transactionIDs: transactionIDs)
+            title = "order \(id)"
+        }
+        var transactionIDs = Set(rows.map(\.transactionID))
+        switch subject {
+        case .transaction(let id), .originalTransaction(let id): transactionIDs.insert(id)
+        case .order(_, let ids): transactionIDs.formUnion(ids)
+        case .user: break
+        }
+        let receipts = try store.receiptSummaries(ids: rows.compactMap(\.receiptID), userID: userID)
+        let evidence = try store.evidence(transactionIDs: transactionIDs.sorted(), receiptIDs: receipts.map(\.receiptID))
+        // A user's receipts may reveal purchases the ledger lacks: include those transactions.
+        transactionIDs.formUnion(evidence.map(\.entry.transactionID))
+        let verifications = try store.verifications(
+            recordIDs: rows.map(\.recordID), receiptIDs: receipts.map(\.receiptID), transactionIDs: transactionIDs.sorted())
+        let findings = try store.findingHistory(transactionIDs: transactionIDs.sorted(), userID: userID)
+
+        var events: [(Int64, Int, LookupReport.Event)] = []
+        func add(_ time: Int64, _ order: Int, _ kind: String, _ text: String, record: String? = nil, transaction: String? = nil) {
+            events.append((time, order, .init(time: Timestamp.iso(time), kind: kind, text: text, recordID: record, transactionID: transaction)))
+        }
+        for row in rows {
+            let price = row.lineTotal.map { " for \($0.formatted) \($0.currency)" } ?? ""
+            add(
+                row.purchaseDate, 0, "purchase",
+                "\(row.userID) bought \(row.productID) ×\(row.quantity)\(price) — transaction \(row.transactionID), record \(row.recordID), \(row.environment.rawValue), ledger status \(row.verificationStatus.rawValue)",
+                record: row.recordID, transaction: row.transactionID)
+            if let delivered = row.deliveredAt {
+                add(delivered, 3, "delivered", "content granted for record \(row.recordID)", record: row.recordID, transaction: row.transactionID)
+            }
+            if let finished = row.finishedAt {
+                add(finished, 4, "finished", "client finished transaction \(row.transactionID)", record: row.recordID, transaction: row.transactionID)
+            }
+        }
+        for receipt in receipts {
+            let claimed = receipt.claimedEnvironment.map { ", claimed \($0.rawValue)" } ?? ""
+            add(receipt.receivedAt ?? 0, 1, "receipt", "receipt \(receipt.receiptID) uploaded by \(receipt.userID ?? "unknown") (\(receipt.format.rawValue)\(claimed))")
+        }
+        for v in verifications {
+            let status = v.appleStatus.map { " status \($0)" } ?? ""
+            let env = v.environment.map { ", \($0)" } ?? ""
+            let detail = v.detail.map { " — \($0)" } ?? ""
+            add(
+                v.verifiedAt, 2, "verification",
+                "\(v.source)\(status)\(env): \(v.outcome) after \(v.attempts) attempt\(v.attempts == 1 ? "" : "s")\(detail)",
+                record: v.recordID, transaction: v.transactionID)
+        }
+        var refundedIDs = Set<String>()
+        for e in evidence {
+            if let date = e.entry.cancellationDate, refundedIDs.insert(e.entry.transactionID).inserted {
+                let kind = e.entry.revocationType.map { " (\($0))" } ?? ""
+                add(date, 5, "refund", "Apple refunded transaction \(e.entry.transactionID)\(kind)", transaction: e.entry.transactionID)
+            }
+        }
+        for h in findings {
+            let f = h.finding
+            let amount = f.amount.map { " [\($0.formatted) \($0.currency)]" } ?? ""
+            let state = h.resolvedAt.map { " (resolved \(Timestamp.iso($0)))" } ?? ""
+            add(h.firstSeenAt, 6, "finding", "\(f.code.rawValue) (\(f.severity.rawValue))\(amount): \(f.detail)\(state)", transaction: f.transactionID)
+        }
+        events.sort { ($0.0, $0.1, $0.2.text) < ($1.0, $1.1, $1.2.text) }
+
+        // The answer: per transaction, charged (Apple confirms it, not refunded) and delivered.
+        let context = DetectionContext(asOf: 0, bundleIDs: bundleIDs)
+        var charged = 0
+        var delivered = 0
+        var refunded = 0
+        var undelivered: [String] = []
+        for id in transactionIDs.sorted() {
+            let group = TransactionGroup(
+                transactionID: id, records: rows.filter { $0.transactionID == id },
+                evidence: evidence.filter { $0.entry.transactionID == id })
+            let facts = TransactionFacts(group, in: context)
+            let paid = facts.confirmedByApple || group.records.contains { $0.verificationStatus == .verified }
+            guard paid else { continue }
+            charged += 1
+            if facts.refund.isCancelled { refunded += 1 }
+            if group.records.contains(where: { $0.deliveredAt != nil }) {
+                delivered += 1
+            } else if !facts.refund.isCancelled {
+                undelivered.append(id)
+            }
+        }
+        let open = findings.filter { $0.resolvedAt == nil }
+        var answer = "\(title): "
+        if transactionIDs.isEmpty {
+            answer += "no purchases in the store"
+        } else if charged == 0 {
+            answer += "no charge Apple confirms"
+        } else {
+            answer += "charged for \(charged) purchase\(charged == 1 ? "" : "s"), delivered \(delivered) of \(charged)"
+        }
+        if refunded > 0 { answer += "; \(refunded) refunded" }
+        if !undelivered.isEmpty { answer += "; NOT DELIVERED: " + undelivered.joined(separator: ", ") }
+        if let worst = open.first {
+            answer += "; \(open.count) open finding\(open.count == 1 ? "" : "s"), worst \(worst.finding.code.rawValue) (\(worst.finding.severity.rawValue))"
+        }
+        return LookupReport(
+            answer: answer, subject: title, charged: charged, delivered: delivered, refunded: refunded,
+            openFindings: open.count, events: events.map(\.2))
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import IAPRecon
+
+struct LookupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lookup",
+        abstract: "A support agent's view: was this customer charged, and did they get it?",
+        discussion: """
+            Prints one answer line, then a timeline of every purchase, receipt upload, verification \
+            with Apple's answer, delivery, finish, refund and finding for the user or transaction. \
+            Works offline from the store; --order-id needs App Store Server API credentials.
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(name: .customLong("user"), help: "An app account id.")
+    var user: String?
+
+    @Option(name: .customLong("transaction"), help: "An Apple transaction id.")
+    var transaction: String?
+
+    @Option(name: .customLong("original-transaction"), help: "An Apple original transaction id.")
+    var originalTransaction: String?
+
+    @Option(name: .customLong("order-id"), help: "The order id from the customer's Apple receipt e-mail.")
+    var orderID: String?
+
+    @Option(name: .customLong("format"), help: "text or json.")
+    var format = "text"
+
+    @OptionGroup var options: ConfigOptions
+
+    func validate() throws {
+        let given = [user, transaction, originalTransaction, orderID].compactMap { $0 }
+        guard given.count == 1 else {
+            throw ValidationError("give exactly one of --user, --transaction, --original-transaction, --order-id")
+        }
+        guard format == "text" || format == "json" else { throw ValidationError("--format must be text or json") }
+    }
+
+    func run() throws {
+        let config = try options.makeConfig(databasePath: store.databasePath)
+        let logger = options.makeLogger()
+        let subject: LookupSubject
+        if let user {
+            subject = .user(user)
+        } else if let transaction {
+            subject = .transaction(transaction)
+        } else if let originalTransaction {
+            subject = .originalTransaction(originalTransaction)
+        } else {
+            subject = .order(orderID ?? "", transactionIDs: [])
+        }
+        try runJob { try Jobs.lookup(subject, config: config, json: format == "json", logger: logger) }
+    }
+}

@@ -164,3 +164,55 @@ final class EvidenceWriter {
 
 @available(*, unavailable)
 extension EvidenceWriter: Sendable {}
+
+/// Receipts as verification needs them.
+extension ReconStore {
+    private static let checkColumns = """
+        r.receipt_id, r.user_id, r.received_at, r.format, r.data, r.claimed_environment,
+        c.status, c.reason, c.environment, c.bundle_id, c.signature,
+        (SELECT group_concat(e.transaction_id, ' ') FROM evidence e WHERE e.receipt_id = r.receipt_id AND e.source = 'offline')
+        """
+
+    private static func receiptAndCheck(_ s: SQLiteStatement) -> (UploadedReceipt, ReceiptCheck?) {
+        let receipt = UploadedReceipt(
+            receiptID: s.text(0), userID: s.optionalText(1), receivedAt: s.optionalInt64(2),
+            format: ReceiptFormat(rawValue: s.text(3)) ?? .appReceipt, data: s.text(4),
+            claimedEnvironment: s.optionalText(5).map(StoreEnvironment.init(raw:)))
+        guard let status = s.optionalText(6) else { return (receipt, nil) }
+        let failure: ReceiptDecodingError? =
+            status == "decoded" ? nil : ReceiptDecodingError(ReceiptDecodingError.Kind(rawValue: status) ?? .malformed, s.optionalText(7) ?? "")
+        let check = ReceiptCheck(
+            failure: failure, environment: s.optionalText(8).map(StoreEnvironment.init(raw:)), bundleID: s.optionalText(9),
+            signature: SignatureStatus(rawValue: s.text(10)) ?? .notChecked,
+            transactionIDs: (s.optionalText(11) ?? "").split(separator: " ").map(String.init))
+        return (receipt, check)
+    }
+
+    /// The receipts with these ids, with their offline checks.
+    func receiptsForVerification(ids: [String]) throws -> [String: (UploadedReceipt, ReceiptCheck?)] {
+        let stmt = try db.prepare(
+            "SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id WHERE r.receipt_id = ?")
+        var result: [String: (UploadedReceipt, ReceiptCheck?)] = [:]
+        for id in ids {
+            try stmt.bind([.text(id)])
+            if try stmt.step() { result[id] = Self.receiptAndCheck(stmt) }
+        }
+        return result
+    }
+
+    /// App and iOS 6 receipts that no ledger row names and that Apple has not answered for yet:
+    /// the purchases a backend may never have recorded ("I paid and got nothing").
+    func orphanReceiptsForVerification() throws -> [(UploadedReceipt, ReceiptCheck?)] {
+        let stmt = try db.prepare(
+            """
+            SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
+            WHERE r.format IN ('app-receipt', 'transaction-receipt')
+                AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.receipt_id = r.receipt_id)
+                AND NOT EXISTS (SELECT 1 FROM verifications v WHERE v.receipt_id = r.receipt_id AND v.outcome IN ('valid', 'invalid'))
+            ORDER BY r.receipt_id
+            """)
+        var result: [(UploadedReceipt, ReceiptCheck?)] = []
+        while try stmt.step() { result.append(Self.receiptAndCheck(stmt)) }
+        return result
+    }
+}

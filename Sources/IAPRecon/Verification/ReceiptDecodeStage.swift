@@ -1,0 +1,43 @@
+import Foundation
+import Logging
+
+/// Decodes every receipt in the store offline (no network) and keeps its evidence, pending or
+/// not, so environment, bundle and product checks cover the whole ledger.
+public struct ReceiptDecodeStage: Sendable {
+    public var decoder: ReceiptDecoder
+    public var clock: TimeSource
+
+    public init(decoder: ReceiptDecoder, clock: TimeSource) {
+        self.decoder = decoder
+        self.clock = clock
+    }
+
+    /// Decodes receipts not decoded yet (or re-uploaded since), in pages; returns how many.
+    public func run(store: ReconStore, logger: Logger) async throws -> Int {
+        var decoded = 0
+        while true {
+            let page = try store.receiptsNeedingDecode(limit: 1_000)
+            if page.isEmpty { break }
+            // Decode concurrently (both cores); persist on this task, one connection.
+            let results = await withTaskGroup(of: (Int, Result<ReceiptEvidence, ReceiptDecodingError>).self) { group in
+                for (index, receipt) in page.enumerated() {
+                    group.addTask { (index, await decoder.decode(receipt)) }
+                }
+                var results = [Result<ReceiptEvidence, ReceiptDecodingError>?](repeating: nil, count: page.count)
+                for await (index, result) in group { results[index] = result }
+                return results
+            }
+            let now = clock.nowMillis()
+            for (receipt, result) in zip(page, results) {
+                guard let result else { continue }
+                try store.recordDecode(of: receipt, result: result, at: now)
+                if case .failure(let error) = result {
+                    logger.debug("receipt did not decode", metadata: ["receipt": "\(receipt.receiptID)", "reason": "\(error.reason)"])
+                }
+            }
+            decoded += page.count
+            if page.count < 1_000 { break }
+        }
+        return decoded
+    }
+}

@@ -147,3 +147,16 @@ func describe(_ error: any Error) -> String {
     if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
     return String(describing: error)
 }
+
+/// ``runJob(_:)`` for async jobs.
+func runAsyncJob(_ body: () async throws -> Jobs.Outcome) async throws {
+    let outcome: Jobs.Outcome
+    do {
+        outcome = try await body()
+    } catch {
+        FileHandle.standardError.write(Data("iap-recon: error: \(describe(error))\n".utf8))
+        throw ExitCode(1)
+    }
+    for line in outcome.lines { print(line) }
+    if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+}

@@ -1,7 +1,7 @@
 import ArgumentParser
 import IAPRecon
 
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Detect findings and write the reports from the store, without network.",
@@ -14,10 +14,10 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var reportOptions: ReportOptions
     @OptionGroup var options: ConfigOptions
 
-    func run() throws {
+    func run() async throws {
         var config = try options.makeConfig(databasePath: store.databasePath)
         reportOptions.apply(to: &config)
         let logger = options.makeLogger()
-        try runJob { try Jobs.report(config: config, logger: logger) }
+        try await runAsyncJob { try await Jobs.report(config: config, logger: logger) }
     }
 }

@@ -61,6 +61,15 @@ public struct ReconConfig: Sendable, Hashable {
         return zone
     }
 
+    /// Apple's roots plus every `--trusted-root` file.
+    public func trustStore() throws(ConfigError) -> TrustStore {
+        do {
+            return try TrustStore.loading(files: trustedRoots)
+        } catch {
+            throw .invalid(key: "trusted-root", value: error.path, expected: "a readable DER or PEM certificate (\(error.description))")
+        }
+    }
+
     /// Day number (since 1970-01-01) of a `yyyy-MM-dd` bound.
     public static func day(_ text: String, key: String) throws(ConfigError) -> Int {
         guard let millis = Timestamp.parse(text + "T00:00:00Z") else {

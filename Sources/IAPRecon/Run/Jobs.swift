@@ -33,9 +33,14 @@ public enum Jobs {
     }
 
     /// `iap-recon report`: detects and writes the reports from the store, without network.
-    public static func report(config: ReconConfig, clock: TimeSource = .system, logger: Logger) throws -> Outcome {
+    public static func report(config: ReconConfig, clock: TimeSource = .system, logger: Logger) async throws -> Outcome {
+        let trust = try config.trustStore()
         let store = try ReconStore(path: config.databasePath, clock: clock)
         let started = clock.nowMillis()
+        let decodeStart = clock.nowMillis()
+        let decoded = try await ReceiptDecodeStage(
+            decoder: ReceiptDecoder(trust: trust, expectedBundleIDs: Set(config.bundleIDs)), clock: clock
+        ).run(store: store, logger: logger)
         let asOf = config.asOf ?? started
         let runID = try store.beginRun(command: "report", startedAt: started, asOf: asOf)
         var summary = RunSummary(
@@ -43,6 +48,8 @@ public enum Jobs {
             finishedAt: "", asOf: Timestamp.iso(asOf), timeZone: config.timeZone, store: config.databasePath,
             outputDirectory: config.outputDirectory)
         summary.failOn = config.failOn?.rawValue
+        summary.stages.append(
+            .init(name: "decode", durationMillis: clock.nowMillis() - decodeStart, counts: ["receipts_decoded": decoded]))
         let job = ReportJob(config: config, clock: clock, logger: logger)
         var report = try job.run(store: store, summary: summary)
         let exitCode = exitCode(for: report.findings.map(\.finding), failOn: config.failOn)

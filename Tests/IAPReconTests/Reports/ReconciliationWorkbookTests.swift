@@ -10,25 +10,25 @@ import Testing
     let dir = TemporaryDirectory("workbook")
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
-    func writeWorkbook() throws -> XLSXArchive {
+    func writeWorkbook() async throws -> XLSXArchive {
         let config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
         _ = try Jobs.importFiles(
             ImportRequest(
                 transactions: [try fixturePath("ledger/small-transactions.csv")],
                 products: [try fixturePath("ledger/small-products.csv")]),
             config: config, clock: .fixed(1_795_176_000_000), logger: logger)
-        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         return XLSXArchive(path: dir.file("out/reconciliation.xlsx"))
     }
 
-    @Test func hasTheSheetsOfTheSpecInOrder() throws {
-        let workbook = try writeWorkbook().entry("xl/workbook.xml")
+    @Test func hasTheSheetsOfTheSpecInOrder() async throws {
+        let workbook = try await writeWorkbook().entry("xl/workbook.xml")
         let names = workbook.matches(of: #/<sheet name="([^"]+)"/#).map { String($0.output.1) }
         #expect(names == ["Summary", "Revenue", "Discrepancies", "Pending", "Rejected", "Run"])
     }
 
-    @Test func revenueSheetHasTypedCellsFormatsFrozenHeaderAndFilter() throws {
-        let archive = try writeWorkbook()
+    @Test func revenueSheetHasTypedCellsFormatsFrozenHeaderAndFilter() async throws {
+        let archive = try await writeWorkbook()
         if let mismatch = snapshotMismatch(try archive.csv(sheet: 2), named: "small-ledger.Revenue.xlsx.csv") {
             Issue.record(Comment(rawValue: mismatch))
         }
@@ -49,8 +49,8 @@ import Testing
         #expect(sheet.contains("<col "))
     }
 
-    @Test func summaryHasTotalsPerCurrencyAndAChart() throws {
-        let archive = try writeWorkbook()
+    @Test func summaryHasTotalsPerCurrencyAndAChart() async throws {
+        let archive = try await writeWorkbook()
         let summary = try archive.csv(sheet: 1)
         #expect(
             summary.contains(
@@ -62,8 +62,8 @@ import Testing
         #expect(chart.contains("Summary!$A$"))
     }
 
-    @Test func rejectedSheetKeepsEveryRejection() throws {
-        let archive = try writeWorkbook()
+    @Test func rejectedSheetKeepsEveryRejection() async throws {
+        let archive = try await writeWorkbook()
         let rejected = try archive.csv(sheet: 5)
         #expect(rejected.split(separator: "\n").count == 4)
         #expect(rejected.contains("unknown currency 'GBX' in 'currency'"))

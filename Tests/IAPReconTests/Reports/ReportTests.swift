@@ -17,7 +17,7 @@ func fixturePath(_ relative: String) throws -> String {
 
     /// Copies the small ledger into the temp dir (so paths in rejected.csv are stable) and
     /// imports it.
-    func importSmallLedger() throws -> ReconConfig {
+    func importSmallLedger() async throws -> ReconConfig {
         for name in ["small-transactions.csv", "small-products.csv"] {
             try FileManager.default.copyItem(atPath: try fixturePath("ledger/" + name), toPath: dir.file(name))
         }
@@ -34,9 +34,9 @@ func fixturePath(_ relative: String) throws -> String {
         return config
     }
 
-    @Test func goldenCSVReports() throws {
-        let config = try importSmallLedger()
-        let outcome = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+    @Test func goldenCSVReports() async throws {
+        let config = try await importSmallLedger()
+        let outcome = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         #expect(outcome.exitCode == 0)
         for name in ["revenue_daily.csv", "rejected.csv", "discrepancies.csv"] {
             let text = try dir.read("out/" + name).replacingOccurrences(of: dir.path + "/", with: "")
@@ -44,41 +44,41 @@ func fixturePath(_ relative: String) throws -> String {
         }
     }
 
-    @Test func sameStoreAndAsOfGiveByteIdenticalCSV() throws {
-        var config = try importSmallLedger()
-        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+    @Test func sameStoreAndAsOfGiveByteIdenticalCSV() async throws {
+        var config = try await importSmallLedger()
+        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         config.outputDirectory = dir.file("again")
-        _ = try Jobs.report(config: config, clock: .fixed(1_800_000_000_000), logger: logger)
+        _ = try await Jobs.report(config: config, clock: .fixed(1_800_000_000_000), logger: logger)
         for name in ["revenue_daily.csv", "rejected.csv", "discrepancies.csv"] {
             #expect(try dir.read("out/" + name) == dir.read("again/" + name), "\(name) differs between runs")
         }
     }
 
-    @Test func timeZoneDecidesTheDay() throws {
-        var config = try importSmallLedger()
+    @Test func timeZoneDecidesTheDay() async throws {
+        var config = try await importSmallLedger()
         config.timeZone = "Asia/Tokyo"
-        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         let revenue = try dir.read("out/revenue_daily.csv")
         // r03 was bought 2026-11-19 01:00 in Tokyo (2026-11-18 16:00 UTC).
         #expect(revenue.contains("2026-11-19,premium,JPY,1,1200,0,1200,1020\r\n"))
         config.timeZone = "UTC"
-        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         #expect(try dir.read("out/revenue_daily.csv").contains("2026-11-18,premium,JPY,1,1200,0,1200,1020\r\n"))
     }
 
-    @Test func dateRangeLimitsRevenue() throws {
-        var config = try importSmallLedger()
+    @Test func dateRangeLimitsRevenue() async throws {
+        var config = try await importSmallLedger()
         config.fromDay = "2026-11-19"
         config.toDay = "2026-11-19"
-        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         let days = try dir.read("out/revenue_daily.csv").split(separator: "\r\n").dropFirst().map { $0.prefix(10) }
         #expect(!days.isEmpty)
         #expect(days.allSatisfy { $0 == "2026-11-19" })
     }
 
-    @Test func reportFilesArePrivateAndComplete() throws {
-        let config = try importSmallLedger()
-        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+    @Test func reportFilesArePrivateAndComplete() async throws {
+        let config = try await importSmallLedger()
+        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).sorted()
         #expect(names == ReportJob.fileNames.sorted())
         for name in names {
@@ -90,12 +90,12 @@ func fixturePath(_ relative: String) throws -> String {
         #expect(run?["exit_code"] as? Int == 0)
     }
 
-    @Test func unwritableOutputIsAClearError() throws {
-        var config = try importSmallLedger()
+    @Test func unwritableOutputIsAClearError() async throws {
+        var config = try await importSmallLedger()
         try dir.write("blocker", "a file, not a folder")
         config.outputDirectory = dir.file("blocker")
-        #expect(throws: ReportError.cannotCreateDirectory(path: dir.file("blocker"), reason: "a file has that name")) {
-            try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        await #expect(throws: ReportError.cannotCreateDirectory(path: dir.file("blocker"), reason: "a file has that name")) {
+            try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         }
     }
 }

@@ -15,7 +15,7 @@ import Testing
     /// A store with: a clean sale; a transaction recorded twice; a Production booking Apple
     /// says is Sandbox; a Sandbox booking Apple says is Production; a refund two days later; an
     /// invalid row; a 50 % prorated refund in JPY.
-    func makeStore() throws -> (ReconStore, ReconConfig) {
+    func makeStore() async throws -> (ReconStore, ReconConfig) {
         let ledger = """
             record_id,user_id,product_id,transaction_id,purchase_date,environment,price,currency,verification_status,delivered_at,finished_at
             r1,u1,coins,t1,\(Self.d18 + 3_600_000),Production,0.99,USD,verified,\(Self.d18 + 3_600_000),\(Self.d18 + 3_600_000)
@@ -41,16 +41,16 @@ import Testing
             ImportRequest(transactions: [try dir.write("t.csv", ledger)], products: [try dir.write("p.csv", products)]),
             config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         let store = try ReconStore(path: config.databasePath, clock: .fixed(1_795_176_000_000))
-        func apple(_ records: [String], _ tid: String, status: Int, env: StoreEnvironment, entry: EvidenceEntry) throws {
+        func apple(_ records: [String], _ tid: String, status: Int, env: StoreEnvironment, entry: EvidenceEntry) async throws {
             try store.recordVerification(
                 VerificationRecord(
                     recordIDs: records, receiptID: nil, transactionID: tid, source: .verifyReceipt, appleStatus: status,
                     environment: env, bundleID: "com.example.app", outcome: status == 0 ? .valid : .invalid,
                     entries: [entry]), runID: nil, at: Self.d18 + 3 * Self.day)
         }
-        try apple(["r3"], "t3", status: 21007, env: .sandbox, entry: EvidenceEntry(transactionID: "t3", productID: "premium", quantity: 1))
-        try apple(["r4"], "t4", status: 0, env: .production, entry: EvidenceEntry(transactionID: "t4", productID: "premium", quantity: 1))
-        try apple(
+        try await apple(["r3"], "t3", status: 21007, env: .sandbox, entry: EvidenceEntry(transactionID: "t3", productID: "premium", quantity: 1))
+        try await apple(["r4"], "t4", status: 0, env: .production, entry: EvidenceEntry(transactionID: "t4", productID: "premium", quantity: 1))
+        try await apple(
             ["r5"], "t5", status: 0, env: .production,
             entry: EvidenceEntry(transactionID: "t5", productID: "premium", quantity: 1, cancellationDate: Self.d18 + 2 * Self.day + 60_000))
         try store.recordVerification(
@@ -67,9 +67,9 @@ import Testing
         return (store, config)
     }
 
-    @Test func revenueRowsAndTotalsReconcileWithTheFindings() throws {
-        let (_, config) = try makeStore()
-        _ = try Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+    @Test func revenueRowsAndTotalsReconcileWithTheFindings() async throws {
+        let (_, config) = try await makeStore()
+        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
         let revenue = try dir.read("out/revenue_daily.csv")
         #expect(
             revenue == """
@@ -83,7 +83,7 @@ import Testing
 
                 """)
         // gross − refunds = net on every row.
-        let report = try reportValues()
+        let report = try await reportValues()
         for row in report.revenue { #expect(row.gross - row.refunds == row.net) }
 
         // Ledger (Production, not invalid) − duplicates − test purchases + recovered = gross;
@@ -108,7 +108,7 @@ import Testing
         #expect(Set(findings.map(\.code)).isSuperset(of: [.duplicateRecord, .sandboxInProduction, .productionAsSandbox, .refundedDelivered]))
     }
 
-    func reportValues() throws -> ReconciliationReport {
+    func reportValues() async throws -> ReconciliationReport {
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("values"))
         config.bundleIDs = ["com.example.app"]
         let store = try ReconStore(path: config.databasePath, clock: .fixed(1_795_176_000_000))

@@ -11,42 +11,42 @@ import Testing
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     static let header = "record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at"
 
-    func importLedger(_ rows: [String]) throws {
+    func importLedger(_ rows: [String]) async throws {
         let path = try dir.write("t.csv", ([Self.header] + rows).joined(separator: "\n") + "\n")
         let config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         _ = try Jobs.importFiles(ImportRequest(transactions: [path]), config: config, clock: .fixed(0), logger: logger)
     }
 
-    func report(asOf: Int64) throws -> [String: Any] {
+    func report(asOf: Int64) async throws -> [String: Any] {
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.asOf = asOf
-        _ = try Jobs.report(config: config, clock: .fixed(asOf), logger: logger)
+        _ = try await Jobs.report(config: config, clock: .fixed(asOf), logger: logger)
         let data = try Data(contentsOf: URL(fileURLWithPath: dir.file("out/run.json")))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    @Test func newThenSeenAgainThenResolved() throws {
+    @Test func newThenSeenAgainThenResolved() async throws {
         let t0: Int64 = 1_795_000_000_000
-        try importLedger([
+        try await importLedger([
             "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
             "r2,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
         ])
-        let first = try report(asOf: t0 + 86_400_000 * 2)
+        let first = try await report(asOf: t0 + 86_400_000 * 2)
         #expect(first["new_findings"] as? Int == 1)
         #expect(first["resolved_findings"] as? Int == 0)
         #expect((first["findings_by_code"] as? [String: Int]) == ["DUPLICATE_RECORD": 1])
         let detectedAt = try dir.read("out/discrepancies.csv").split(separator: "\r\n")[1]
         #expect(detectedAt.contains("2026-11-20T11:06:40Z"))
 
-        let second = try report(asOf: t0 + 86_400_000 * 3)
+        let second = try await report(asOf: t0 + 86_400_000 * 3)
         #expect(second["new_findings"] as? Int == 0)
         #expect(second["resolved_findings"] as? Int == 0)
         // First seen stays the first run's time.
         #expect(try dir.read("out/discrepancies.csv").contains("2026-11-20T11:06:40Z"))
 
         // The backend fixes the duplicate: the finding is resolved by the next run.
-        try importLedger(["r2,u1,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
-        let third = try report(asOf: t0 + 86_400_000 * 4)
+        try await importLedger(["r2,u1,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
+        let third = try await report(asOf: t0 + 86_400_000 * 4)
         #expect(third["new_findings"] as? Int == 0)
         #expect(third["resolved_findings"] as? Int == 1)
         #expect((third["findings_by_code"] as? [String: Int]) == [:])

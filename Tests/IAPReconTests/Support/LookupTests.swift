@@ -13,7 +13,7 @@ import Testing
 
     /// u5 bought premium, got it, was refunded; u9 uploaded a receipt Apple confirms for a
     /// purchase the ledger never recorded.
-    func makeStore() throws -> ReconConfig {
+    func makeStore() async throws -> ReconConfig {
         let t0 = Self.t0
         let ledger = """
             record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at,receipt_id
@@ -48,20 +48,20 @@ import Testing
                 environment: .production, bundleID: "com.example.app", outcome: .valid, attempts: 3,
                 entries: [EvidenceEntry(transactionID: "t9", originalTransactionID: "t9", productID: "premium", quantity: 1, purchaseDate: t0 + 50_000)]),
             runID: nil, at: t0 + 90_000_000)
-        _ = try Jobs.report(config: config, clock: .fixed(t0 + 100_000_000), logger: logger)
+        _ = try await Jobs.report(config: config, clock: .fixed(t0 + 100_000_000), logger: logger)
         return config
     }
 
-    @Test func userWhoPaidAndGotNothing() throws {
-        let config = try makeStore()
+    @Test func userWhoPaidAndGotNothing() async throws {
+        let config = try await makeStore()
         let outcome = try Jobs.lookup(.user("u9"), config: config, json: false, logger: logger)
         let text = outcome.lines.joined(separator: "\n") + "\n"
         #expect(text.hasPrefix("user u9: charged for 1 purchase, delivered 0 of 1; NOT DELIVERED: t9; 1 open finding, worst MISSING_RECORD (critical)\n"))
         if let mismatch = snapshotMismatch(text, named: "lookup-user-u9.txt") { Issue.record(Comment(rawValue: mismatch)) }
     }
 
-    @Test func refundedTransactionAsJSON() throws {
-        let config = try makeStore()
+    @Test func refundedTransactionAsJSON() async throws {
+        let config = try await makeStore()
         let outcome = try Jobs.lookup(.transaction("t5"), config: config, json: true, logger: logger)
         let text = outcome.lines.joined(separator: "\n") + "\n"
         if let mismatch = snapshotMismatch(text, named: "lookup-transaction-t5.json") { Issue.record(Comment(rawValue: mismatch)) }
@@ -71,14 +71,14 @@ import Testing
         #expect(object["delivered"] as? Int == 1)
     }
 
-    @Test func unknownUserSaysSo() throws {
-        let config = try makeStore()
+    @Test func unknownUserSaysSo() async throws {
+        let config = try await makeStore()
         let outcome = try Jobs.lookup(.user("nobody"), config: config, json: false, logger: logger)
         #expect(outcome.lines.first?.hasPrefix("user nobody: no purchases in the store") == true)
     }
 
-    @Test func orderLookupWithoutCredentialsExplainsWhatIsNeeded() throws {
-        let config = try makeStore()
+    @Test func orderLookupWithoutCredentialsExplainsWhatIsNeeded() async throws {
+        let config = try await makeStore()
         #expect(throws: ConfigError.self) {
             try Jobs.lookup(.order("MQ123", transactionIDs: []), config: config, json: false, logger: logger)
         }

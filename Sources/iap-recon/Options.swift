@@ -95,11 +95,41 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("trusted-root"), help: ArgumentHelp("Extra trusted root certificate, DER or PEM (repeatable).", valueName: "file"))
     var trustedRoots: [String] = []
 
+    @Option(name: .customLong("verify-receipt-url"), help: ArgumentHelp("verifyReceipt production URL (default Apple's).", valueName: "url"))
+    var verifyReceiptURL: String?
+
+    @Option(name: .customLong("sandbox-verify-receipt-url"), help: ArgumentHelp("verifyReceipt sandbox URL (default Apple's).", valueName: "url"))
+    var sandboxVerifyReceiptURL: String?
+
+    @Option(name: .customLong("server-api-url"), help: ArgumentHelp("App Store Server API production base URL (default Apple's).", valueName: "url"))
+    var serverAPIURL: String?
+
+    @Option(name: .customLong("sandbox-server-api-url"), help: ArgumentHelp("App Store Server API sandbox base URL (default Apple's).", valueName: "url"))
+    var sandboxServerAPIURL: String?
+
+    @Option(name: .customLong("concurrency"), help: ArgumentHelp("Apple requests in flight at once (default 8).", valueName: "n"))
+    var concurrency: Int?
+
+    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Timeout of one Apple request (default 15s).", valueName: "duration"))
+    var requestTimeout: String?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel = "info"
 
+    @Option(name: .customLong("log-format"), help: ArgumentHelp("text or json (one JSON object per line, for log shippers).", valueName: "format"))
+    var logFormat = "text"
+
     func validate() throws {
-        for (flag, value) in [("--delivery-grace", deliveryGrace), ("--finish-grace", finishGrace), ("--pending-limit", pendingLimit)] {
+        if let concurrency, !(1...256).contains(concurrency) {
+            throw ValidationError("--concurrency must be from 1 to 256")
+        }
+        guard logFormat == "text" || logFormat == "json" else { throw ValidationError("--log-format must be text or json") }
+        for (flag, value) in [("--verify-receipt-url", verifyReceiptURL), ("--sandbox-verify-receipt-url", sandboxVerifyReceiptURL), ("--server-api-url", serverAPIURL), ("--sandbox-server-api-url", sandboxServerAPIURL)] {
+            if let value, URL(string: value)?.scheme.map({ $0 == "http" || $0 == "https" }) != true {
+                throw ValidationError("\(flag) '\(value)' is not an http(s) URL")
+            }
+        }
+        for (flag, value) in [("--delivery-grace", deliveryGrace), ("--finish-grace", finishGrace), ("--pending-limit", pendingLimit), ("--request-timeout", requestTimeout)] {
             if let value, DurationText.millis(value) == nil {
                 throw ValidationError("\(flag) '\(value)' is not a duration (e.g. 90m, 1h, 2d)")
             }
@@ -109,10 +139,18 @@ struct ConfigOptions: ParsableArguments {
         }
     }
 
-    /// Builds the configuration: defaults, then the config file, then flags.
+    /// Builds the configuration: defaults, then the config file, then the environment's
+    /// secrets, then flags.
     func makeConfig(databasePath: String) throws -> ReconConfig {
         var config = ReconConfig(databasePath: databasePath)
         if let configFile { try config.apply(configFile: configFile) }
+        config.applyEnvironment(ProcessInfo.processInfo.environment)
+        if let verifyReceiptURL { config.verifyReceiptURL = verifyReceiptURL }
+        if let sandboxVerifyReceiptURL { config.sandboxVerifyReceiptURL = sandboxVerifyReceiptURL }
+        if let serverAPIURL { config.serverAPIURL = serverAPIURL }
+        if let sandboxServerAPIURL { config.sandboxServerAPIURL = sandboxServerAPIURL }
+        if let concurrency { config.concurrency = concurrency }
+        if let requestTimeout, let ms = DurationText.millis(requestTimeout) { config.requestTimeoutMillis = ms }
         if let deliveryGrace, let ms = DurationText.millis(deliveryGrace) { config.deliveryGraceMillis = ms }
         if let finishGrace, let ms = DurationText.millis(finishGrace) { config.finishGraceMillis = ms }
         if let pendingLimit, let ms = DurationText.millis(pendingLimit) { config.pendingLimitMillis = ms }
@@ -122,7 +160,10 @@ struct ConfigOptions: ParsableArguments {
     }
 
     func makeLogger() -> Logger {
-        var logger = Logger(label: "iap-recon") { label in StreamLogHandler.standardError(label: label) }
+        let json = logFormat == "json"
+        var logger = Logger(label: "iap-recon") { label in
+            json ? JSONLogHandler(label: label) as any LogHandler : StreamLogHandler.standardError(label: label)
+        }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         return logger
     }

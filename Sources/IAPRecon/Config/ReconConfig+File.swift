@@ -18,6 +18,9 @@ extension ReconConfig {
         "sandbox-server-api-url": "default https://api.storekit-sandbox.itunes.apple.com",
         "concurrency": "parallel Apple requests (default 8)",
         "request-timeout": "per-request timeout, duration (default 15s)",
+        "retry-attempts": "attempts per Apple request (default 5)",
+        "retry-budget": "wall time one request may spend retrying, duration (default 60s)",
+        "retry-base-delay": "first backoff delay, duration (default 500ms; doubles to 20s, with jitter)",
         "shared-secret": "verifyReceipt password (secret; prefer IAP_RECON_SHARED_SECRET)",
         "api-key-file": "App Store Server API .p8 key file",
         "api-key-id": "App Store Server API key id",
@@ -71,6 +74,14 @@ extension ReconConfig {
         if let v = try duration("finish-grace") { finishGraceMillis = v }
         if let v = try duration("pending-limit") { pendingLimitMillis = v }
         if let v = try duration("request-timeout") { requestTimeoutMillis = v }
+        if let v = try duration("retry-budget") { retryBudgetMillis = v }
+        if let v = try duration("retry-base-delay") { retryBaseDelayMillis = v }
+        if let v = try string("retry-attempts") {
+            guard let n = Int(v), n >= 1, n <= 20 else {
+                throw .invalid(key: "retry-attempts in \(path)", value: v, expected: "a whole number from 1 to 20")
+            }
+            retryAttempts = n
+        }
         if let v = try list("bundle-id") { bundleIDs = v }
         if let v = try list("trusted-root") { trustedRoots = v }
         if let v = try string("verify-receipt-url") { verifyReceiptURL = v }

@@ -35,6 +35,12 @@ public struct ReconConfig: Sendable, Hashable {
     public var sandboxServerAPIURL = "https://api.storekit-sandbox.itunes.apple.com"
     public var concurrency = 8
     public var requestTimeoutMillis: Int64 = 15_000
+    /// Attempts per Apple request before giving up (the transaction stays pending).
+    public var retryAttempts = 5
+    /// Wall time one request may spend on retries.
+    public var retryBudgetMillis: Int64 = 60_000
+    /// First backoff delay (doubles up to 20 s, with jitter).
+    public var retryBaseDelayMillis: Int64 = 500
     /// verifyReceipt password. Secret.
     public var sharedSecret: String?
     /// App Store Server API credentials. The key file's path is not secret; its contents are.
@@ -79,6 +85,30 @@ public struct ReconConfig: Sendable, Hashable {
     }
 }
 
+extension ReconConfig {
+    /// The environment variables holding secrets and credentials.
+    public static let environmentKeys = [
+        "IAP_RECON_SHARED_SECRET", "IAP_RECON_API_KEY_FILE", "IAP_RECON_API_KEY_ID", "IAP_RECON_ISSUER_ID",
+    ]
+
+    /// Applies secrets and credentials from the environment (they override the config file).
+    public mutating func applyEnvironment(_ environment: [String: String]) {
+        func value(_ key: String) -> String? {
+            guard let text = environment[key], !text.isEmpty else { return nil }
+            return text
+        }
+        if let v = value("IAP_RECON_SHARED_SECRET") { sharedSecret = v }
+        if let v = value("IAP_RECON_API_KEY_FILE") { apiKeyFile = v }
+        if let v = value("IAP_RECON_API_KEY_ID") { apiKeyID = v }
+        if let v = value("IAP_RECON_ISSUER_ID") { issuerID = v }
+    }
+
+    /// Whether App Store Server API credentials are complete.
+    public var hasServerAPICredentials: Bool {
+        apiKeyFile != nil && apiKeyID != nil && issuerID != nil && !bundleIDs.isEmpty
+    }
+}
+
 extension ReconConfig: CustomStringConvertible {
     /// A description that never contains a secret.
     public var description: String {
@@ -102,12 +132,14 @@ public enum ConfigError: LocalizedError, Sendable, Equatable {
     }
 }
 
-/// Parses durations like `90s`, `30m`, `1h`, `2d`, `1h30m` (or plain seconds).
+/// Parses durations like `250ms`, `90s`, `30m`, `1h`, `2d`, `1h30m` (or plain seconds).
 public enum DurationText {
     /// Milliseconds, or nil when the text is not a duration.
     public static func millis(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !trimmed.isEmpty else { return nil }
+        if trimmed.hasSuffix("ms"), let ms = Int64(trimmed.dropLast(2)), ms >= 0 { return ms }
+        if trimmed.hasSuffix("ms") { trimmed = "" }
         if let seconds = Int64(trimmed), seconds >= 0 { return seconds * 1000 }
         var total: Int64 = 0
         var number = ""

@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "iap-recon", targets: ["iap-recon"]),
         .library(name: "IAPRecon", targets: ["IAPRecon"]),
+        .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -14,6 +15,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -35,12 +40,29 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "AppStoreSimulator",
+            dependencies: [
+                "IAPRecon",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(
             name: "iap-recon",
             dependencies: [
                 "IAPRecon",
+                "AppStoreSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -51,9 +73,13 @@ let package = Package(
         ),
         .testTarget(
             name: "IAPReconTests",
-            dependencies: ["IAPRecon", "IAPReconTestSupport"],
+            dependencies: ["IAPRecon", "IAPReconTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Reports/Snapshots", "Support/Snapshots"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "AppStoreSimulatorTests",
+            dependencies: ["IAPRecon", "AppStoreSimulator", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "iap-reconTests",

@@ -14,6 +14,9 @@ struct IAPReconCommand: AsyncParsableCommand {
             at or above --fail-on; 64 usage error.
             """,
         version: IAPReconVersion.current,
-        subcommands: [ImportCommand.self, ReportCommand.self, LookupCommand.self]
+        subcommands: [
+            ImportCommand.self, VerifyCommand.self, RunCommand.self, ReportCommand.self, LookupCommand.self,
+            DemoCommand.self, SimulatorCommand.self,
+        ]
     )
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import IAPRecon
 
-struct LookupCommand: ParsableCommand {
+struct LookupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookup",
         abstract: "A support agent's view: was this customer charged, and did they get it?",
@@ -38,7 +38,7 @@ struct LookupCommand: ParsableCommand {
         guard format == "text" || format == "json" else { throw ValidationError("--format must be text or json") }
     }
 
-    func run() throws {
+    func run() async throws {
         let config = try options.makeConfig(databasePath: store.databasePath)
         let logger = options.makeLogger()
         let subject: LookupSubject
@@ -51,6 +51,6 @@ struct LookupCommand: ParsableCommand {
         } else {
             subject = .order(orderID ?? "", transactionIDs: [])
         }
-        try runJob { try Jobs.lookup(subject, config: config, json: format == "json", logger: logger) }
+        try await runAsyncJob { try await Jobs.lookup(subject, config: config, json: format == "json", logger: logger) }
     }
 }

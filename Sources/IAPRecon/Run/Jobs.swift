@@ -8,6 +8,11 @@ public enum Jobs {
     public struct Outcome: Sendable {
         public var exitCode: Int32
         public var lines: [String]
+
+        public init(exitCode: Int32, lines: [String]) {
+            self.exitCode = exitCode
+            self.lines = lines
+        }
     }
 
     /// `iap-recon import`: loads the files into the store.
@@ -86,20 +91,25 @@ public enum Jobs {
 
 extension Jobs {
     /// `iap-recon lookup`: the support view of a user, transaction or order, from the store.
-    public static func lookup(
-        _ subject: LookupSubject, config: ReconConfig, json: Bool, logger: Logger,
-        resolveOrder: ((String) throws -> [String])? = nil
-    ) throws -> Outcome {
+    ///
+    /// An order id is first resolved to its transactions with Apple's Look Up Order ID, which
+    /// needs App Store Server API credentials; everything else works offline.
+    public static func lookup(_ subject: LookupSubject, config: ReconConfig, json: Bool, logger: Logger) async throws
+        -> Outcome
+    {
         var subject = subject
         if case .order(let orderID, _) = subject {
-            guard let resolveOrder else {
+            guard config.hasServerAPICredentials else {
                 throw ConfigError.invalid(
                     key: "order-id", value: orderID,
                     expected:
                         "App Store Server API credentials to look it up: set IAP_RECON_API_KEY_FILE, IAP_RECON_API_KEY_ID, IAP_RECON_ISSUER_ID and --bundle-id"
                 )
             }
-            subject = .order(orderID, transactionIDs: try resolveOrder(orderID))
+            switch try await resolveOrder(orderID, config: config, logger: logger) {
+            case .success(let ids): subject = .order(orderID, transactionIDs: ids)
+            case .failure(let message): return Outcome(exitCode: 0, lines: ["order \(orderID): \(message)"])
+            }
         }
         let store = try ReconStore(path: config.databasePath)
         let report = try Lookup.build(subject, store: store, bundleIDs: Set(config.bundleIDs))

@@ -54,7 +54,7 @@ import Testing
 
     @Test func userWhoPaidAndGotNothing() async throws {
         let config = try await makeStore()
-        let outcome = try Jobs.lookup(.user("u9"), config: config, json: false, logger: logger)
+        let outcome = try await Jobs.lookup(.user("u9"), config: config, json: false, logger: logger)
         let text = outcome.lines.joined(separator: "\n") + "\n"
         #expect(text.hasPrefix("user u9: charged for 1 purchase, delivered 0 of 1; NOT DELIVERED: t9; 1 open finding, worst MISSING_RECORD (critical)\n"))
         if let mismatch = snapshotMismatch(text, named: "lookup-user-u9.txt") { Issue.record(Comment(rawValue: mismatch)) }
@@ -62,7 +62,7 @@ import Testing
 
     @Test func refundedTransactionAsJSON() async throws {
         let config = try await makeStore()
-        let outcome = try Jobs.lookup(.transaction("t5"), config: config, json: true, logger: logger)
+        let outcome = try await Jobs.lookup(.transaction("t5"), config: config, json: true, logger: logger)
         let text = outcome.lines.joined(separator: "\n") + "\n"
         if let mismatch = snapshotMismatch(text, named: "lookup-transaction-t5.json") { Issue.record(Comment(rawValue: mismatch)) }
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -73,14 +73,14 @@ import Testing
 
     @Test func unknownUserSaysSo() async throws {
         let config = try await makeStore()
-        let outcome = try Jobs.lookup(.user("nobody"), config: config, json: false, logger: logger)
+        let outcome = try await Jobs.lookup(.user("nobody"), config: config, json: false, logger: logger)
         #expect(outcome.lines.first?.hasPrefix("user nobody: no purchases in the store") == true)
     }
 
     @Test func orderLookupWithoutCredentialsExplainsWhatIsNeeded() async throws {
         let config = try await makeStore()
-        #expect(throws: ConfigError.self) {
-            try Jobs.lookup(.order("MQ123", transactionIDs: []), config: config, json: false, logger: logger)
+        await #expect(throws: ConfigError.self) {
+            try await Jobs.lookup(.order("MQ123", transactionIDs: []), config: config, json: false, logger: logger)
         }
     }
 }

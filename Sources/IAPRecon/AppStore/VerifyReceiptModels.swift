@@ -1,0 +1,218 @@
+import Foundation
+
+/// What a `verifyReceipt` status means for the receipt.
+public enum VerifyReceiptVerdict: String, Sendable, Hashable, CaseIterable {
+    /// 0 (and 21006, "valid but the subscription has expired"): Apple vouches for the receipt.
+    case valid
+    /// 21002, 21003, 21010: the receipt is malformed, not authentic, or its account is gone.
+    case invalid
+    /// 21007 or 21008 after the other environment was tried too: Apple contradicts itself.
+    case wrongEnvironment = "wrong-environment"
+    /// 21004 (shared secret mismatch), 21000/21001 (bad request): our setup is wrong, not the receipt.
+    case configurationProblem = "configuration-problem"
+    /// 21100–21199 with `is-retryable: false`, or a status this build does not know: no verdict.
+    case unresolved
+}
+
+/// How `verifyReceipt` statuses are read.
+public enum VerifyReceiptStatus {
+    /// 0: valid.
+    public static let valid = 0
+    /// 21007: a sandbox receipt sent to production.
+    public static let sandboxReceiptAtProduction = 21_007
+    /// 21008: a production receipt sent to sandbox.
+    public static let productionReceiptAtSandbox = 21_008
+
+    /// The verdict of a final status.
+    public static func verdict(for status: Int) -> VerifyReceiptVerdict {
+        switch status {
+        case 0, 21_006: return .valid
+        case 21_002, 21_003, 21_010: return .invalid
+        case 21_007, 21_008: return .wrongEnvironment
+        case 21_000, 21_001, 21_004: return .configurationProblem
+        default: return .unresolved
+        }
+    }
+
+    /// Whether a status is transient: 21005, 21009, or 21100–21199 unless `is-retryable` is
+    /// false; any other non-zero status explicitly marked `is-retryable: true` too.
+    public static func isTransient(_ status: Int, isRetryable: Bool?) -> Bool {
+        if status == 0 { return false }
+        if status == 21_005 || status == 21_009 { return isRetryable != false }
+        if (21_100...21_199).contains(status) { return isRetryable != false }
+        return isRetryable == true
+    }
+}
+
+/// Apple's final `verifyReceipt` answer, with the receipt's contents as evidence.
+public struct VerifyReceiptAnswer: Sendable, Hashable {
+    /// The final `status`.
+    public var status: Int
+    /// What the status means.
+    public var verdict: VerifyReceiptVerdict
+    /// The endpoint that gave the final answer: `.production` or `.sandbox`.
+    public var answeredBy: StoreEnvironment
+    /// The URL that gave the final answer.
+    public var endpoint: URL
+    /// The answer's own `environment` field, when present.
+    public var environment: StoreEnvironment?
+    /// `receipt.bundle_id`, or `receipt.bid` for an iOS 6 receipt.
+    public var bundleID: String?
+    /// `receipt.receipt_type`, raw (`Production`, `ProductionSandbox`).
+    public var receiptType: String?
+    /// `receipt.receipt_creation_date_ms`.
+    public var receiptCreationDate: Int64?
+    /// `receipt.application_version` (or iOS 6 `bvrs`).
+    public var applicationVersion: String?
+    /// `receipt.original_application_version`.
+    public var originalApplicationVersion: String?
+    /// Every `receipt.in_app` entry (for an iOS 6 receipt: the receipt itself).
+    public var inApp: [EvidenceEntry]
+    /// Every `latest_receipt_info` entry.
+    public var latestReceiptInfo: [EvidenceEntry]
+    /// `is-retryable`, when Apple sent it.
+    public var isRetryable: Bool?
+    /// Every status seen, in order, the transient ones and the environment redirects included.
+    public var statuses: [Int]
+    /// HTTP attempts made, across both environments.
+    public var attempts: Int
+
+    /// Creates an answer value.
+    public init(
+        status: Int, verdict: VerifyReceiptVerdict, answeredBy: StoreEnvironment, endpoint: URL,
+        environment: StoreEnvironment? = nil, bundleID: String? = nil, receiptType: String? = nil,
+        receiptCreationDate: Int64? = nil, applicationVersion: String? = nil,
+        originalApplicationVersion: String? = nil, inApp: [EvidenceEntry] = [],
+        latestReceiptInfo: [EvidenceEntry] = [], isRetryable: Bool? = nil, statuses: [Int], attempts: Int
+    ) {
+        self.status = status
+        self.verdict = verdict
+        self.answeredBy = answeredBy
+        self.endpoint = endpoint
+        self.environment = environment
+        self.bundleID = bundleID
+        self.receiptType = receiptType
+        self.receiptCreationDate = receiptCreationDate
+        self.applicationVersion = applicationVersion
+        self.originalApplicationVersion = originalApplicationVersion
+        self.inApp = inApp
+        self.latestReceiptInfo = latestReceiptInfo
+        self.isRetryable = isRetryable
+        self.statuses = statuses
+        self.attempts = attempts
+    }
+
+    /// The environment the receipt belongs to: the `environment` field, else the endpoint that
+    /// accepted it (only meaningful when ``verdict`` is `.valid`).
+    public var receiptEnvironment: StoreEnvironment { environment ?? answeredBy }
+
+    /// `inApp` followed by `latestReceiptInfo`: every purchase the answer mentions.
+    public var allEntries: [EvidenceEntry] { inApp + latestReceiptInfo }
+}
+
+/// The result of verifying one receipt with `verifyReceipt`: a value, never a thrown error.
+public enum VerifyReceiptOutcome: Sendable, Hashable {
+    /// Apple answered with a final status (valid, invalid, environment, configuration).
+    case answered(VerifyReceiptAnswer)
+    /// The retry budget ran out without a final answer; the transaction stays pending.
+    case unreachable(reason: String, statuses: [Int], attempts: Int)
+    /// An HTTP error that retrying does not fix (404, 403, ... from a misconfigured URL or a
+    /// proxy); the transaction stays pending and the setup needs a look.
+    case httpFailure(status: Int, endpoint: URL, statuses: [Int], attempts: Int)
+
+    /// HTTP attempts made.
+    public var attempts: Int {
+        switch self {
+        case .answered(let answer): return answer.attempts
+        case .unreachable(_, _, let attempts), .httpFailure(_, _, _, let attempts): return attempts
+        }
+    }
+
+    /// The answer, when Apple gave a final one.
+    public var answer: VerifyReceiptAnswer? {
+        if case .answered(let answer) = self { return answer }
+        return nil
+    }
+}
+
+/// Reads a `verifyReceipt` JSON body.
+enum VerifyReceiptParser {
+    /// The parts of one body the client needs; nil when the body is not a JSON object with a
+    /// numeric `status`.
+    struct Body {
+        var status: Int
+        var isRetryable: Bool?
+        var json: AppleJSONValue
+    }
+
+    static func parse(_ data: Data) -> Body? {
+        guard let json = AppleJSONValue.parse(data), json.object != nil,
+            let status = json["status"]?.int64, let small = Int(exactly: status)
+        else { return nil }
+        return Body(status: small, isRetryable: json["is-retryable"]?.bool, json: json)
+    }
+
+    static func answer(
+        from body: Body, answeredBy: StoreEnvironment, endpoint: URL, statuses: [Int], attempts: Int
+    ) -> VerifyReceiptAnswer {
+        let json = body.json
+        let receipt = json["receipt"]
+        var inApp: [EvidenceEntry] = []
+        if let list = receipt?["in_app"] {
+            inApp = list.list.compactMap { entry(from: $0, bundleID: nil) }
+        } else if let receipt, receipt["transaction_id"] != nil {
+            // iOS 6 transaction receipt: the receipt object is the purchase.
+            inApp = [entry(from: receipt, bundleID: receipt["bid"]?.string)].compactMap { $0 }
+        }
+        var latest: [EvidenceEntry] = []
+        if let list = json["latest_receipt_info"] {
+            latest = list.list.compactMap { entry(from: $0, bundleID: $0["bid"]?.string) }
+        }
+        return VerifyReceiptAnswer(
+            status: body.status,
+            verdict: VerifyReceiptStatus.verdict(for: body.status),
+            answeredBy: answeredBy,
+            endpoint: endpoint,
+            environment: json["environment"]?.string.map(StoreEnvironment.init(raw:)),
+            bundleID: receipt?["bundle_id"]?.string ?? receipt?["bid"]?.string,
+            receiptType: receipt?["receipt_type"]?.string,
+            receiptCreationDate: receipt?["receipt_creation_date_ms"]?.int64,
+            applicationVersion: receipt?["application_version"]?.string ?? receipt?["bvrs"]?.string,
+            originalApplicationVersion: receipt?["original_application_version"]?.string,
+            inApp: inApp,
+            latestReceiptInfo: latest,
+            isRetryable: body.isRetryable,
+            statuses: statuses,
+            attempts: attempts
+        )
+    }
+
+    /// Maps one `in_app` / `latest_receipt_info` / iOS 6 receipt object.
+    static func entry(from value: AppleJSONValue, bundleID: String?) -> EvidenceEntry? {
+        guard value.object != nil, let transactionID = value["transaction_id"]?.string, !transactionID.isEmpty
+        else { return nil }
+        return EvidenceEntry(
+            transactionID: transactionID,
+            originalTransactionID: value["original_transaction_id"]?.string,
+            productID: value["product_id"]?.string,
+            quantity: value["quantity"]?.int64.flatMap { Int(exactly: $0) },
+            purchaseDate: millis(value, "purchase_date"),
+            originalPurchaseDate: millis(value, "original_purchase_date"),
+            expiresDate: millis(value, "expires_date"),
+            cancellationDate: millis(value, "cancellation_date"),
+            cancellationReason: value["cancellation_reason"]?.string,
+            webOrderLineItemID: value["web_order_line_item_id"]?.string,
+            bundleID: bundleID,
+            inAppOwnershipType: value["in_app_ownership_type"]?.string
+        )
+    }
+
+    /// `<name>_ms`, or `<name>` itself when it is all digits (iOS 6 `expires_date`).
+    private static func millis(_ value: AppleJSONValue, _ name: String) -> Int64? {
+        if let ms = value[name + "_ms"]?.int64 { return ms }
+        if let raw = value[name]?.string, !raw.isEmpty, raw.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return Int64(raw)
+        }
+        return nil
+    }
+}

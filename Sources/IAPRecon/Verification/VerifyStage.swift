@@ -1,0 +1,276 @@
+import Foundation
+import Logging
+
+/// What one verify pass did.
+public struct VerifySummary: Sendable, Hashable, Codable {
+    public var receiptsDecoded = 0
+    public var verified = 0
+    public var invalid = 0
+    /// Apple could not be reached within the retry budget: still pending, tried again next run.
+    public var unreachable = 0
+    /// Nothing to verify with (no receipt and no Server API credentials): still pending.
+    public var noEvidence = 0
+    /// Receipts with no ledger row verified for the evidence they hold.
+    public var orphanReceipts = 0
+    public var requests = 0
+
+    public var line: String {
+        "verify: \(verified) verified, \(invalid) invalid, \(unreachable) unreachable (still pending), \(noEvidence) without evidence (still pending), \(orphanReceipts) receipts without ledger rows checked, \(receiptsDecoded) receipts decoded"
+    }
+}
+
+/// Re-verifies every pending transaction (SPEC §3) and every uploaded receipt no ledger row
+/// names, persisting each result the moment it completes.
+///
+/// Per pending row, by its receipt's format: a StoreKit 2 JWS is settled by the offline check
+/// (ES256, x5c chain to a trusted root, bundle); an app receipt or iOS 6 receipt by Apple's
+/// `verifyReceipt`; a row without a usable receipt by Get Transaction Info when Server API
+/// credentials exist. Apple unreachable leaves the row pending, never invalid.
+public struct VerifyStage: Sendable {
+    public var verifyReceipt: VerifyReceiptClient?
+    public var serverAPI: AppStoreServerAPIClient?
+    public var signedData: SignedDataVerifier
+    public var bundleIDs: Set<String>
+    public var concurrency: Int
+    public var clock: TimeSource
+
+    public init(
+        verifyReceipt: VerifyReceiptClient?, serverAPI: AppStoreServerAPIClient?, signedData: SignedDataVerifier,
+        bundleIDs: Set<String>, concurrency: Int, clock: TimeSource
+    ) {
+        self.verifyReceipt = verifyReceipt
+        self.serverAPI = serverAPI
+        self.signedData = signedData
+        self.bundleIDs = bundleIDs
+        self.concurrency = max(1, concurrency)
+        self.clock = clock
+    }
+
+    /// One unit of work: the pending rows of one receipt (or one row without a receipt).
+    struct Job: Sendable {
+        var receipt: UploadedReceipt?
+        var check: ReceiptCheck?
+        var rows: [LedgerTransaction]
+    }
+
+    /// Verifies everything pending; `progress(done, total)` after each job.
+    public func run(
+        store: ReconStore, runID: Int64?, logger: Logger, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> VerifySummary {
+        var summary = VerifySummary()
+        let jobs = try plan(store: store)
+        summary.orphanReceipts = jobs.filter { $0.rows.isEmpty }.count
+        var done = 0
+        var next = jobs.makeIterator()
+        try await withThrowingTaskGroup(of: [VerificationRecord].self) { group in
+            func addNext() -> Bool {
+                guard let job = next.next() else { return false }
+                group.addTask { await self.verify(job) }
+                return true
+            }
+            for _ in 0..<concurrency where !addNext() { break }
+            while let records = try await group.next() {
+                let now = clock.nowMillis()
+                for record in records {
+                    try store.recordVerification(record, runID: runID, at: now)
+                    summary.requests += record.source == .offline ? 0 : record.attempts
+                    switch record.outcome {
+                    case .valid: summary.verified += record.recordIDs.count
+                    case .invalid: summary.invalid += record.recordIDs.count
+                    case .unreachable: summary.unreachable += record.recordIDs.count
+                    case .skipped: summary.noEvidence += record.recordIDs.count
+                    }
+                    if record.outcome == .unreachable {
+                        logger.warning(
+                            "Apple unreachable; left pending",
+                            metadata: ["receipt": "\(record.receiptID ?? "-")", "transaction": "\(record.transactionID ?? "-")", "attempts": "\(record.attempts)"])
+                    }
+                }
+                done += 1
+                progress?(done, jobs.count)
+                _ = addNext()
+            }
+        }
+        return summary
+    }
+
+    /// Pending rows grouped by receipt, plus receipts no ledger row names and no verification
+    /// has settled yet.
+    func plan(store: ReconStore) throws -> [Job] {
+        let pending = try store.pendingTransactions(limit: Int.max)
+        let receipts = try store.receiptsForVerification(ids: Array(Set(pending.compactMap(\.receiptID))))
+        var byReceipt: [String: [LedgerTransaction]] = [:]
+        var jobs: [Job] = []
+        for row in pending {
+            if let id = row.receiptID, receipts[id] != nil {
+                byReceipt[id, default: []].append(row)
+            } else {
+                jobs.append(Job(receipt: nil, check: nil, rows: [row]))
+            }
+        }
+        for id in byReceipt.keys.sorted() {
+            guard let (receipt, check) = receipts[id] else { continue }
+            jobs.append(Job(receipt: receipt, check: check, rows: byReceipt[id] ?? []))
+        }
+        for (receipt, check) in try store.orphanReceiptsForVerification() {
+            jobs.append(Job(receipt: receipt, check: check, rows: []))
+        }
+        return jobs
+    }
+
+    /// Verifies one job; never throws: every outcome is a record.
+    func verify(_ job: Job) async -> [VerificationRecord] {
+        guard let receipt = job.receipt else {
+            guard let row = job.rows.first else { return [] }
+            return [await verifyWithServerAPI(row)]
+        }
+        switch receipt.format {
+        case .signedTransaction: return settleSignedTransaction(job, receipt: receipt)
+        case .appReceipt, .transactionReceipt: return await verifyWithVerifyReceipt(job, receipt: receipt)
+        }
+    }
+
+    /// A JWS checked offline settles its rows (SPEC §3): valid when the chain and signature
+    /// verified and the bundle is the app's; rows naming another transaction are invalid.
+    func settleSignedTransaction(_ job: Job, receipt: UploadedReceipt) -> [VerificationRecord] {
+        let ids = job.rows.map(\.recordID)
+        guard let check = job.check else {
+            return [VerificationRecord(recordIDs: ids, receiptID: receipt.receiptID, source: .offline, outcome: .skipped, detail: "receipt not decoded yet")]
+        }
+        if let failure = check.failure {
+            return [
+                VerificationRecord(
+                    recordIDs: ids, receiptID: receipt.receiptID, source: .offline, outcome: .invalid,
+                    detail: "signed transaction rejected: \(failure.reason)", signature: check.signature)
+            ]
+        }
+        if !bundleIDs.isEmpty, let bundle = check.bundleID, !bundleIDs.contains(bundle) {
+            return [
+                VerificationRecord(
+                    recordIDs: ids, receiptID: receipt.receiptID, source: .offline, environment: check.environment,
+                    bundleID: bundle, outcome: .invalid, detail: "signed transaction belongs to bundle \(bundle)",
+                    signature: check.signature)
+            ]
+        }
+        return split(
+            job.rows, known: Set(check.transactionIDs),
+            base: VerificationRecord(
+                recordIDs: [], receiptID: receipt.receiptID, source: .offline, environment: check.environment,
+                bundleID: check.bundleID, outcome: .valid, detail: "JWS signature and chain verified offline",
+                signature: check.signature),
+            missingDetail: "the signed transaction is for another transaction id")
+    }
+
+    /// Rows whose transaction the evidence lists get `base`'s outcome; the others are invalid.
+    func split(_ rows: [LedgerTransaction], known: Set<String>, base: VerificationRecord, missingDetail: String) -> [VerificationRecord] {
+        var found = base
+        found.recordIDs = rows.filter { known.contains($0.transactionID) }.map(\.recordID)
+        let missing = rows.filter { !known.contains($0.transactionID) }
+        var records = [found]
+        if !missing.isEmpty {
+            var invalid = base
+            invalid.recordIDs = missing.map(\.recordID)
+            invalid.transactionID = missing.first?.transactionID
+            invalid.outcome = .invalid
+            invalid.detail = missingDetail
+            invalid.entries = []
+            records.append(invalid)
+        }
+        return records
+    }
+
+    func verifyWithVerifyReceipt(_ job: Job, receipt: UploadedReceipt) async -> [VerificationRecord] {
+        let ids = job.rows.map(\.recordID)
+        guard let client = verifyReceipt else {
+            return [VerificationRecord(recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt, outcome: .skipped, detail: "verifyReceipt not configured")]
+        }
+        let outcome = await client.verify(receiptData: receipt.data)
+        switch outcome {
+        case .unreachable(let reason, let statuses, let attempts):
+            let seen = statuses.isEmpty ? "" : " (statuses seen: \(statuses.map(String.init).joined(separator: ", ")))"
+            return [
+                VerificationRecord(
+                    recordIDs: ids, receiptID: receipt.receiptID, transactionID: job.rows.first?.transactionID,
+                    source: .verifyReceipt, appleStatus: statuses.last, outcome: .unreachable,
+                    detail: "Apple unreachable: \(reason)\(seen)", attempts: attempts)
+            ]
+        case .httpFailure(let status, let endpoint, _, let attempts):
+            return [
+                VerificationRecord(
+                    recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt, endpoint: endpoint.absoluteString,
+                    httpStatus: status, outcome: .unreachable, detail: "HTTP \(status) from \(endpoint.absoluteString)",
+                    attempts: attempts)
+            ]
+        case .answered(let answer):
+            var base = VerificationRecord(
+                recordIDs: ids, receiptID: receipt.receiptID, transactionID: job.rows.first?.transactionID,
+                source: .verifyReceipt, endpoint: answer.endpoint.absoluteString, httpStatus: 200,
+                appleStatus: answer.status, environment: answer.receiptEnvironment, bundleID: answer.bundleID,
+                outcome: .valid, detail: nil, attempts: answer.attempts, entries: answer.allEntries)
+            switch answer.verdict {
+            case .valid:
+                if !bundleIDs.isEmpty, let bundle = answer.bundleID, !bundleIDs.contains(bundle) {
+                    base.outcome = .invalid
+                    base.detail = "Apple says the receipt belongs to bundle \(bundle)"
+                    return [base]
+                }
+                base.detail = "Apple: status \(answer.status), \(answer.receiptEnvironment.rawValue)"
+                return split(
+                    job.rows, known: Set(answer.allEntries.map(\.transactionID)), base: base,
+                    missingDetail: "Apple's answer for receipt \(receipt.receiptID) does not list this transaction")
+            case .invalid:
+                base.outcome = .invalid
+                base.detail = "Apple: status \(answer.status) (receipt invalid)"
+                return [base]
+            case .wrongEnvironment, .configurationProblem, .unresolved:
+                base.outcome = .unreachable
+                base.detail = "Apple: status \(answer.status) (\(answer.verdict.rawValue)); left pending"
+                base.recordIDs = ids
+                return [base]
+            }
+        }
+    }
+
+    func verifyWithServerAPI(_ row: LedgerTransaction) async -> VerificationRecord {
+        guard let client = serverAPI else {
+            return VerificationRecord(
+                recordIDs: [row.recordID], transactionID: row.transactionID, source: .serverAPI, outcome: .skipped,
+                detail: "no receipt and no App Store Server API credentials")
+        }
+        switch await client.transactionInfo(transactionID: row.transactionID) {
+        case .unreachable(let reason, let attempts):
+            return VerificationRecord(
+                recordIDs: [row.recordID], transactionID: row.transactionID, source: .serverAPI, outcome: .unreachable,
+                detail: "Apple unreachable: \(reason)", attempts: attempts)
+        case .failure(let failure):
+            let notFound = failure.apiError.map { [4_040_010, 4_040_005, 4_000_006].contains($0.rawValue) } ?? false
+            return VerificationRecord(
+                recordIDs: [row.recordID], transactionID: row.transactionID, source: .serverAPI,
+                httpStatus: failure.httpStatus, appleStatus: failure.apiError.map { Int($0.rawValue) },
+                environment: failure.environment, outcome: notFound ? .invalid : .unreachable,
+                detail: notFound ? "Apple has no such transaction in either environment" : "Server API error: \(failure.message ?? "HTTP \(failure.httpStatus)")",
+                attempts: failure.attempts)
+        case .success(let answer):
+            switch await signedData.verifyAndDecodeTransaction(answer.signedTransactionInfo) {
+            case .valid(let payload):
+                let evidence = payload.evidence
+                var record = VerificationRecord(
+                    recordIDs: [row.recordID], transactionID: row.transactionID, source: .serverAPI,
+                    httpStatus: 200, environment: evidence.environment ?? answer.environment, bundleID: evidence.bundleID,
+                    outcome: .valid, detail: "Get Transaction Info: signed transaction verified", attempts: answer.attempts,
+                    entries: evidence.entries, signature: .verified)
+                if !bundleIDs.isEmpty, let bundle = evidence.bundleID, !bundleIDs.contains(bundle) {
+                    record.outcome = .invalid
+                    record.detail = "Apple's transaction belongs to bundle \(bundle)"
+                }
+                return record
+            case .invalid(let failure):
+                return VerificationRecord(
+                    recordIDs: [row.recordID], transactionID: row.transactionID, source: .serverAPI, outcome: .unreachable,
+                    detail: "Apple's signed answer did not verify: \(failure)", attempts: answer.attempts,
+                    signature: .invalid)
+            }
+        }
+    }
+}
+

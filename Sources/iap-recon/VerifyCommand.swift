@@ -1,0 +1,26 @@
+import ArgumentParser
+import IAPRecon
+
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Re-verify every pending transaction with Apple; results persisted one by one.",
+        discussion: """
+            Decodes every receipt offline first (evidence for the whole ledger), then: a StoreKit 2 \
+            JWS is settled by its signature and chain; app and iOS 6 receipts by verifyReceipt \
+            (production first, 21007 → sandbox); rows without a receipt by Get Transaction Info when \
+            App Store Server API credentials are set. Apple unreachable leaves a row pending, never \
+            invalid. A killed run loses nothing; a rerun does not verify a settled row again. \
+            Secrets: IAP_RECON_SHARED_SECRET, IAP_RECON_API_KEY_FILE, IAP_RECON_API_KEY_ID, \
+            IAP_RECON_ISSUER_ID.
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var options: ConfigOptions
+
+    func run() async throws {
+        let config = try options.makeConfig(databasePath: store.databasePath)
+        let logger = options.makeLogger()
+        try await runAsyncJob { try await Jobs.verify(config: config, logger: logger, progress: TerminalProgress.make()) }
+    }
+}

@@ -79,11 +79,13 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreSimulatorTests",
-            dependencies: ["IAPRecon", "AppStoreSimulator", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "IAPRecon", "AppStoreSimulator", "IAPReconTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "iap-reconTests",
-            dependencies: ["iap-recon", "IAPReconTestSupport"],
+            dependencies: ["iap-recon", "IAPReconTestSupport", "AppStoreSimulator"],
             exclude: ["Snapshots"]
         ),
     ],

@@ -18,44 +18,37 @@ public enum DemoRun {
         }
     }
 
-    /// Runs the demo; returns the nightly job's outcome, with where everything is.
-    public static func run(_ options: Options, logger: Logger, progress: Jobs.Progress? = nil) async throws -> Jobs.Outcome {
-        let out = options.outputDirectory
-        let inputs = out + "/demo-input"
-        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
-        let database = out + "/demo.sqlite"
-        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+    static func write(_ directory: String, _ name: String, _ text: String) throws -> String {
+        let path = directory + "/" + name
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
 
-        logger.info("generating demo data", metadata: ["purchases": "\(options.purchases)", "seed": "\(options.seed)"])
-        let dataset = try DemoDataset.generate(seed: options.seed, purchases: options.purchases, asOf: options.asOf)
+    /// Starts the simulator for `dataset` (its seed, a generated Server API key, the dataset's
+    /// unreachable transactions failing with 503, 5 ms latency) and returns it with the
+    /// configuration that points the real job at it. Writes the seed, the `.p8` key and the
+    /// simulator's root certificate into `inputDirectory`.
+    public static func startSimulator(
+        for dataset: DemoDataset, databasePath: String, outputDirectory: String, inputDirectory: String,
+        extraFaults: [FaultRule] = []
+    ) async throws -> (AppStoreSimulator, ReconConfig) {
         let key = SimulatorAPIKey.generate()
         var seed = dataset.seed
         seed.apiKey = key.key
-        func write(_ name: String, _ text: String) throws -> String {
-            let path = inputs + "/" + name
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-            return path
-        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let transactions = try write("transactions.csv", dataset.transactions)
-        let receipts = try write("receipts.jsonl", dataset.receipts)
-        let products = try write("products.csv", dataset.products)
-        _ = try write("simulator-seed.json", String(decoding: try encoder.encode(seed), as: UTF8.self))
-        let keyFile = try write("AuthKey_\(key.key.keyId).p8", key.privateKeyPEM)
+        _ = try write(inputDirectory, "simulator-seed.json", String(decoding: try encoder.encode(seed), as: UTF8.self))
+        let keyFile = try write(inputDirectory, "AuthKey_\(key.key.keyId).p8", key.privateKeyPEM)
         chmod(keyFile, 0o600)
-
-        var faults: [FaultRule] = [.always(at: nil, .latency(milliseconds: 5))]
+        var faults: [FaultRule] = extraFaults + [.always(at: nil, .latency(milliseconds: 5))]
         for id in dataset.unreachableTransactionIDs {
             faults.append(.always(at: "/production/inApps/v1/transactions/\(id)", .httpStatus(503, errorCode: nil)))
             faults.append(.always(at: "/sandbox/inApps/v1/transactions/\(id)", .httpStatus(503, errorCode: nil)))
         }
         let simulator = try await AppStoreSimulator.start(seed: seed, faults: FaultPlan(faults))
-        let root = try write("simulator-root.pem", simulator.rootCertificatePEM)
-        logger.info("App Store simulator listening", metadata: ["url": "\(simulator.baseURL.absoluteString)"])
-
-        var config = ReconConfig(databasePath: database)
-        config.outputDirectory = out
+        let root = try write(inputDirectory, "simulator-root.pem", simulator.rootCertificatePEM)
+        var config = ReconConfig(databasePath: databasePath)
+        config.outputDirectory = outputDirectory
         config.asOf = dataset.asOf
         config.bundleIDs = [dataset.bundleID]
         config.trustedRoots = [root]
@@ -72,6 +65,25 @@ public enum DemoRun {
         config.apiKeyFile = keyFile
         config.apiKeyID = key.key.keyId
         config.issuerID = key.key.issuerId
+        return (simulator, config)
+    }
+
+    /// Runs the demo; returns the nightly job's outcome, with where everything is.
+    public static func run(_ options: Options, logger: Logger, progress: Jobs.Progress? = nil) async throws -> Jobs.Outcome {
+        let out = options.outputDirectory
+        let inputs = out + "/demo-input"
+        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
+        let database = out + "/demo.sqlite"
+        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+
+        logger.info("generating demo data", metadata: ["purchases": "\(options.purchases)", "seed": "\(options.seed)"])
+        let dataset = try DemoDataset.generate(seed: options.seed, purchases: options.purchases, asOf: options.asOf)
+        let (simulator, config) = try await startSimulator(
+            for: dataset, databasePath: database, outputDirectory: out, inputDirectory: inputs)
+        let transactions = try write(inputs, "transactions.csv", dataset.transactions)
+        let receipts = try write(inputs, "receipts.jsonl", dataset.receipts)
+        let products = try write(inputs, "products.csv", dataset.products)
+        logger.info("App Store simulator listening", metadata: ["url": "\(simulator.baseURL.absoluteString)"])
 
         let outcome: Jobs.Outcome
         do {

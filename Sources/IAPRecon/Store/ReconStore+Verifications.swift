@@ -86,3 +86,10 @@ extension ReconStore {
         return result.values.sorted { ($0.verifiedAt, $0.id) < ($1.verifiedAt, $1.id) }
     }
 }
+
+extension ReconStore {
+    /// How many verifications from `source` are stored (for resume checks and run records).
+    public func verificationCount(source: EvidenceSource) throws(StoreError) -> Int {
+        Int(try db.scalar("SELECT COUNT(*) FROM verifications WHERE source = ?", [.text(source.rawValue)]) ?? 0)
+    }
+}

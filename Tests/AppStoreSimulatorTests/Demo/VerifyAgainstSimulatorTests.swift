@@ -1,0 +1,94 @@
+import AppStoreSimulator
+import Foundation
+import IAPReconTestSupport
+import Logging
+import Testing
+
+@testable import IAPRecon
+
+/// `verify` end to end: the real clients against the simulator on 127.0.0.1, on the demo's
+/// generated store (every receipt format, rows without receipts, orphan receipts).
+@Suite struct VerifyAgainstSimulatorTests {
+    let dir = TemporaryDirectory("verify-e2e")
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    func prepare(faults: [FaultRule] = []) async throws -> (DemoDataset, AppStoreSimulator, ReconConfig) {
+        let dataset = try DemoDataset.generate(seed: 7, purchases: 60)
+        let (simulator, config) = try await DemoRun.startSimulator(
+            for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path,
+            extraFaults: faults)
+        _ = try Jobs.importFiles(
+            ImportRequest(
+                transactions: [try dir.write("t.csv", dataset.transactions)], receipts: [try dir.write("r.jsonl", dataset.receipts)],
+                products: [try dir.write("p.csv", dataset.products)]),
+            config: config, clock: .fixed(dataset.asOf), logger: logger)
+        return (dataset, simulator, config)
+    }
+
+    func status(_ transactionID: String, _ config: ReconConfig) throws -> [VerificationStatus] {
+        try ReconStore(path: config.databasePath).ledgerRows(transactionIDs: [transactionID]).map(\.verificationStatus)
+    }
+
+    func injected(_ code: FindingCode, _ dataset: DemoDataset) -> [String] {
+        dataset.injected.filter { $0.0 == code }.map(\.1)
+    }
+
+    @Test func settlesEveryPendingRowByItsEvidenceAndNeverAsksTwice() async throws {
+        let (dataset, simulator, config) = try await prepare()
+        let first = try await Jobs.verify(config: config, logger: logger)
+        #expect(first.exitCode == 0)
+        // Another app's signed transaction and a receipt Apple rejects (21002) are invalid.
+        for id in injected(.bundleMismatch, dataset) + injected(.invalidReceipt, dataset) {
+            #expect(try status(id, config) == [.invalid], "\(id)")
+        }
+        // TestFlight receipts verified at sandbox after 21007; refunds and undelivered verified.
+        for id in injected(.sandboxInProduction, dataset) + injected(.refundedDelivered, dataset) + injected(.undelivered, dataset) {
+            #expect(try status(id, config).allSatisfy { $0 == .verified }, "\(id)")
+        }
+        // Apple unreachable for this one (Server API 503): still pending, never invalid.
+        let stuck = try #require(dataset.unreachableTransactionIDs.first)
+        #expect(try status(stuck, config) == [.pending])
+        let store = try ReconStore(path: config.databasePath)
+        let attempts = try store.verifications(recordIDs: [], receiptIDs: [], transactionIDs: [stuck])
+        #expect(attempts.map(\.outcome) == ["unreachable"])
+        #expect(attempts.first?.attempts == 3)
+        #expect(try store.counts().pending == 1)
+        // Rows without a receipt were settled by Get Transaction Info.
+        let serverAPI = try store.ledgerRows(userID: "user-server-api-1")
+        #expect(serverAPI.map(\.verificationStatus) == [.verified])
+        // Orphan receipts were verified: Apple's answer is evidence of purchases the ledger lacks.
+        for id in injected(.missingRecord, dataset) {
+            #expect(try store.evidence(transactionIDs: [id], receiptIDs: []).contains { $0.source == .verifyReceipt && $0.appleStatus == 0 })
+        }
+        #expect(simulator.requestLog.count(path: "/production/verifyReceipt") > 0)
+        #expect(simulator.requestLog.count(path: "/sandbox/verifyReceipt") == 2)
+
+        // A rerun verifies nothing settled again: only the unreachable one is retried.
+        let before = simulator.requestLog.count(prefix: "/production/verifyReceipt") + simulator.requestLog.count(prefix: "/sandbox/verifyReceipt")
+        _ = try await Jobs.verify(config: config, logger: logger)
+        let after = simulator.requestLog.count(prefix: "/production/verifyReceipt") + simulator.requestLog.count(prefix: "/sandbox/verifyReceipt")
+        #expect(after == before)
+        #expect(try store.counts().pending == 1)
+        await simulator.stop()
+    }
+
+    @Test func appleUnreachableLeavesRowsPendingNeverInvalid() async throws {
+        let (dataset, simulator, baseConfig) = try await prepare(faults: [.always(at: "/production/verifyReceipt", .hang)])
+        var config = baseConfig
+        config.requestTimeoutMillis = 200
+        config.retryAttempts = 2
+        let outcome = try await Jobs.verify(config: config, logger: logger)
+        #expect(outcome.exitCode == 0)
+        // Every receipt needing verifyReceipt timed out: those rows stay pending.
+        for id in injected(.invalidReceipt, dataset) + injected(.sandboxInProduction, dataset) {
+            #expect(try status(id, config) == [.pending], "\(id)")
+        }
+        let store = try ReconStore(path: config.databasePath)
+        let receiptIDs = try store.ledgerRows(transactionIDs: injected(.invalidReceipt, dataset)).compactMap(\.receiptID)
+        let tries = try store.verifications(recordIDs: [], receiptIDs: receiptIDs, transactionIDs: [])
+        #expect(tries.map(\.outcome) == ["unreachable"])
+        #expect(tries.first?.attempts == 2)
+        #expect(outcome.lines.first?.contains("unreachable (still pending)") == true)
+        await simulator.stop()
+    }
+}

@@ -31,9 +31,11 @@ bench-deps: deps
 build: deps
 	$(SWIFT) build
 
+# Serially: the suite runs HTTP servers and subprocesses whose timeouts should not race the
+# CPU-heavy tests for this machine's two cores.
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 demo: deps
 	$(SWIFT) build

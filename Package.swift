@@ -67,6 +67,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "iap-recon-bench",
+            dependencies: ["IAPRecon", "AppStoreSimulator", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "IAPReconTestSupport",
             dependencies: ["IAPRecon"]

@@ -44,3 +44,20 @@ OURS=$(cat "$DATA/last.time")
 measure "iap-recon import (re-import, upsert)" "$BIN" import --db "$DATA/recon.sqlite" --transactions "$CSV"
 
 echo "ratio to load-then-index baseline: $(echo "scale=2; $OURS / $BASE1" | bc -l) (target <= 1.2)"
+
+echo
+echo "== detection: 1,000,000 transactions + 1,000,000 evidence rows =="
+DB="$DATA/recon.sqlite"
+sqlite3 "$DB" "DELETE FROM evidence; INSERT INTO evidence (source, transaction_id, original_transaction_id, product_id,
+    quantity, purchase_date, environment, bundle_id, signature, apple_status, recorded_at)
+  SELECT 'verifyReceipt', transaction_id, original_transaction_id, product_id, quantity, purchase_date, 'Production',
+    'com.example.app', 'not-checked', 0, 1795000000000 FROM transactions;"
+echo "evidence rows: $(sqlite3 "$DB" 'SELECT COUNT(*) FROM evidence')"
+measure "detection + revenue (1M + 1M)" ./.build/release/iap-recon-bench detect "$DB"
+./.build/release/iap-recon-bench detect "$DB"
+measure "iap-recon report (whole, incl. XLSX)" "$BIN" report --db "$DB" --out "$DATA/report" --as-of 2026-11-20T12:00:00Z
+
+echo
+echo "== JWS verification and verify throughput =="
+./.build/release/iap-recon-bench jws 200000
+./.build/release/iap-recon-bench verify-stage 5000

@@ -11,7 +11,7 @@ struct ServerAPIEndToEndTests {
         now: @escaping @Sendable () -> Date = { Date() }, policy: RetryPolicy = SimFixture.fastPolicy()
     ) throws -> AppStoreServerAPIClient {
         try AppStoreServerAPIClient(
-            key: key ?? SimFixture.apiKey(), endpoints: simulator.endpoints(requestTimeout: .seconds(2)),
+            key: key ?? SimFixture.apiKey(), endpoints: simulator.endpoints(requestTimeout: .seconds(20)),
             transport: transport, retryPolicy: policy, rateLimiter: .unlimited(), now: now)
     }
 
@@ -120,7 +120,7 @@ struct ServerAPIEndToEndTests {
                 let request = AppleHTTPRequest(
                     method: .get, url: url, headers: ["authorization": "Bearer " + token],
                     endpoint: .transactionInfo, environment: .production)
-                return try await transport.send(request, timeout: .seconds(2)).status
+                return try await transport.send(request, timeout: .seconds(20)).status
             }
             let accepted = try await send(try handmadeToken(claims: claims))
             #expect(accepted == 200)

@@ -87,7 +87,7 @@ func withSimulator<Result: Sendable>(
 ) async throws -> Result {
     let simulator = try await AppStoreSimulator.start(seed: seed, faults: faults, maxHang: .seconds(5))
     let transport = AsyncHTTPTransport(
-        configuration: .init(maxConnectionsPerHost: 8, connectTimeout: .seconds(1), readTimeout: .seconds(2)))
+        configuration: .init(maxConnectionsPerHost: 8, connectTimeout: .seconds(10), readTimeout: .seconds(20)))
     do {
         let result = try await body(simulator, transport)
         try await transport.shutdown()

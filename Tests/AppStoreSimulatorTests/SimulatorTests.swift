@@ -95,7 +95,7 @@ struct SimulatorTests {
                 let request = AppleHTTPRequest(
                     method: .post, url: simulator.endpoints().verifyReceiptProduction,
                     body: Data(#"{"receipt-data": "eA=="}"#.utf8), endpoint: .verifyReceipt, environment: .production)
-                for _ in 0..<20 { _ = try await transport.send(request, timeout: .seconds(2)) }
+                for _ in 0..<20 { _ = try await transport.send(request, timeout: .seconds(20)) }
                 return simulator.requestLog.requests.map(\.status)
             }
         }
@@ -112,10 +112,10 @@ struct SimulatorTests {
             let request = AppleHTTPRequest(
                 method: .post, url: simulator.endpoints().verifyReceiptProduction,
                 body: Data(#"{"receipt-data": "eA=="}"#.utf8), endpoint: .verifyReceipt, environment: .production)
-            let before = try await transport.send(request, timeout: .seconds(2)).status
+            let before = try await transport.send(request, timeout: .seconds(20)).status
             simulator.setFaults(FaultPlan([.first(1, .httpStatus(500, errorCode: nil))]))
-            let faulted = try await transport.send(request, timeout: .seconds(2)).status
-            let after = try await transport.send(request, timeout: .seconds(2)).status
+            let faulted = try await transport.send(request, timeout: .seconds(20)).status
+            let after = try await transport.send(request, timeout: .seconds(20)).status
             let statuses: [Int] = [before, faulted, after]
             #expect(statuses == [200, 500, 200])
             #expect(simulator.requestLog.countsByPath == [SimFixture.productionPath: 3])
@@ -130,7 +130,7 @@ struct SimulatorTests {
             let url = simulator.baseURL.appendingPathComponent("staging/verifyReceipt")
             let request = AppleHTTPRequest(
                 method: .post, url: url, body: Data("{}".utf8), endpoint: .verifyReceipt, environment: .production)
-            let status = try await transport.send(request, timeout: .seconds(2)).status
+            let status = try await transport.send(request, timeout: .seconds(20)).status
             #expect(status == 404)
         }
     }

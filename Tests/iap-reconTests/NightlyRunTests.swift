@@ -24,12 +24,12 @@ import Testing
             for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path,
             extraFaults: faults)
         let configFile = try dir.write(
-            "config.json", #"{"version": 1, "retry-attempts": 3, "retry-budget": "2s", "retry-base-delay": "50ms"}"#)
+            "config.json", #"{"version": 1, "retry-attempts": 3, "retry-budget": "30s", "retry-base-delay": "50ms"}"#)
         let flags = [
             "--db", dir.file("s.sqlite"), "--bundle-id", dataset.bundleID, "--trusted-root", config.trustedRoots[0],
             "--verify-receipt-url", config.verifyReceiptURL, "--sandbox-verify-receipt-url", config.sandboxVerifyReceiptURL,
             "--server-api-url", config.serverAPIURL, "--sandbox-server-api-url", config.sandboxServerAPIURL,
-            "--concurrency", "8", "--request-timeout", "2s", "--config", configFile,
+            "--concurrency", "8", "--request-timeout", "20s", "--config", configFile,
         ]
         let environment = [
             "IAP_RECON_SHARED_SECRET": DemoDataset.sharedSecret, "IAP_RECON_API_KEY_FILE": config.apiKeyFile ?? "",

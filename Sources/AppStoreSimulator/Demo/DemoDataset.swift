@@ -21,19 +21,6 @@ public struct DemoDataset: Sendable {
     public static let sharedSecret = "demo-shared-secret-7f3a"
 }
 
-/// SplitMix64: small, fast, and the same sequence everywhere for a seed.
-struct DemoRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 extension DemoDataset {
     struct Product {
@@ -80,7 +67,7 @@ extension DemoDataset {
     ///   - seed: the random seed; the same seed gives the same files.
     ///   - purchases: clean purchases to generate (anomalies come on top).
     public static func generate(seed: UInt64 = 1, purchases count: Int = 3_000, asOf: Int64 = defaultAsOf) throws -> DemoDataset {
-        var rng = DemoRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let bundle = "com.example.recon.demo"
         let authority = try SigningAuthority(options: AppStoreSimulator.defaultAuthorityOptions)
         var rows: [Purchase] = []
@@ -183,7 +170,9 @@ extension DemoDataset {
             let product = catalog[rng.below(catalog.count)]
             let storefront = storefronts[rng.below(storefronts.count)]
             let tid = String(2_000_000_100_000 + index)
-            let date = asOf - 2 * hour - Int64(rng.below(Int(28 * day / 1000))) * 1000
+            let window = Int(28 * day / 1000)
+            let secondsBack = Int64(rng.below(window)) * 1000
+            let date: Int64 = asOf - 2 * hour - secondsBack
             let delivered = date + 2_000 + Int64(rng.below(20_000))
             var p = Purchase(
                 recordID: String(format: "rec-%06d", index), userID: users[rng.below(users.count)], productID: product.id,

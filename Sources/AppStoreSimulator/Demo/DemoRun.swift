@@ -57,9 +57,9 @@ public enum DemoRun {
         config.serverAPIURL = simulator.productionBaseURL.absoluteString
         config.sandboxServerAPIURL = simulator.sandboxBaseURL.absoluteString
         config.concurrency = 16
-        config.requestTimeoutMillis = 2_000
+        config.requestTimeoutMillis = 10_000
         config.retryAttempts = 3
-        config.retryBudgetMillis = 2_000
+        config.retryBudgetMillis = 15_000
         config.retryBaseDelayMillis = 50
         config.sharedSecret = DemoDataset.sharedSecret
         config.apiKeyFile = keyFile

@@ -30,8 +30,9 @@ public struct BundleMismatch: ReceiptDetector, TransactionDetector {
                 recordIDs: rows.map(\.recordID), receiptID: receipt.receipt.receiptID))
     }
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+        let context = facts.context
         let answers = group.evidence.filter { $0.receiptID == nil && DetectionSupport.isForeign($0, in: context) }
         let foreign = BundleMismatch.distinct(answers.compactMap(DetectionSupport.bundleID(of:)))
         guard let answer = answers.first else { return }

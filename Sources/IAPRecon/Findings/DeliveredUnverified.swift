@@ -14,9 +14,9 @@ public struct DeliveredUnverified: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+
         for row in group.records.sorted(by: DetectionSupport.bookingOrder)
         where DeliveredUnverified.applies(to: row, facts) {
             let value = facts.value(of: row)

@@ -232,22 +232,9 @@ enum DetectionSupport {
 
     /// UTC ISO 8601 with seconds (`2026-11-20T13:05:00Z`), computed from integers.
     static func timestamp(_ millis: Int64) -> String {
-        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):"
-            + "\(two(secondOfDay % 60))Z"
+        let c = Timestamp.utcComponents(millis)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(c.year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
     }
 
     /// A share in thousandths of a percent as text (`50 %`, `12.5 %`).
@@ -272,7 +259,7 @@ enum DetectionSupport {
 ///
 /// All evidence that may not speak about this app's purchase (another bundle, a bad signature,
 /// an Apple answer rejecting the receipt) is dropped first; see ``DetectionSupport/isUsable(_:in:)``.
-struct TransactionFacts {
+public struct TransactionFacts: Sendable {
     let group: TransactionGroup
     let context: DetectionContext
     /// Evidence that may speak about the purchase, in the group's order.

@@ -9,13 +9,8 @@ public protocol Detector: Sendable {
 
 /// A detector that looks at everything known about one Apple transaction id.
 public protocol TransactionDetector: Detector {
-    /// Reports what is wrong with one transaction group.
-    ///
-    /// - Parameters:
-    ///   - group: the ledger rows and evidence for one transaction id (either may be empty).
-    ///   - context: "now", grace periods, the app's bundle ids and the catalog.
-    ///   - findings: where findings go.
-    func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
+    /// Inspects one transaction's facts (worked out once per group, shared by every detector).
+    func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector)
 }
 
 /// A detector that looks at the ledger rows sharing one original transaction id.
@@ -107,7 +102,12 @@ public struct DetectorSet: Sendable {
     /// Runs every transaction detector over one group.
     public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
     {
-        for detector in transaction { detector.inspect(group, in: context, into: &findings) }
+        inspect(TransactionFacts(group, in: context), into: &findings)
+    }
+
+    /// Runs every transaction detector over one group's facts.
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        for detector in transaction { detector.inspect(facts, into: &findings) }
     }
 
     /// Runs every original-transaction detector over one group.
@@ -144,5 +144,12 @@ public enum Detection {
         for group in originals { detectors.inspect(group, in: context, into: &collector) }
         for receipt in receipts { detectors.inspect(receipt, in: context, into: &collector) }
         return collector.sorted
+    }
+}
+
+extension TransactionDetector {
+    /// Inspects one group (working out its facts first): for tests and one-off checks.
+    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector) {
+        inspect(TransactionFacts(group, in: context), into: &findings)
     }
 }

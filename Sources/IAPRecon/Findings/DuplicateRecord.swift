@@ -10,9 +10,9 @@ public struct DuplicateRecord: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+
         let rows = group.records.filter(facts.isCredited).sorted(by: DetectionSupport.bookingOrder)
         guard rows.count >= 2, let first = rows.first else { return }
         var extra = MoneyTally()

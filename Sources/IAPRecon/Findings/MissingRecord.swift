@@ -13,10 +13,11 @@ public struct MissingRecord: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+        let context = facts.context
         guard group.records.isEmpty else { return }
-        let facts = TransactionFacts(group, in: context)
+
         let paid = facts.usable.filter(DetectionSupport.isAuthentic)
         guard case .production = facts.environment, let proof = paid.first, !facts.refund.isCancelled,
             !paid.contains(where: { $0.entry.inAppOwnershipType?.uppercased() == "FAMILY_SHARED" })

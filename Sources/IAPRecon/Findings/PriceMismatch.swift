@@ -16,9 +16,10 @@ public struct PriceMismatch: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+        let context = facts.context
+
         let applePrices = TransactionFacts.preferred(facts.usable) { $0.entry.price }
         for row in group.records.sorted(by: DetectionSupport.bookingOrder) where facts.standsAsRevenue(row) {
             guard let recorded = row.price, ProductMismatch.appleProduct(differingFrom: row, facts) == nil,

@@ -13,9 +13,9 @@ public struct ProductMismatch: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+
         let appleQuantities = TransactionFacts.preferred(facts.usable) { $0.entry.quantity }
         for row in group.records.sorted(by: DetectionSupport.bookingOrder) where facts.isCredited(row) {
             let appleProduct = ProductMismatch.appleProduct(differingFrom: row, facts)

@@ -12,9 +12,9 @@ public struct ProductionAsSandbox: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+
         guard case .production(let evidence) = facts.environment,
             !group.records.contains(where: DetectionSupport.ledgerCountsAsRevenue)
         else { return }

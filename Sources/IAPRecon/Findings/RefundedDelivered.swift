@@ -13,9 +13,9 @@ public struct RefundedDelivered: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+
         guard case .refunded(let refund, let evidence) = facts.refund else { return }
         let rows = group.records.filter(facts.standsAsRevenue).sorted(by: DetectionSupport.bookingOrder)
         guard let first = rows.first else { return }

@@ -13,9 +13,9 @@ public struct SandboxInProduction: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+
         guard case .test(let environment, let evidence) = facts.environment else { return }
         let rows = group.records.filter(DetectionSupport.ledgerCountsAsRevenue).sorted(
             by: DetectionSupport.bookingOrder)

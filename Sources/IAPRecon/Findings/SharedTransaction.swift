@@ -17,9 +17,9 @@ public struct SharedTransaction: TransactionDetector, OriginalTransactionDetecto
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+
         let rows = group.records.filter(facts.isCredited).sorted(by: DetectionSupport.bookingOrder)
         guard let first = rows.first, Set(rows.map(\.userID)).count >= 2 else { return }
         let later = rows.filter { $0.userID != first.userID }

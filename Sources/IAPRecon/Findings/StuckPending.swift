@@ -10,9 +10,10 @@ public struct StuckPending: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+        let context = facts.context
+
         let deadline = context.asOf - context.pendingLimitMillis
         let owed = Set(Undelivered.owedRows(facts).map(\.recordID))
         for row in group.records.sorted(by: DetectionSupport.bookingOrder) {

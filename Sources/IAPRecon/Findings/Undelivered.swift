@@ -12,9 +12,9 @@ public struct Undelivered: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+
         let rows = Undelivered.owedRows(facts)
         guard let first = rows.first else { return }
         let value = facts.value(of: first)

@@ -9,9 +9,10 @@ public struct Unfinished: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
-        let facts = TransactionFacts(group, in: context)
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+        let context = facts.context
+
         let deadline = context.asOf - context.finishGraceMillis
         for row in group.records.sorted(by: DetectionSupport.bookingOrder) where facts.isRealPurchase(row) {
             guard let delivered = row.deliveredAt, row.finishedAt == nil, delivered < deadline else { continue }

@@ -11,10 +11,11 @@ public struct UnknownProduct: TransactionDetector {
     /// The detector.
     public init() {}
 
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
-    {
+    public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
+        let group = facts.group
+        let context = facts.context
         guard !context.catalog.isEmpty else { return }
-        let facts = TransactionFacts(group, in: context)
+
         let rows = group.records.filter { facts.standsAsRevenue($0) && context.catalog[$0.productID] == nil }
             .sorted(by: DetectionSupport.bookingOrder)
         var products: [String] = []

@@ -69,6 +69,15 @@ struct ChunkedFile {
     }
 
     func close() { _ = Foundation.close(fd) }
+
+    /// Skips a UTF-8 byte order mark at the start of the file.
+    mutating func skipByteOrderMark() throws(ImportFileError) {
+        // Need at least 3 bytes (or the end of the file) to see one.
+        while buffer.count - consumed < 3, try refill() {}
+        if buffer.count - consumed >= 3, buffer[consumed] == 0xEF, buffer[consumed + 1] == 0xBB, buffer[consumed + 2] == 0xBF {
+            consumed += 3
+        }
+    }
 }
 
 /// A streaming RFC 4180 reader: quoted fields with embedded commas, quotes (`""`) and line
@@ -94,13 +103,7 @@ struct CSVReader {
     private mutating func nextRecord() throws(ImportFileError) -> CSVRecord? {
         while true {
             if first {
-                // Need at least 3 bytes (or EOF) to see a BOM.
-                while file.buffer.count - file.consumed < 3, try file.refill() {}
-                if file.buffer.count - file.consumed >= 3, file.buffer[file.consumed] == 0xEF,
-                    file.buffer[file.consumed + 1] == 0xBB, file.buffer[file.consumed + 2] == 0xBF
-                {
-                    file.consumed += 3
-                }
+                try file.skipByteOrderMark()
                 first = false
             }
             if file.consumed >= file.buffer.count {
@@ -268,12 +271,7 @@ struct LineReader {
         while true {
             if file.consumed >= file.buffer.count, try !file.refill() { return }
             if first {
-                while file.buffer.count - file.consumed < 3, try file.refill() {}
-                if file.buffer.count - file.consumed >= 3, file.buffer[file.consumed] == 0xEF,
-                    file.buffer[file.consumed + 1] == 0xBB, file.buffer[file.consumed + 2] == 0xBF
-                {
-                    file.consumed += 3
-                }
+                try file.skipByteOrderMark()
                 first = false
             }
             let b = file.buffer

@@ -147,6 +147,15 @@ public enum Timestamp {
         return text + "Z"
     }
 
+    /// UTC calendar date and time of an instant: (year, month, day, hour, minute, second).
+    public static func utcComponents(_ millis: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        let secondOfDay = Int(seconds - Int64(days) * 86_400)
+        let (y, m, d) = civil(fromDays: days)
+        return (y, m, d, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+    }
+
     /// `yyyy-MM-dd` of a day number since 1970-01-01.
     public static func dayString(_ days: Int) -> String {
         let (y, m, d) = civil(fromDays: days)

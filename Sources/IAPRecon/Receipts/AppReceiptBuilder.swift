@@ -70,7 +70,7 @@ public enum AppReceiptBuilder {
         return set(attributes)
     }
 
-    private static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
+    static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [tag]
         if content.count < 0x80 {
             out.append(UInt8(content.count))
@@ -87,7 +87,7 @@ public enum AppReceiptBuilder {
         return out + content
     }
 
-    private static func integer(_ value: Int64) -> [UInt8] {
+    static func integer(_ value: Int64) -> [UInt8] {
         var bytes = withUnsafeBytes(of: value.bigEndian, Array.init)
         while bytes.count > 1, (bytes[0] == 0x00 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xFF && bytes[1] & 0x80 != 0) {
             bytes.removeFirst()
@@ -95,10 +95,10 @@ public enum AppReceiptBuilder {
         return tlv(0x02, bytes)
     }
 
-    private static func utf8(_ text: String) -> [UInt8] { tlv(0x0C, Array(text.utf8)) }
-    private static func ia5(_ text: String) -> [UInt8] { tlv(0x16, Array(text.utf8)) }
-    private static func attribute(_ type: Int64, _ value: [UInt8]) -> [UInt8] {
+    static func utf8(_ text: String) -> [UInt8] { tlv(0x0C, Array(text.utf8)) }
+    static func ia5(_ text: String) -> [UInt8] { tlv(0x16, Array(text.utf8)) }
+    static func attribute(_ type: Int64, _ value: [UInt8]) -> [UInt8] {
         tlv(0x30, integer(type) + integer(1) + tlv(0x04, value))
     }
-    private static func set(_ members: [[UInt8]]) -> [UInt8] { tlv(0x31, members.flatMap { $0 }) }
+    static func set(_ members: [[UInt8]]) -> [UInt8] { tlv(0x31, members.flatMap { $0 }) }
 }

@@ -77,7 +77,12 @@ public struct RevenueBuilder {
 
     /// Adds one transaction's revenue.
     public mutating func add(_ group: TransactionGroup) {
-        let facts = TransactionFacts(group, in: context)
+        add(TransactionFacts(group, in: context))
+    }
+
+    /// Adds one transaction's revenue from facts already worked out for the detectors.
+    public mutating func add(_ facts: TransactionFacts) {
+        let group = facts.group
         guard let record = RevenuePolicy.countedRecord(facts) else {
             // Booked as revenue, but the evidence says it was a test purchase.
             if let booked = group.records.filter(DetectionSupport.ledgerCountsAsRevenue).min(by: DetectionSupport.bookingOrder),

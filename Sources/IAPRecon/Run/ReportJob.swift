@@ -35,7 +35,7 @@ public struct ReportJob {
             asOf: asOf, deliveryGraceMillis: config.deliveryGraceMillis, finishGraceMillis: config.finishGraceMillis,
             pendingLimitMillis: config.pendingLimitMillis, bundleIDs: Set(config.bundleIDs), catalog: catalog)
         var revenue = RevenueBuilder(timeZone: zone, context: context, from: from, to: to)
-        let findings = try DetectionStage(context: context).run(store: store) { group in revenue.add(group) }
+        let findings = try DetectionStage(context: context).run(store: store) { facts in revenue.add(facts) }
         let (current, resolved) = try store.recordFindings(findings, runID: summary.runID, at: asOf)
         summary.stages.append(
             .init(name: "detect", durationMillis: clock.nowMillis() - detectStart, counts: ["findings": findings.count]))
@@ -91,12 +91,14 @@ public struct DetectionStage {
         self.detectors = detectors
     }
 
-    /// Runs detection over the whole store; `each` sees every transaction group too.
-    public func run(store: ReconStore, each: (TransactionGroup) -> Void) throws -> [Finding] {
+    /// Runs detection over the whole store; `each` sees every transaction's facts too (worked
+    /// out once per group, shared with the detectors).
+    public func run(store: ReconStore, each: (TransactionFacts) -> Void) throws -> [Finding] {
         var collector = FindingCollector()
         try store.forEachTransactionGroup { group in
-            each(group)
-            detectors.inspect(group, in: context, into: &collector)
+            let facts = TransactionFacts(group, in: context)
+            each(facts)
+            detectors.inspect(facts, into: &collector)
         }
         try store.forEachOriginalTransactionGroup { group in
             detectors.inspect(group, in: context, into: &collector)

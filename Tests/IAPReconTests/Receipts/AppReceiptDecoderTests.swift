@@ -7,40 +7,12 @@ import Testing
 
 /// A minimal DER writer for building receipt payloads in tests.
 enum TestDER {
-    static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [tag]
-        if content.count < 0x80 {
-            out.append(UInt8(content.count))
-        } else {
-            var length = content.count
-            var bytes: [UInt8] = []
-            while length > 0 {
-                bytes.insert(UInt8(length & 0xFF), at: 0)
-                length >>= 8
-            }
-            out.append(0x80 | UInt8(bytes.count))
-            out += bytes
-        }
-        return out + content
-    }
-
-    static func integer(_ value: Int64) -> [UInt8] {
-        var bytes = withUnsafeBytes(of: value.bigEndian, Array.init)
-        while bytes.count > 1, bytes[0] == 0x00 && bytes[1] & 0x80 == 0 || bytes[0] == 0xFF && bytes[1] & 0x80 != 0 {
-            bytes.removeFirst()
-        }
-        return tlv(0x02, bytes)
-    }
-
-    static func utf8(_ text: String) -> [UInt8] { tlv(0x0C, Array(text.utf8)) }
-    static func ia5(_ text: String) -> [UInt8] { tlv(0x16, Array(text.utf8)) }
-
-    /// `ReceiptAttribute ::= SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`.
-    static func attribute(_ type: Int64, _ value: [UInt8]) -> [UInt8] {
-        tlv(0x30, integer(type) + integer(1) + tlv(0x04, value))
-    }
-
-    static func set(_ members: [[UInt8]]) -> [UInt8] { tlv(0x31, members.flatMap { $0 }) }
+    static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { AppReceiptBuilder.tlv(tag, content) }
+    static func integer(_ value: Int64) -> [UInt8] { AppReceiptBuilder.integer(value) }
+    static func utf8(_ text: String) -> [UInt8] { AppReceiptBuilder.utf8(text) }
+    static func ia5(_ text: String) -> [UInt8] { AppReceiptBuilder.ia5(text) }
+    static func attribute(_ type: Int64, _ value: [UInt8]) -> [UInt8] { AppReceiptBuilder.attribute(type, value) }
+    static func set(_ members: [[UInt8]]) -> [UInt8] { AppReceiptBuilder.set(members) }
 
     /// A production receipt payload with two in-app purchases (one refunded).
     static func productionPayload(bundle: String = "com.example.app") -> [UInt8] {

@@ -23,7 +23,7 @@ measure() {  # name, command...
 
 INDEXES="CREATE INDEX t1 ON transactions(transaction_id); CREATE INDEX t2 ON transactions(original_transaction_id);
 CREATE INDEX t3 ON transactions(user_id); CREATE INDEX t4 ON transactions(receipt_id) WHERE receipt_id <> '';
-CREATE INDEX t5 ON transactions(verification_status, purchase_date);"
+CREATE INDEX t5 ON transactions(purchase_date) WHERE verification_status = 'pending';"
 
 rm -f "$DATA"/*.sqlite*
 measure "sqlite3 .import, then index" sqlite3 "$DATA/baseline1.sqlite" \

@@ -259,7 +259,7 @@ enum DetectionSupport {
 ///
 /// All evidence that may not speak about this app's purchase (another bundle, a bad signature,
 /// an Apple answer rejecting the receipt) is dropped first; see ``DetectionSupport/isUsable(_:in:)``.
-public struct TransactionFacts: Sendable {
+public final class TransactionFacts: Sendable {
     let group: TransactionGroup
     let context: DetectionContext
     /// Evidence that may speak about the purchase, in the group's order.

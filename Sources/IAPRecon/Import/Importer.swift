@@ -57,8 +57,8 @@ public struct Importer {
         for path in request.receipts { summaries.append(try importFile(path, kind: .receipts, into: store)) }
         if !request.transactions.isEmpty {
             let bulk = try store.ledgerIsEmpty()
-            if bulk { try store.dropTransactionIndexes() }
-            defer { if bulk { try? store.createTransactionIndexes() } }
+            if bulk { try store.beginBulkLoad() }
+            defer { if bulk { store.endBulkLoad() } }
             for path in request.transactions {
                 summaries.append(try importFile(path, kind: .transactions, into: store))
             }

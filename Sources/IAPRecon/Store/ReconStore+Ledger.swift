@@ -5,6 +5,20 @@ extension ReconStore {
         try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM transactions)") == 1
     }
 
+    /// Prepares a first load into an empty ledger: indexes are built once at the end, and the
+    /// rollback journal replaces WAL for the load (new pages are written once instead of twice).
+    /// If another connection holds the store, WAL simply stays on.
+    func beginBulkLoad() throws(StoreError) {
+        try dropTransactionIndexes()
+        try? db.execute("PRAGMA journal_mode=DELETE")
+    }
+
+    /// Ends a bulk load: indexes exist again (also after a failed load) and WAL is back on.
+    func endBulkLoad() {
+        try? createTransactionIndexes()
+        try? db.execute("PRAGMA journal_mode=WAL")
+    }
+
     /// Drops the ledger's secondary indexes before a bulk first load.
     func dropTransactionIndexes() throws(StoreError) {
         for index in Schema.transactionIndexes {
@@ -60,12 +74,12 @@ final class LedgerWriter {
             """
             INSERT INTO transactions (record_id, user_id, product_id, transaction_id, original_transaction_id,
                 purchase_date, quantity, environment, price_milli, currency, storefront, verification_status,
-                delivered_at, finished_at, receipt_id, source_file, source_line, imported_at)
+                delivered_at, finished_at, receipt_id, source_file_id, source_line, imported_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
             ON CONFLICT (record_id) DO UPDATE SET user_id = ?2, product_id = ?3, transaction_id = ?4,
                 original_transaction_id = ?5, purchase_date = ?6, quantity = ?7, environment = ?8,
                 price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
-                delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file = ?16, source_line = ?17,
+                delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file_id = ?16, source_line = ?17,
                 imported_at = ?18
             """)
         upsertReceipt = try store.db.prepare(
@@ -92,14 +106,26 @@ final class LedgerWriter {
             """)
     }
 
+    private var fileIDs: [String: Int64] = [:]
+
+    /// The id of an input file's path in `import_files` (created on first use).
+    private func fileID(_ path: String) throws(StoreError) -> Int64 {
+        if let id = fileIDs[path] { return id }
+        try store.db.prepare("INSERT OR IGNORE INTO import_files (path) VALUES (?)").run([.text(path)])
+        let id = try store.db.scalar("SELECT file_id FROM import_files WHERE path = ?", [.text(path)]) ?? 0
+        fileIDs[path] = id
+        return id
+    }
+
     func upsert(_ t: LedgerTransaction, source: String, line: Int) throws(StoreError) {
+        let file = try fileID(source)
         try upsertTransaction.run([
             .text(t.recordID), .text(t.userID), .text(t.productID), .text(t.transactionID),
             .text(t.originalTransactionID), .integer(t.purchaseDate), .integer(Int64(t.quantity)),
             .text(t.environment.rawValue), t.price.map { .integer($0.milliunits) } ?? .null,
             t.price.map { .text($0.currency) } ?? .null, .optionalText(t.storefront),
             .text(t.verificationStatus.rawValue), .optionalInteger(t.deliveredAt), .optionalInteger(t.finishedAt),
-            .optionalText(t.receiptID), .text(source), .integer(Int64(line)), .integer(now),
+            .optionalText(t.receiptID), .integer(file), .integer(Int64(line)), .integer(now),
         ])
     }
 

@@ -23,11 +23,16 @@ enum Schema {
         ("transactions_by_user", "CREATE INDEX IF NOT EXISTS transactions_by_user ON transactions(user_id)"),
         ("transactions_by_receipt",
          "CREATE INDEX IF NOT EXISTS transactions_by_receipt ON transactions(receipt_id) WHERE receipt_id IS NOT NULL"),
-        ("transactions_by_status",
-         "CREATE INDEX IF NOT EXISTS transactions_by_status ON transactions(verification_status, purchase_date)"),
+        ("transactions_pending",
+         "CREATE INDEX IF NOT EXISTS transactions_pending ON transactions(purchase_date) WHERE verification_status = 'pending'"),
     ]
 
     private static let ledger = """
+        CREATE TABLE import_files (
+            file_id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE
+        );
+
         CREATE TABLE transactions (
             record_id TEXT PRIMARY KEY NOT NULL,
             user_id TEXT NOT NULL,
@@ -44,7 +49,7 @@ enum Schema {
             delivered_at INTEGER,
             finished_at INTEGER,
             receipt_id TEXT,
-            source_file TEXT NOT NULL,
+            source_file_id INTEGER NOT NULL REFERENCES import_files(file_id),
             source_line INTEGER NOT NULL,
             imported_at INTEGER NOT NULL,
             recon_verdict TEXT,
@@ -160,7 +165,7 @@ enum Schema {
             apple_status INTEGER,
             recorded_at INTEGER NOT NULL
         );
-        CREATE INDEX evidence_by_transaction ON evidence(transaction_id);
+        CREATE INDEX evidence_by_transaction ON evidence(transaction_id, recorded_at);
         CREATE INDEX evidence_by_original ON evidence(original_transaction_id);
         CREATE INDEX evidence_by_receipt ON evidence(receipt_id);
         """

@@ -20,6 +20,11 @@ public final class ReconStore {
         self.clock = clock
         db = try SQLiteDatabase(path: path, readOnly: readOnly)
         if !readOnly {
+            // A new file gets larger pages (fewer B-tree levels for a big ledger); the size can
+            // only be chosen before the first table exists and before WAL is on.
+            if try db.scalar("SELECT COUNT(*) FROM sqlite_schema") == 0 {
+                try db.execute("PRAGMA page_size = 16384", context: "creating '\(path)'")
+            }
             try db.execute("PRAGMA journal_mode=WAL", context: "enabling WAL on '\(path)'")
             try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY")
             try migrate()

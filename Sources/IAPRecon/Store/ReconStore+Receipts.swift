@@ -27,35 +27,47 @@ extension ReconStore {
     public func recordDecode(
         of receipt: UploadedReceipt, result: Result<ReceiptEvidence, ReceiptDecodingError>, at time: Int64
     ) throws {
+        try recordDecodes([(receipt, result)], at: time)
+    }
+
+    /// Stores a page of offline decodes in one transaction.
+    public func recordDecodes(
+        _ decodes: [(UploadedReceipt, Result<ReceiptEvidence, ReceiptDecodingError>)], at time: Int64
+    ) throws {
         try write {
-            try db.prepare("DELETE FROM evidence WHERE receipt_id = ? AND source = 'offline'").run([.text(receipt.receiptID)])
-            let hash = ReceiptDigest.sha256Hex(receipt.data)
+            let clear = try db.prepare("DELETE FROM evidence WHERE receipt_id = ? AND source = 'offline'")
             let upsert = try db.prepare(
                 """
                 INSERT OR REPLACE INTO receipt_checks (receipt_id, status, reason, environment, receipt_type, bundle_id,
                     app_version, original_app_version, creation_date, signature, signature_detail, data_sha256, checked_at)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
                 """)
-            switch result {
-            case .failure(let error):
-                try upsert.run([
-                    .text(receipt.receiptID), .text(error.kind.rawValue), .text(error.reason), .null, .null, .null, .null,
-                    .null, .null, .text(error.kind == .malformed ? SignatureStatus.notChecked.rawValue : SignatureStatus.invalid.rawValue),
-                    .text(error.reason), .text(hash), .integer(time),
-                ])
-            case .success(let evidence):
-                try upsert.run([
-                    .text(receipt.receiptID), .text("decoded"), .null, .optionalText(evidence.environment?.rawValue),
-                    .optionalText(evidence.receiptType), .optionalText(evidence.bundleID), .optionalText(evidence.appVersion),
-                    .optionalText(evidence.originalAppVersion), .optionalInteger(evidence.creationDate),
-                    .text(evidence.signature.rawValue), .optionalText(evidence.signatureDetail), .text(hash), .integer(time),
-                ])
-                let writer = try EvidenceWriter(store: self)
-                for entry in evidence.entries {
-                    try writer.insert(
-                        entry, source: .offline, receiptID: receipt.receiptID, verificationID: nil,
-                        environment: evidence.environment, bundleID: evidence.bundleID, signature: evidence.signature,
-                        appleStatus: nil, at: time)
+            let writer = try EvidenceWriter(store: self)
+            for (receipt, result) in decodes {
+                try clear.run([.text(receipt.receiptID)])
+                let hash = ReceiptDigest.sha256Hex(receipt.data)
+                switch result {
+                case .failure(let error):
+                    try upsert.run([
+                        .text(receipt.receiptID), .text(error.kind.rawValue), .text(error.reason), .null, .null, .null, .null,
+                        .null, .null,
+                        .text(error.kind == .malformed ? SignatureStatus.notChecked.rawValue : SignatureStatus.invalid.rawValue),
+                        .text(error.reason), .text(hash), .integer(time),
+                    ])
+                case .success(let evidence):
+                    try upsert.run([
+                        .text(receipt.receiptID), .text("decoded"), .null, .optionalText(evidence.environment?.rawValue),
+                        .optionalText(evidence.receiptType), .optionalText(evidence.bundleID),
+                        .optionalText(evidence.appVersion), .optionalText(evidence.originalAppVersion),
+                        .optionalInteger(evidence.creationDate), .text(evidence.signature.rawValue),
+                        .optionalText(evidence.signatureDetail), .text(hash), .integer(time),
+                    ])
+                    for entry in evidence.entries {
+                        try writer.insert(
+                            entry, source: .offline, receiptID: receipt.receiptID, verificationID: nil,
+                            environment: evidence.environment, bundleID: evidence.bundleID, signature: evidence.signature,
+                            appleStatus: nil, at: time)
+                    }
                 }
             }
         }

@@ -22,8 +22,15 @@ public final class ReconStore {
         if !readOnly {
             // A new file gets larger pages (fewer B-tree levels for a big ledger); the size can
             // only be chosen before the first table exists and before WAL is on.
-            if try db.scalar("SELECT COUNT(*) FROM sqlite_schema") == 0 {
-                try db.execute("PRAGMA page_size = 16384", context: "creating '\(path)'")
+            do {
+                if try db.scalar("SELECT COUNT(*) FROM sqlite_schema") == 0 {
+                    try db.execute("PRAGMA page_size = 16384", context: "creating '\(path)'")
+                }
+            } catch {
+                if case .sqlite(let code, _, _) = error, code == 26 {  // SQLITE_NOTADB
+                    throw .cannotOpen(path: path, message: "not an iap-recon store (not an SQLite database)")
+                }
+                throw error
             }
             try db.execute("PRAGMA journal_mode=WAL", context: "enabling WAL on '\(path)'")
             try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY")

@@ -27,14 +27,15 @@ public struct ReceiptDecodeStage: Sendable {
                 for await (index, result) in group { results[index] = result }
                 return results
             }
-            let now = clock.nowMillis()
+            var decodes: [(UploadedReceipt, Result<ReceiptEvidence, ReceiptDecodingError>)] = []
             for (receipt, result) in zip(page, results) {
                 guard let result else { continue }
-                try store.recordDecode(of: receipt, result: result, at: now)
+                decodes.append((receipt, result))
                 if case .failure(let error) = result {
                     logger.debug("receipt did not decode", metadata: ["receipt": "\(receipt.receiptID)", "reason": "\(error.reason)"])
                 }
             }
+            try store.recordDecodes(decodes, at: clock.nowMillis())
             decoded += page.count
             if page.count < 1_000 { break }
         }

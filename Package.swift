@@ -85,7 +85,8 @@ let package = Package(
             name: "AppStoreSimulatorTests",
             dependencies: [
                 "IAPRecon", "AppStoreSimulator", "IAPReconTestSupport", .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            exclude: ["Demo/Snapshots"]
         ),
         .testTarget(
             name: "iap-reconTests",

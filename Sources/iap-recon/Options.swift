@@ -113,6 +113,9 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Timeout of one Apple request (default 15s).", valueName: "duration"))
     var requestTimeout: String?
 
+    @Flag(name: .customLong("exclude-old-transactions"), help: "Ask verifyReceipt for only the latest renewal of each subscription.")
+    var excludeOldTransactions = false
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -150,6 +153,7 @@ struct ConfigOptions: ParsableArguments {
         if let serverAPIURL { config.serverAPIURL = serverAPIURL }
         if let sandboxServerAPIURL { config.sandboxServerAPIURL = sandboxServerAPIURL }
         if let concurrency { config.concurrency = concurrency }
+        if excludeOldTransactions { config.excludeOldTransactions = true }
         if let requestTimeout, let ms = DurationText.millis(requestTimeout) { config.requestTimeoutMillis = ms }
         if let deliveryGrace, let ms = DurationText.millis(deliveryGrace) { config.deliveryGraceMillis = ms }
         if let finishGrace, let ms = DurationText.millis(finishGrace) { config.finishGraceMillis = ms }

@@ -49,6 +49,9 @@ import Testing
         ["report"], ["import", "--db", "x.sqlite"], ["report", "--db", "x.sqlite", "--fail-on", "severe"],
         ["report", "--db", "x.sqlite", "--as-of", "tomorrow"], ["report", "--db", "x.sqlite", "--timezone", "Mars/Olympus"],
         ["report", "--db", "x.sqlite", "--delivery-grace", "soon"], ["frobnicate"],
+        ["run", "--db", "x.sqlite", "--fail-on", "severe"], ["run", "--db", "x.sqlite", "--concurrency", "0"],
+        ["lookup", "--db", "x.sqlite"], ["lookup", "--db", "x.sqlite", "--user", "u", "--transaction", "t"],
+        ["verify", "--db", "x.sqlite", "--verify-receipt-url", "ftp://example"],
     ])
     func usageErrorsExit64(arguments: [String]) throws {
         let result = try runIAPRecon(arguments, directory: dir.path)

@@ -94,7 +94,6 @@ public actor AppStoreTokenSigner: CustomStringConvertible, CustomReflectable {
     private let key: AppStoreAPIKey
     private let lifetime: Duration
     private let now: @Sendable () -> Date
-    private var cached: (token: String, renewAfter: Date)?
 
     /// Creates a signer.
     ///
@@ -105,7 +104,7 @@ public actor AppStoreTokenSigner: CustomStringConvertible, CustomReflectable {
     /// - Throws: ``AppStoreConfigError/invalidSetting(setting:reason:)`` for a lifetime outside
     ///   (0, 60 min].
     public init(
-        key: AppStoreAPIKey, lifetime: Duration = .seconds(20 * 60), now: @escaping @Sendable () -> Date = { Date() }
+        key: AppStoreAPIKey, lifetime: Duration = .seconds(5 * 60), now: @escaping @Sendable () -> Date = { Date() }
     )
         throws(AppStoreConfigError)
     {
@@ -126,16 +125,10 @@ public actor AppStoreTokenSigner: CustomStringConvertible, CustomReflectable {
     /// A valid token, reused while more than a quarter of its lifetime (and at least a minute)
     /// remains.
     public func token() -> String {
-        let current = now()
-        if let cached, current < cached.renewAfter { return cached.token }
-        let token = Self.makeToken(key: key, issuedAt: current, lifetime: lifetime)
-        let seconds = Double(lifetime.components.seconds)
-        let margin = max(min(60, seconds / 2), seconds / 4)
-        cached = (token, current.addingTimeInterval(seconds - margin))
-        return token
+        // A new token for every request: nothing long-lived to leak, and `iat` is always fresh.
+        Self.makeToken(key: key, issuedAt: now(), lifetime: lifetime)
     }
 
-    /// Builds and signs one token.
     public static func makeToken(key: AppStoreAPIKey, issuedAt: Date, lifetime: Duration) -> String {
         let iat = Int64(issuedAt.timeIntervalSince1970.rounded(.down))
         let header = TokenHeader(alg: "ES256", kid: key.keyID, typ: "JWT")

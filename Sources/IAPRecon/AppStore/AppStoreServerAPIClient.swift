@@ -28,7 +28,7 @@ public struct AppStoreServerAPIClient: Sendable {
     public init(
         key: AppStoreAPIKey, endpoints: AppStoreEndpoints = .apple, transport: any HTTPTransport,
         retryPolicy: RetryPolicy = .default, rateLimiter: RateLimiter = RateLimiter(),
-        tokenLifetime: Duration = .seconds(20 * 60), now: @escaping @Sendable () -> Date = { Date() },
+        tokenLifetime: Duration = .seconds(5 * 60), now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "iap-recon.server-api")
     ) throws(AppStoreConfigError) {
         try endpoints.validate()

@@ -21,6 +21,7 @@ extension ReconConfig {
         "retry-attempts": "attempts per Apple request (default 5)",
         "retry-budget": "wall time one request may spend retrying, duration (default 60s)",
         "retry-base-delay": "first backoff delay, duration (default 500ms; doubles to 20s, with jitter)",
+        "exclude-old-transactions": "true to send exclude-old-transactions to verifyReceipt (default false)",
         "shared-secret": "verifyReceipt password (secret; prefer IAP_RECON_SHARED_SECRET)",
         "api-key-file": "App Store Server API .p8 key file",
         "api-key-id": "App Store Server API key id",
@@ -93,6 +94,12 @@ extension ReconConfig {
                 throw .invalid(key: "concurrency in \(path)", value: v, expected: "a whole number from 1 to 256")
             }
             concurrency = n
+        }
+        if let value = dictionary["exclude-old-transactions"] {
+            guard let flag = value as? Bool else {
+                throw .invalid(key: "exclude-old-transactions in \(path)", value: "\(value)", expected: "true or false")
+            }
+            excludeOldTransactions = flag
         }
         if let v = try string("shared-secret") { sharedSecret = v }
         if let v = try string("api-key-file") { apiKeyFile = v }

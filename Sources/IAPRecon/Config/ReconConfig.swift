@@ -41,6 +41,8 @@ public struct ReconConfig: Sendable, Hashable {
     public var retryBudgetMillis: Int64 = 60_000
     /// First backoff delay (doubles up to 20 s, with jitter).
     public var retryBaseDelayMillis: Int64 = 500
+    /// Ask verifyReceipt for only the latest renewal of each subscription.
+    public var excludeOldTransactions = false
     /// verifyReceipt password. Secret.
     public var sharedSecret: String?
     /// App Store Server API credentials. The key file's path is not secret; its contents are.

@@ -40,9 +40,11 @@ extension Jobs {
             }
         }
         let signedData = SignedDataVerifier(trust: trust, expectedBundleIDs: [])
-        return VerifyStage(
+        var stage = VerifyStage(
             verifyReceipt: verifyReceipt, serverAPI: serverAPI, signedData: signedData, bundleIDs: Set(config.bundleIDs),
             concurrency: config.concurrency, clock: clock)
+        stage.excludeOldTransactions = config.excludeOldTransactions
+        return stage
     }
 
     /// Decodes receipts offline, then verifies what is pending, over a fresh HTTP transport.

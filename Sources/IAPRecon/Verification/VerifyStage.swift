@@ -33,6 +33,8 @@ public struct VerifyStage: Sendable {
     public var bundleIDs: Set<String>
     public var concurrency: Int
     public var clock: TimeSource
+    /// Sent as verifyReceipt's `exclude-old-transactions`.
+    public var excludeOldTransactions = false
 
     public init(
         verifyReceipt: VerifyReceiptClient?, serverAPI: AppStoreServerAPIClient?, signedData: SignedDataVerifier,
@@ -184,7 +186,7 @@ public struct VerifyStage: Sendable {
         guard let client = verifyReceipt else {
             return [VerificationRecord(recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt, outcome: .skipped, detail: "verifyReceipt not configured")]
         }
-        let outcome = await client.verify(receiptData: receipt.data)
+        let outcome = await client.verify(receiptData: receipt.data, excludeOldTransactions: excludeOldTransactions)
         switch outcome {
         case .unreachable(let reason, let statuses, let attempts):
             let seen = statuses.isEmpty ? "" : " (statuses seen: \(statuses.map(String.init).joined(separator: ", ")))"

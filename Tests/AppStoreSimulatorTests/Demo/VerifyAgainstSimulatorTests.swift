@@ -91,4 +91,27 @@ import Testing
         #expect(outcome.lines.first?.contains("unreachable (still pending)") == true)
         await simulator.stop()
     }
+
+    @Test func goldenDiscrepanciesOfTheDemoLedgerCoverEveryCode() async throws {
+        let (dataset, simulator, config) = try await prepare()
+        let outcome = try await Jobs.nightly(ImportRequest(), config: config, clock: .fixed(dataset.asOf), logger: logger)
+        await simulator.stop()
+        #expect(outcome.exitCode == 0)
+        let text = try dir.read("out/discrepancies.csv")
+        let codes = Set(text.split(separator: "\r\n").dropFirst().compactMap { $0.split(separator: ",").first.map(String.init) })
+        #expect(codes == Set(FindingCode.allCases.map(\.rawValue)))
+        if let mismatch = snapshotMismatch(text, named: "demo-seed7.discrepancies.csv") { Issue.record(Comment(rawValue: mismatch)) }
+    }
+
+    @Test func orderLookupGoesThroughTheServerAPI() async throws {
+        let (dataset, simulator, config) = try await prepare()
+        _ = try await Jobs.verify(config: config, logger: logger)
+        let undelivered = try #require(injected(.undelivered, dataset).first)
+        let found = try await Jobs.lookup(.order("MK" + undelivered, transactionIDs: []), config: config, json: false, logger: logger)
+        #expect(found.lines.first?.hasPrefix("order MK\(undelivered): charged for 1 purchase, delivered 0 of 1; NOT DELIVERED: \(undelivered)") == true)
+        let unknown = try await Jobs.lookup(.order("NOPE123", transactionIDs: []), config: config, json: false, logger: logger)
+        #expect(unknown.lines == ["order NOPE123: Apple says this order id is not valid (status 1)"])
+        #expect(simulator.requestLog.count(prefix: "/production/inApps/v1/lookup/") == 2)
+        await simulator.stop()
+    }
 }

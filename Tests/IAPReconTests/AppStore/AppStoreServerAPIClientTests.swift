@@ -304,15 +304,25 @@ struct AppStoreServerAPIClientTests {
             transport.requests.first?.url.absoluteString == "http://127.0.0.1:9/production/inApps/v1/lookup/a%2Fb%3Fc")
     }
 
-    @Test("Tokens are reused until close to expiry, then renewed")
-    func tokenCache() async throws {
+    @Test("A new token for every request, issued now")
+    func tokenPerRequest() async throws {
         let clock = RecordingClock(fixedNow: Self.now)
         let signer = try AppStoreTokenSigner(key: Self.key(), lifetime: .seconds(600), now: { clock.now() })
         let first = await signer.token()
-        #expect(await signer.token() == first)
+        #expect(await signer.token() != first)
         try await clock.sleep(for: .seconds(500))
-        let renewed = await signer.token()
-        #expect(renewed != first)
+        let later = await signer.token()
+        func claims(_ token: String) throws -> [String: Any] {
+            let part = String(token.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+")
+                .replacingOccurrences(of: "_", with: "/")
+            let padded = part + String(repeating: "=", count: (4 - part.count % 4) % 4)
+            let data = try #require(Data(base64Encoded: padded))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let iat0 = try #require(try claims(first)["iat"] as? Int)
+        let iat1 = try #require(try claims(later)["iat"] as? Int)
+        #expect(iat1 - iat0 == 500)
+        #expect(try claims(later)["exp"] as? Int == iat1 + 600)
     }
 
     @Test("AppleAPIError keeps raw codes and knows the retryable ones")

@@ -145,7 +145,7 @@ enum SimulatedVerifyReceipt {
     /// Apple's `2023-10-19 01:45:36 Etc/GMT` spelling (computed arithmetically: a `DateFormatter`
     /// per call would dominate the simulator's cost per request).
     static func appleDate(_ millis: Int64) -> String {
-        let c = Timestamp.utcComponents(millis)
+        let c = Timestamp.components(millis)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(c.year)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute)):\(two(c.second)) Etc/GMT"
     }

@@ -17,17 +17,10 @@ public struct BundleMismatch: ReceiptDetector, TransactionDetector {
         let named = [decoded.bundleID] + decoded.entries.map(\.bundleID)
         let foreign = BundleMismatch.distinct(named.compactMap { $0 }.filter { !context.bundleIDs.contains($0) })
         guard !foreign.isEmpty else { return }
-        let booked = DetectionSupport.bookedRevenue(of: receipt, in: context)
-        let rows = receipt.records.sorted(by: DetectionSupport.bookingOrder)
         findings.report(
-            Finding(
-                code, transactionID: DetectionSupport.transactionID(of: receipt),
-                originalTransactionID: rows.first?.originalTransactionID,
-                userIDs: DetectionSupport.userIDs(of: receipt), productID: rows.first?.productID,
-                environment: decoded.environment, amount: booked.amount,
-                message: .foreignReceipt(
-                    receipt.receipt, foreign: foreign, context: context, rows: rows, booked: booked),
-                recordIDs: rows.map(\.recordID), receiptID: receipt.receipt.receiptID))
+            Finding(code, receipt: receipt, environment: decoded.environment, in: context) { rows, booked in
+                .foreignReceipt(receipt.receipt, foreign: foreign, context: context, rows: rows, booked: booked)
+            })
     }
 
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {

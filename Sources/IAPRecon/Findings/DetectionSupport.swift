@@ -232,7 +232,7 @@ enum DetectionSupport {
 
     /// UTC ISO 8601 with seconds (`2026-11-20T13:05:00Z`), computed from integers.
     static func timestamp(_ millis: Int64) -> String {
-        let c = Timestamp.utcComponents(millis)
+        let c = Timestamp.components(millis)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(c.year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
     }
@@ -505,5 +505,21 @@ extension Finding {
             code: code, transactionID: transactionID, originalTransactionID: originalTransactionID,
             userIDs: userIDs, productID: productID, environment: environment, amount: amount,
             detail: message.text, recordIDs: recordIDs, receiptID: receiptID)
+    }
+
+    /// A finding about an uploaded receipt that ledger rows rely on: filed under the receipt's
+    /// transaction (see ``DetectionSupport/transactionID(of:)``), naming everyone involved, with
+    /// the revenue booked on those rows at stake. `message` is given the rows in booking order.
+    init(
+        _ code: FindingCode, receipt: ReceiptCase, environment: StoreEnvironment?, in context: DetectionContext,
+        message: (_ rows: [LedgerTransaction], _ booked: MoneyTally) -> Message
+    ) {
+        let booked = DetectionSupport.bookedRevenue(of: receipt, in: context)
+        let rows = receipt.records.sorted(by: DetectionSupport.bookingOrder)
+        self.init(
+            code, transactionID: DetectionSupport.transactionID(of: receipt),
+            originalTransactionID: rows.first?.originalTransactionID, userIDs: DetectionSupport.userIDs(of: receipt),
+            productID: rows.first?.productID, environment: environment, amount: booked.amount,
+            message: message(rows, booked), recordIDs: rows.map(\.recordID), receiptID: receipt.receipt.receiptID)
     }
 }

@@ -20,16 +20,11 @@ public struct InvalidReceipt: ReceiptDetector {
         } else {
             return
         }
-        let booked = DetectionSupport.bookedRevenue(of: receipt, in: context)
-        let rows = receipt.records.sorted(by: DetectionSupport.bookingOrder)
+        let environment = receipt.records.min(by: DetectionSupport.bookingOrder)?.environment
         findings.report(
-            Finding(
-                code, transactionID: DetectionSupport.transactionID(of: receipt),
-                originalTransactionID: rows.first?.originalTransactionID,
-                userIDs: DetectionSupport.userIDs(of: receipt), productID: rows.first?.productID,
-                environment: rows.first?.environment, amount: booked.amount,
-                message: .invalidReceipt(receipt.receipt, reason: reason, rows: rows, booked: booked),
-                recordIDs: rows.map(\.recordID), receiptID: receipt.receipt.receiptID))
+            Finding(code, receipt: receipt, environment: environment, in: context) { rows, booked in
+                .invalidReceipt(receipt.receipt, reason: reason, rows: rows, booked: booked)
+            })
     }
 
     private static func meaning(of status: Int) -> String {

@@ -140,7 +140,6 @@ struct CSVReader {
         var fields: [String] = []
         var field: [UInt8] = []
         var inQuotes = false
-        var wasQuoted = false
         var afterQuote = false
         var syntaxError: String?
         var lines = 1
@@ -157,7 +156,6 @@ struct CSVReader {
             }
             field.removeAll(keepingCapacity: true)
             useSlice = true
-            wasQuoted = false
             afterQuote = false
         }
 
@@ -213,7 +211,6 @@ struct CSVReader {
             case 0x22:
                 if useSlice && i == fieldStart {
                     inQuotes = true
-                    wasQuoted = true
                     useSlice = false
                 } else {
                     if syntaxError == nil { syntaxError = "a quote inside an unquoted field" }
@@ -241,7 +238,6 @@ struct CSVReader {
             recordEnd = i
             next = i
         }
-        _ = wasQuoted
         var rawEnd = recordEnd
         if rawEnd > start, b[rawEnd - 1] == 0x0D { rawEnd -= 1 }
         let raw = String(decoding: b[start..<max(start, rawEnd)], as: UTF8.self)

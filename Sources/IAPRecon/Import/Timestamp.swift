@@ -132,28 +132,41 @@ public enum Timestamp {
 
     /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC, for reports and logs.
     public static func iso(_ millis: Int64) -> String {
-        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        let ms = Int(millis - seconds * 1000)
-        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
-        let secOfDay = Int(seconds - Int64(days) * 86_400)
-        let (y, m, d) = civil(fromDays: days)
+        let c = components(millis)
+        let ms = Int(millis - floorDiv(millis, 1000) * 1000)
         func pad(_ v: Int, _ n: Int) -> String {
             let s = String(v)
             return String(repeating: "0", count: max(0, n - s.count)) + s
         }
-        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secOfDay / 3600, 2)):"
-        text += "\(pad(secOfDay / 60 % 60, 2)):\(pad(secOfDay % 60, 2))"
+        var text = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):"
+        text += "\(pad(c.minute, 2)):\(pad(c.second, 2))"
         if ms != 0 { text += "." + pad(ms, 3) }
         return text + "Z"
     }
 
-    /// UTC calendar date and time of an instant: (year, month, day, hour, minute, second).
-    public static func utcComponents(_ millis: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
-        let secondOfDay = Int(seconds - Int64(days) * 86_400)
-        let (y, m, d) = civil(fromDays: days)
-        return (y, m, d, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+    /// Floor division (rounds towards minus infinity, so instants before 1970 fall on the right day).
+    static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+    }
+
+    /// The day (since 1970-01-01) and the second of that day an instant falls on in `zone`
+    /// (UTC when nil).
+    public static func dayAndSecond(_ millis: Int64, in zone: TimeZone? = nil) -> (day: Int, second: Int) {
+        var seconds = floorDiv(millis, 1000)
+        if let zone {
+            seconds += Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        }
+        let day = floorDiv(seconds, 86_400)
+        return (Int(day), Int(seconds - day * 86_400))
+    }
+
+    /// The calendar date and wall-clock time of an instant in `zone` (UTC when nil).
+    public static func components(_ millis: Int64, in zone: TimeZone? = nil)
+        -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)
+    {
+        let (day, second) = dayAndSecond(millis, in: zone)
+        let (y, m, d) = civil(fromDays: day)
+        return (y, m, d, second / 3600, second / 60 % 60, second % 60)
     }
 
     /// `yyyy-MM-dd` of a day number since 1970-01-01.

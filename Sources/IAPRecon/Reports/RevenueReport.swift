@@ -63,10 +63,7 @@ public struct RevenueBuilder {
 
     /// The calendar day of `millis` in the builder's time zone.
     public func day(of millis: Int64) -> Int {
-        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        let offset = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
-        let local = seconds + offset
-        return Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+        Timestamp.dayAndSecond(millis, in: timeZone).day
     }
 
     private func inRange(_ day: Int) -> Bool {

@@ -18,12 +18,8 @@ public enum XLSXReportWriter {
     }
 
     static func dateTime(_ millis: Int64, zone: TimeZone) -> XLSXDateTime {
-        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
-        let days = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
-        let secondOfDay = Int(local - Int64(days) * 86_400)
-        let (y, m, d) = Timestamp.civil(fromDays: days)
-        return XLSXDateTime(year: y, month: m, day: d, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+        let c = Timestamp.components(millis, in: zone)
+        return XLSXDateTime(year: c.year, month: c.month, day: c.day, hour: c.hour, minute: c.minute, second: c.second)
     }
 
     static func date(_ day: Int) -> XLSXDateTime {

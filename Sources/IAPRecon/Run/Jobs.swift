@@ -42,27 +42,43 @@ public enum Jobs {
         let trust = try config.trustStore()
         let store = try ReconStore(path: config.databasePath, clock: clock)
         let started = clock.nowMillis()
-        let decodeStart = clock.nowMillis()
         let decoded = try await ReceiptDecodeStage(
             decoder: ReceiptDecoder(trust: trust, expectedBundleIDs: Set(config.bundleIDs)), clock: clock
         ).run(store: store, logger: logger)
-        let asOf = config.asOf ?? started
-        let runID = try store.beginRun(command: "report", startedAt: started, asOf: asOf)
+        var summary = try beginRun("report", startedAt: started, store: store, config: config)
+        summary.stages.append(
+            .init(name: "decode", durationMillis: clock.nowMillis() - started, counts: ["receipts_decoded": decoded]))
+        return try detectAndReport(store: store, summary: summary, config: config, clock: clock, logger: logger)
+    }
+
+    /// Records the start of a run in the store and returns its summary, to be completed.
+    static func beginRun(_ command: String, startedAt: Int64, store: ReconStore, config: ReconConfig) throws -> RunSummary {
+        let asOf = config.asOf ?? startedAt
+        let runID = try store.beginRun(command: command, startedAt: startedAt, asOf: asOf)
         var summary = RunSummary(
-            runID: runID, command: "report", version: IAPReconVersion.current, startedAt: Timestamp.iso(started),
+            runID: runID, command: command, version: IAPReconVersion.current, startedAt: Timestamp.iso(startedAt),
             finishedAt: "", asOf: Timestamp.iso(asOf), timeZone: config.timeZone, store: config.databasePath,
             outputDirectory: config.outputDirectory)
         summary.failOn = config.failOn?.rawValue
-        summary.stages.append(
-            .init(name: "decode", durationMillis: clock.nowMillis() - decodeStart, counts: ["receipts_decoded": decoded]))
+        return summary
+    }
+
+    /// The common end of `report` and `run`: detect, write every report, complete the run record,
+    /// and decide the exit code (3 for findings at or above `--fail-on`; 1 under `--strict` when
+    /// this run rejected input rows).
+    static func detectAndReport(
+        store: ReconStore, summary: RunSummary, config: ReconConfig, clock: TimeSource, logger: Logger
+    ) throws -> Outcome {
         let job = ReportJob(config: config, clock: clock, logger: logger)
         var report = try job.run(store: store, summary: summary)
-        let exitCode = exitCode(for: report.findings.map(\.finding), failOn: config.failOn)
+        var exitCode = exitCode(for: report.findings.map(\.finding), failOn: config.failOn)
+        if config.strict, summary.counts.rejected > 0 { exitCode = 1 }
         report.run.exitCode = exitCode
         report.run.finishedAt = Timestamp.iso(clock.nowMillis())
         try job.write(report)
         try store.finishRun(
-            runID, finishedAt: clock.nowMillis(), exitCode: exitCode, summaryJSON: String(decoding: report.run.json(), as: UTF8.self))
+            summary.runID, finishedAt: clock.nowMillis(), exitCode: exitCode,
+            summaryJSON: String(decoding: report.run.json(), as: UTF8.self))
         return Outcome(exitCode: exitCode, lines: [summaryLine(report)])
     }
 

@@ -137,14 +137,7 @@ extension Jobs {
         let store = try ReconStore(path: config.databasePath, clock: clock)
         let lock = try RunLock(storePath: config.databasePath, holder: lockHolder("run", clock: clock))
         defer { withExtendedLifetime(lock) {} }
-        let started = clock.nowMillis()
-        let asOf = config.asOf ?? started
-        let runID = try store.beginRun(command: "run", startedAt: started, asOf: asOf)
-        var summary = RunSummary(
-            runID: runID, command: "run", version: IAPReconVersion.current, startedAt: Timestamp.iso(started),
-            finishedAt: "", asOf: Timestamp.iso(asOf), timeZone: config.timeZone, store: config.databasePath,
-            outputDirectory: config.outputDirectory)
-        summary.failOn = config.failOn?.rawValue
+        var summary = try beginRun("run", startedAt: clock.nowMillis(), store: store, config: config)
         var lines: [String] = []
 
         if !request.isEmpty {
@@ -163,7 +156,8 @@ extension Jobs {
 
         let verifyStart = clock.nowMillis()
         let verified = try await decodeAndVerify(
-            store: store, config: config, trust: trust, runID: runID, clock: clock, logger: logger, progress: progress)
+            store: store, config: config, trust: trust, runID: summary.runID, clock: clock, logger: logger,
+            progress: progress)
         summary.counts.verified = verified.verified
         summary.counts.invalid = verified.invalid
         summary.stages.append(
@@ -175,16 +169,7 @@ extension Jobs {
                 ]))
         lines.append(verified.line)
 
-        let job = ReportJob(config: config, clock: clock, logger: logger)
-        var report = try job.run(store: store, summary: summary)
-        var exitCode = exitCode(for: report.findings.map(\.finding), failOn: config.failOn)
-        if config.strict, summary.counts.rejected > 0 { exitCode = 1 }
-        report.run.exitCode = exitCode
-        report.run.finishedAt = Timestamp.iso(clock.nowMillis())
-        try job.write(report)
-        try store.finishRun(
-            runID, finishedAt: clock.nowMillis(), exitCode: exitCode, summaryJSON: String(decoding: report.run.json(), as: UTF8.self))
-        lines.append(summaryLine(report))
-        return Outcome(exitCode: exitCode, lines: lines)
+        let outcome = try detectAndReport(store: store, summary: summary, config: config, clock: clock, logger: logger)
+        return Outcome(exitCode: outcome.exitCode, lines: lines + outcome.lines)
     }
 }

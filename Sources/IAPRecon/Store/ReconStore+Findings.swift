@@ -18,7 +18,8 @@ extension ReconStore {
         -> (current: [FindingHistory], resolved: [FindingHistory])
     {
         try write {
-            let lookup = try db.prepare("SELECT first_seen_at, first_seen_run FROM findings WHERE fingerprint = ?")
+            // An open finding keeps its first sighting; a resolved one found again starts anew.
+            let lookup = try db.prepare("SELECT first_seen_at FROM findings WHERE fingerprint = ? AND resolved_at IS NULL")
             let upsert = try db.prepare(
                 """
                 INSERT INTO findings (fingerprint, code, severity, transaction_id, original_transaction_id, user_ids,
@@ -38,20 +39,12 @@ extension ReconStore {
             try db.execute("CREATE TEMP TABLE IF NOT EXISTS seen_findings (fingerprint TEXT PRIMARY KEY) WITHOUT ROWID")
             try db.execute("DELETE FROM seen_findings")
             let seen = try db.prepare("INSERT OR IGNORE INTO seen_findings VALUES (?)")
-            let wasResolved = try db.prepare("SELECT resolved_at IS NOT NULL FROM findings WHERE fingerprint = ?")
             for finding in findings {
                 let key = finding.fingerprint
                 try lookup.bind([.text(key)])
-                var firstSeen = time
-                var isNew = true
-                if try lookup.step() {
-                    try wasResolved.bind([.text(key)])
-                    let reopened = try wasResolved.step() && wasResolved.int64(0) == 1
-                    if !reopened {
-                        firstSeen = lookup.int64(0)
-                        isNew = false
-                    }
-                }
+                let known = try lookup.step() ? lookup.int64(0) : nil
+                let firstSeen = known ?? time
+                let isNew = known == nil
                 try upsert.run([
                     .text(key), .text(finding.code.rawValue), .text(finding.severity.rawValue), .text(finding.transactionID),
                     .optionalText(finding.originalTransactionID), .text(finding.userIDs.joined(separator: " ")),
@@ -66,29 +59,15 @@ extension ReconStore {
             }
             let resolvedNow = try db.prepare(
                 """
-                SELECT fingerprint, code, transaction_id, original_transaction_id, user_ids, product_id, environment,
-                    amount_milli, currency, detail, record_ids, receipt_id, first_seen_at, last_seen_at
-                FROM findings WHERE resolved_at IS NULL AND fingerprint NOT IN (SELECT fingerprint FROM seen_findings)
-                ORDER BY fingerprint
+                SELECT \(Self.findingColumns) FROM findings f
+                WHERE f.resolved_at IS NULL AND f.fingerprint NOT IN (SELECT fingerprint FROM seen_findings)
+                ORDER BY f.fingerprint
                 """)
             var resolved: [FindingHistory] = []
             while try resolvedNow.step() {
-                guard let code = FindingCode(rawValue: resolvedNow.text(1)) else { continue }
-                let amount: Money? =
-                    if let milli = resolvedNow.optionalInt64(7), let currency = resolvedNow.optionalText(8) {
-                        Money(milliunits: milli, currency: currency)
-                    } else { nil }
-                let finding = Finding(
-                    code: code, transactionID: resolvedNow.text(2), originalTransactionID: resolvedNow.optionalText(3),
-                    userIDs: resolvedNow.text(4).split(separator: " ").map(String.init),
-                    productID: resolvedNow.optionalText(5),
-                    environment: resolvedNow.optionalText(6).map(StoreEnvironment.init(raw:)), amount: amount,
-                    detail: resolvedNow.text(9), recordIDs: resolvedNow.text(10).split(separator: " ").map(String.init),
-                    receiptID: resolvedNow.optionalText(11))
-                resolved.append(
-                    FindingHistory(
-                        finding: finding, firstSeenAt: resolvedNow.int64(12), lastSeenAt: resolvedNow.int64(13),
-                        resolvedAt: time, isNew: false))
+                guard var history = Self.findingHistory(resolvedNow) else { continue }
+                history.resolvedAt = time
+                resolved.append(history)
             }
             try db.prepare(
                 """
@@ -98,5 +77,29 @@ extension ReconStore {
             ).run([.integer(runID), .integer(time)])
             return (current, resolved.sorted { Finding.reportOrder($0.finding, $1.finding) })
         }
+    }
+
+    /// The `findings` columns ``findingHistory(_:)`` reads, for a table aliased `f`.
+    static let findingColumns = """
+        f.code, f.transaction_id, f.original_transaction_id, f.user_ids, f.product_id, f.environment, f.amount_milli,
+        f.currency, f.detail, f.record_ids, f.receipt_id, f.first_seen_at, f.last_seen_at, f.resolved_at, f.fingerprint
+        """
+
+    /// Maps the ``findingColumns`` of a row (the only place a findings row becomes a value);
+    /// nil for a code this program no longer knows.
+    static func findingHistory(_ s: SQLiteStatement) -> FindingHistory? {
+        guard let code = FindingCode(rawValue: s.text(0)) else { return nil }
+        let amount: Money? =
+            if let milli = s.optionalInt64(6), let currency = s.optionalText(7) {
+                Money(milliunits: milli, currency: currency)
+            } else { nil }
+        let finding = Finding(
+            code: code, transactionID: s.text(1), originalTransactionID: s.optionalText(2),
+            userIDs: s.text(3).split(separator: " ").map(String.init), productID: s.optionalText(4),
+            environment: s.optionalText(5).map(StoreEnvironment.init(raw:)), amount: amount, detail: s.text(8),
+            recordIDs: s.text(9).split(separator: " ").map(String.init), receiptID: s.optionalText(10))
+        return FindingHistory(
+            finding: finding, firstSeenAt: s.int64(11), lastSeenAt: s.int64(12), resolvedAt: s.optionalInt64(13),
+            isNew: false)
     }
 }

@@ -65,29 +65,12 @@ extension ReconStore {
     /// Findings (open and resolved) about any of the transactions or the user.
     public func findingHistory(transactionIDs: [String], userID: String?) throws -> [FindingHistory] {
         var result: [String: FindingHistory] = [:]
-        let columns = """
-            f.fingerprint, f.code, f.transaction_id, f.original_transaction_id, f.user_ids, f.product_id, f.environment,
-            f.amount_milli, f.currency, f.detail, f.record_ids, f.receipt_id, f.first_seen_at, f.last_seen_at, f.resolved_at
-            """
         func collect(_ sql: String, _ values: [String]) throws {
-            let stmt = try db.prepare("SELECT \(columns) FROM findings f WHERE \(sql)")
+            let stmt = try db.prepare("SELECT \(Self.findingColumns) FROM findings f WHERE \(sql)")
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {
-                    guard let code = FindingCode(rawValue: stmt.text(1)) else { continue }
-                    let amount: Money? =
-                        if let milli = stmt.optionalInt64(7), let currency = stmt.optionalText(8) {
-                            Money(milliunits: milli, currency: currency)
-                        } else { nil }
-                    let finding = Finding(
-                        code: code, transactionID: stmt.text(2), originalTransactionID: stmt.optionalText(3),
-                        userIDs: stmt.text(4).split(separator: " ").map(String.init), productID: stmt.optionalText(5),
-                        environment: stmt.optionalText(6).map(StoreEnvironment.init(raw:)), amount: amount,
-                        detail: stmt.text(9), recordIDs: stmt.text(10).split(separator: " ").map(String.init),
-                        receiptID: stmt.optionalText(11))
-                    result[stmt.text(0)] = FindingHistory(
-                        finding: finding, firstSeenAt: stmt.int64(12), lastSeenAt: stmt.int64(13),
-                        resolvedAt: stmt.optionalInt64(14), isNew: false)
+                    if let history = Self.findingHistory(stmt) { result[stmt.text(14)] = history }
                 }
             }
         }

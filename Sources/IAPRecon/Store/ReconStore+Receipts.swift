@@ -2,16 +2,18 @@ import Foundation
 
 /// Offline receipt checks and the per-receipt stream for detection.
 extension ReconStore {
-    /// Receipts never decoded, or whose payload changed since (by SHA-256), in id order.
-    public func receiptsNeedingDecode(limit: Int) throws(StoreError) -> [UploadedReceipt] {
+    /// Receipts never decoded, or imported again since their last decode, in id order, after
+    /// `cursor` (the last id of the previous page): each receipt is offered once per pass, whatever
+    /// the clocks say.
+    public func receiptsNeedingDecode(after cursor: String?, limit: Int) throws(StoreError) -> [UploadedReceipt] {
         let stmt = try db.prepare(
             """
             SELECT r.receipt_id, r.user_id, r.received_at, r.format, r.data, r.claimed_environment
             FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
-            WHERE c.receipt_id IS NULL OR c.checked_at < r.imported_at
-            ORDER BY r.receipt_id LIMIT ?
+            WHERE r.receipt_id > ?1 AND (c.receipt_id IS NULL OR c.checked_at < r.imported_at)
+            ORDER BY r.receipt_id LIMIT ?2
             """)
-        try stmt.bind([.integer(Int64(limit))])
+        try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
         var receipts: [UploadedReceipt] = []
         while try stmt.step() {
             receipts.append(
@@ -21,13 +23,6 @@ extension ReconStore {
                     claimedEnvironment: stmt.optionalText(5).map(StoreEnvironment.init(raw:))))
         }
         return receipts
-    }
-
-    /// Stores what an offline decode of `receipt` concluded, replacing older offline evidence.
-    public func recordDecode(
-        of receipt: UploadedReceipt, result: Result<ReceiptEvidence, ReceiptDecodingError>, at time: Int64
-    ) throws {
-        try recordDecodes([(receipt, result)], at: time)
     }
 
     /// Stores a page of offline decodes in one transaction.
@@ -87,19 +82,21 @@ extension ReconStore {
             """
             SELECT r.receipt_id, r.user_id, r.received_at, r.format, r.claimed_environment,
                 c.status, c.reason, c.environment, c.receipt_type, c.bundle_id, c.app_version, c.original_app_version,
-                c.creation_date, c.signature, c.signature_detail,
-                (SELECT v.apple_status FROM verifications v WHERE v.receipt_id = r.receipt_id
-                    AND v.source = 'verifyReceipt' AND v.apple_status IS NOT NULL ORDER BY v.id DESC LIMIT 1),
-                (SELECT v.environment FROM verifications v WHERE v.receipt_id = r.receipt_id
-                    AND v.source = 'verifyReceipt' AND v.apple_status IS NOT NULL ORDER BY v.id DESC LIMIT 1)
+                c.creation_date, c.signature, c.signature_detail, v.apple_status, v.environment
             FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
+            LEFT JOIN verifications v ON v.id = (
+                SELECT latest.id FROM verifications latest WHERE latest.receipt_id = r.receipt_id
+                    AND latest.source = 'verifyReceipt' AND latest.apple_status IS NOT NULL
+                ORDER BY latest.id DESC LIMIT 1)
             ORDER BY r.receipt_id
             """)
+        // Offline entries, merged in receipt order like the ledger rows below (no query per receipt).
         let entries = try db.prepare(
             """
             SELECT \(Self.evidenceColumns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
-            WHERE e.receipt_id = ? AND e.source = 'offline' ORDER BY e.id
+            WHERE e.receipt_id IS NOT NULL AND e.source = 'offline' ORDER BY e.receipt_id, e.id
             """)
+        var nextEntry: EvidenceRecord? = try entries.step() ? Self.evidenceRecord(entries) : nil
         let records = try db.prepare(
             "SELECT \(Self.transactionColumns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id, record_id")
         var nextRecord: LedgerTransaction? = try records.step() ? Self.ledgerTransaction(records) : nil
@@ -114,13 +111,17 @@ extension ReconStore {
             switch receipts.optionalText(5) {
             case nil: break
             case "decoded"?:
-                var evidence = Self.decoded(receipts, format: format)
-                try entries.bind([.text(id)])
-                while try entries.step() { evidence.entries.append(Self.evidenceRecord(entries).entry) }
-                decoded = evidence
+                decoded = Self.decoded(receipts, format: format)
             case let kind?:
                 decodeFailure = ReceiptDecodingError(
                     ReceiptDecodingError.Kind(rawValue: kind) ?? .malformed, receipts.optionalText(6) ?? "")
+            }
+            while let entry = nextEntry, entry.receiptID ?? "" < id {
+                nextEntry = try entries.step() ? Self.evidenceRecord(entries) : nil
+            }
+            while let entry = nextEntry, entry.receiptID == id {
+                decoded?.entries.append(entry.entry)
+                nextEntry = try entries.step() ? Self.evidenceRecord(entries) : nil
             }
             while let record = nextRecord, record.receiptID ?? "" < id {
                 nextRecord = try records.step() ? Self.ledgerTransaction(records) : nil

@@ -12,11 +12,4 @@ extension ReconStore {
         try db.prepare("UPDATE runs SET finished_at = ?, exit_code = ?, summary_json = ? WHERE run_id = ?")
             .run([.integer(finishedAt), .integer(Int64(exitCode)), .text(summaryJSON), .integer(runID)])
     }
-
-    /// The as-of time of the latest finished run before `runID`, if any.
-    public func previousRunAsOf(before runID: Int64) throws(StoreError) -> Int64? {
-        try db.scalar(
-            "SELECT as_of FROM runs WHERE run_id < ? AND finished_at IS NOT NULL ORDER BY run_id DESC LIMIT 1",
-            [.integer(runID)])
-    }
 }

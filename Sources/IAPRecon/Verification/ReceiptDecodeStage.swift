@@ -15,9 +15,11 @@ public struct ReceiptDecodeStage: Sendable {
     /// Decodes receipts not decoded yet (or re-uploaded since), in pages; returns how many.
     public func run(store: ReconStore, logger: Logger) async throws -> Int {
         var decoded = 0
+        var cursor: String?
         while true {
-            let page = try store.receiptsNeedingDecode(limit: 1_000)
-            if page.isEmpty { break }
+            let page = try store.receiptsNeedingDecode(after: cursor, limit: 1_000)
+            guard let last = page.last else { break }
+            cursor = last.receiptID
             // Decode concurrently (both cores); persist on this task, one connection.
             let results = await withTaskGroup(of: (Int, Result<ReceiptEvidence, ReceiptDecodingError>).self) { group in
                 for (index, receipt) in page.enumerated() {
@@ -37,7 +39,6 @@ public struct ReceiptDecodeStage: Sendable {
             }
             try store.recordDecodes(decodes, at: clock.nowMillis())
             decoded += page.count
-            if page.count < 1_000 { break }
         }
         return decoded
     }

@@ -227,7 +227,6 @@ public struct VerifyStage: Sendable {
             case .wrongEnvironment, .configurationProblem, .unresolved:
                 base.outcome = .unreachable
                 base.detail = "Apple: status \(answer.status) (\(answer.verdict.rawValue)); left pending"
-                base.recordIDs = ids
                 return [base]
             }
         }

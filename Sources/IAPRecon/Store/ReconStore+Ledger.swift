@@ -29,7 +29,7 @@ extension ReconStore {
     /// Recreates the ledger's secondary indexes after a bulk load, letting SQLite's sorter use
     /// both cores and a larger cache while it builds them.
     func createTransactionIndexes() throws(StoreError) {
-        try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -65536", context: "preparing index builds")
+        try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -131072", context: "preparing index builds")
         defer { try? db.execute("PRAGMA threads = 0; PRAGMA cache_size = -8192") }
         for index in Schema.transactionIndexes {
             try db.execute(index.sql, context: "building index \(index.name)")

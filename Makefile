@@ -4,7 +4,7 @@
 SWIFT ?= swift
 RUNTIME_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev
 TEST_PACKAGES := unzip
-BENCH_PACKAGES := sqlite3 time bc python3
+BENCH_PACKAGES := sqlite3 time bc python3 python3-venv
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: all build test demo bench deps test-deps bench-deps clean

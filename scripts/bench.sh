@@ -1,63 +1,119 @@
 #!/usr/bin/env bash
-# Import benchmark: iap-recon import of a 1,000,000-row ledger beside two baselines measured in
-# the same run on the same file: the sqlite3 shell loading it then building the same indexes,
-# and the sqlite3 shell inserting into an already-indexed table.
+# `make bench`: the nightly job's core on a ledger shaped like a real export, side by side with
+# three references measured in the same run on the same file:
+#   - the sqlite3 shell loading it into an indexed table, then the same queries (CSV out);
+#   - pandas + XlsxWriter (CSV and XLSX out), in a throw-away virtual environment;
+#   - DuckDB (CSV out), in the same environment.
+# The references are skipped with a message when the package registry cannot be reached.
+# Environment: ROWS (default 1000000), IDS (uuid | numeric, default uuid), SKIP_SWIFT_FIGURES=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-1000000}
-BIN=./.build/release/iap-recon
+IDS=${IDS:-uuid}
+BIN=${BIN:-./.build/release/iap-recon}
 DATA=bench-data
+AS_OF=2026-12-01T00:00:00Z
+AS_OF_MS=1796083200000
 mkdir -p "$DATA"
-CSV="$DATA/transactions-$ROWS.csv"
-[ -f "$CSV" ] || python3 scripts/gen_ledger.py "$ROWS" "$CSV"
-echo "input: $CSV ($(du -h "$CSV" | cut -f1), $ROWS rows)"
+CSV="$DATA/ledger-$IDS-$ROWS.csv"
+PRODUCTS="$DATA/products.csv"
+[ -f "$CSV" ] || python3 scripts/gen_ledger.py "$ROWS" "$CSV" --ids "$IDS" --products "$PRODUCTS"
+[ -f "$PRODUCTS" ] || python3 scripts/gen_ledger.py 1 /dev/null --products "$PRODUCTS"
+echo "input: $CSV ($(du -h "$CSV" | cut -f1), $ROWS rows, $IDS record ids, ISO 8601 times with offsets)"
+echo
 
-measure() {  # name, command...
-    local name=$1; shift
+declare -A WALL RSS
+measure() {  # key, command...
+    local key=$1; shift
     local log; log=$(mktemp)
-    /usr/bin/time -f "%e %M" -o "$log" "$@" >/dev/null
+    /usr/bin/time -f "%e %M" -o "$log" "$@" >/dev/null 2>>"$DATA/bench.log"
     read -r secs kb < "$log"; rm -f "$log"
-    printf '%-34s %8.2f s  %8.1f MB peak RSS\n' "$name" "$secs" "$(echo "$kb / 1024" | bc -l)"
-    echo "$secs" > "$DATA/last.time"
+    WALL[$key]=$secs
+    RSS[$key]=$(echo "$kb / 1024" | bc)
 }
 
-INDEXES="CREATE INDEX t1 ON transactions(transaction_id); CREATE INDEX t2 ON transactions(original_transaction_id);
-CREATE INDEX t3 ON transactions(user_id); CREATE INDEX t4 ON transactions(receipt_id) WHERE receipt_id <> '';
-CREATE INDEX t5 ON transactions(purchase_date) WHERE verification_status = 'pending';"
-
-rm -f "$DATA"/*.sqlite*
-measure "sqlite3 .import, then index" sqlite3 "$DATA/baseline1.sqlite" \
-    -cmd "PRAGMA journal_mode=WAL" -cmd "PRAGMA synchronous=NORMAL" \
-    -cmd ".mode csv" -cmd ".import $CSV transactions" "$INDEXES"
-BASE1=$(cat "$DATA/last.time")
-
-SCHEMA="CREATE TABLE transactions (record_id TEXT PRIMARY KEY, user_id TEXT, product_id TEXT, transaction_id TEXT,
+# sqlite3 shell: import into an indexed table, then duplicates, shared, undelivered and daily revenue.
+rm -f "$DATA"/*.sqlite* "$DATA"/baseline-*.csv
+SCHEMA="CREATE TABLE t (record_id TEXT PRIMARY KEY, user_id TEXT, product_id TEXT, transaction_id TEXT,
 original_transaction_id TEXT, purchase_date TEXT, quantity TEXT, environment TEXT, price TEXT, currency TEXT,
-storefront TEXT, verification_status TEXT, delivered_at TEXT, finished_at TEXT, receipt_id TEXT) WITHOUT ROWID; $INDEXES"
-sqlite3 "$DATA/baseline2.sqlite" "$SCHEMA"
-measure "sqlite3 .import into indexed table" sqlite3 "$DATA/baseline2.sqlite" \
-    -cmd "PRAGMA journal_mode=WAL" -cmd "PRAGMA synchronous=NORMAL" \
-    -cmd ".mode csv" -cmd ".import --skip 1 $CSV transactions" "SELECT 1"
+storefront TEXT, verification_status TEXT, delivered_at TEXT, finished_at TEXT, receipt_id TEXT) WITHOUT ROWID;
+CREATE INDEX t1 ON t(transaction_id); CREATE INDEX t2 ON t(original_transaction_id); CREATE INDEX t3 ON t(user_id);"
+cat > "$DATA/baseline.sql" <<SQL
+PRAGMA journal_mode=WAL;
+PRAGMA synchronous=NORMAL;
+.mode csv
+.import --skip 1 $CSV t
+.headers on
+.once $DATA/baseline-discrepancies.csv
+WITH counted AS (SELECT * FROM t WHERE environment = 'Production' AND verification_status <> 'invalid')
+SELECT 'DUPLICATE_RECORD' AS code, transaction_id, user_id FROM counted
+  WHERE transaction_id IN (SELECT transaction_id FROM counted GROUP BY 1 HAVING COUNT(*) > 1)
+UNION ALL SELECT 'SHARED_TRANSACTION', transaction_id, user_id FROM counted
+  WHERE transaction_id IN (SELECT transaction_id FROM counted GROUP BY 1 HAVING COUNT(DISTINCT user_id) > 1)
+UNION ALL SELECT 'UNDELIVERED', transaction_id, user_id FROM t
+  WHERE verification_status = 'verified' AND delivered_at = ''
+    AND julianday(purchase_date) < julianday('$AS_OF') - 1.0 / 24
+ORDER BY 1, 2, 3;
+.once $DATA/baseline-revenue.csv
+WITH counted AS (SELECT * FROM t WHERE environment = 'Production' AND verification_status <> 'invalid'),
+first AS (SELECT *, row_number() OVER (PARTITION BY transaction_id ORDER BY julianday(purchase_date), record_id) AS n
+          FROM counted)
+SELECT strftime('%Y-%m-%d', purchase_date) AS date, product_id, currency, SUM(quantity) AS units,
+       SUM(CAST(price AS REAL) * quantity) AS gross
+FROM first WHERE n = 1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+SQL
+sqlite3 "$DATA/baseline.sqlite" "$SCHEMA"
+measure sqlite sqlite3 "$DATA/baseline.sqlite" ".read $DATA/baseline.sql"
 
-measure "iap-recon import (fresh store)" "$BIN" import --db "$DATA/recon.sqlite" --transactions "$CSV"
-OURS=$(cat "$DATA/last.time")
-measure "iap-recon import (re-import, upsert)" "$BIN" import --db "$DATA/recon.sqlite" --transactions "$CSV"
+# pandas + XlsxWriter and DuckDB, in a throw-away virtual environment.
+VENV="$DATA/venv"
+REFERENCES=1
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import pandas, xlsxwriter, duckdb" 2>/dev/null; then
+    rm -rf "$VENV"
+    if ! { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q --disable-pip-version-check \
+            pandas xlsxwriter duckdb; } >"$DATA/venv.log" 2>&1; then
+        echo "pandas and DuckDB references skipped: the package registry could not be reached (see $DATA/venv.log)"
+        REFERENCES=0
+    fi
+fi
+if [ "$REFERENCES" = 1 ]; then
+    measure pandas "$VENV/bin/python" scripts/bench_reference.py pandas "$CSV" "$DATA/pandas-out" "$AS_OF_MS"
+    measure duckdb "$VENV/bin/python" scripts/bench_reference.py duckdb "$CSV" "$DATA/duckdb-out" "$AS_OF_MS"
+fi
 
-echo "ratio to load-then-index baseline: $(echo "scale=2; $OURS / $BASE1" | bc -l) (target <= 1.2)"
-
-echo
-echo "== detection: 1,000,000 transactions + 1,000,000 evidence rows =="
+# iap-recon: import into a fresh store, report (CSV + XLSX), re-import the unchanged file.
 DB="$DATA/recon.sqlite"
-sqlite3 "$DB" "DELETE FROM evidence; INSERT INTO evidence (source, transaction_id, original_transaction_id, product_id,
-    quantity, purchase_date, environment, bundle_id, signature, apple_status, recorded_at)
-  SELECT 'verifyReceipt', transaction_id, original_transaction_id, product_id, quantity, purchase_date, 'Production',
-    'com.example.app', 'not-checked', 0, 1795000000000 FROM transactions;"
-echo "evidence rows: $(sqlite3 "$DB" 'SELECT COUNT(*) FROM evidence')"
-measure "detection + revenue (1M + 1M)" ./.build/release/iap-recon-bench detect "$DB"
-./.build/release/iap-recon-bench detect "$DB"
-measure "iap-recon report (whole, incl. XLSX)" "$BIN" report --db "$DB" --out "$DATA/report" --as-of 2026-11-20T12:00:00Z
+measure import "$BIN" import --db "$DB" --transactions "$CSV" --products "$PRODUCTS"
+measure report "$BIN" report --db "$DB" --out "$DATA/report" --as-of "$AS_OF"
+measure reimport "$BIN" import --db "$DB" --transactions "$CSV" --products "$PRODUCTS"
+WALL[ours]=$(echo "${WALL[import]} + ${WALL[report]}" | bc)
+RSS[ours]=$(( RSS[import] > RSS[report] ? RSS[import] : RSS[report] ))
 
+row() { printf '| %-36s | %-52s | %8s s | %7s MB |\n' "$1" "$2" "$3" "$4"; }
+echo "| system | work | wall | peak RSS |"
+echo "|---|---|---|---|"
+row "sqlite3 shell, indexed table" "import + dup/shared/undelivered + daily revenue" "${WALL[sqlite]}" "${RSS[sqlite]}"
+if [ "$REFERENCES" = 1 ]; then
+    row "pandas + XlsxWriter" "the same + CSV and XLSX" "${WALL[pandas]}" "${RSS[pandas]}"
+    row "DuckDB" "the same, CSV out" "${WALL[duckdb]}" "${RSS[duckdb]}"
+fi
+row "iap-recon import" "fresh store, products + ledger" "${WALL[import]}" "${RSS[import]}"
+row "iap-recon report" "17 detectors + revenue, CSV + XLSX" "${WALL[report]}" "${RSS[report]}"
+row "iap-recon import + report" "the nightly job without Apple" "${WALL[ours]}" "${RSS[ours]}"
+row "iap-recon re-import" "the same file again, unchanged" "${WALL[reimport]}" "${RSS[reimport]}"
 echo
-echo "== JWS verification and verify throughput =="
-./.build/release/iap-recon-bench jws 200000
-./.build/release/iap-recon-bench verify-stage 5000
+ratio() { echo "scale=2; $1 / $2" | bc -l; }
+echo "ratios (one run): import + report vs sqlite3 shell $(ratio "${WALL[ours]}" "${WALL[sqlite]}")"
+if [ "$REFERENCES" = 1 ]; then
+    echo "  vs pandas $(ratio "${WALL[ours]}" "${WALL[pandas]}") (target <= 1.0)," \
+         "vs DuckDB $(ratio "${WALL[ours]}" "${WALL[duckdb]}") (stretch <= 1.0)"
+fi
+echo "  re-import vs first import $(ratio "${WALL[reimport]}" "${WALL[import]}") (target <= 0.3);" \
+     "peak RSS ${RSS[ours]} MB (target <= 300)"
+
+if [ "${SKIP_SWIFT_FIGURES:-0}" != 1 ]; then
+    echo
+    echo "== JWS verification and verify throughput =="
+    ./.build/release/iap-recon-bench jws 200000
+    ./.build/release/iap-recon-bench verify-stage 5000
+fi

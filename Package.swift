@@ -99,7 +99,7 @@ let package = Package(
             dependencies: [
                 "IAPRecon", "IAPReconTestSupport", "AppStoreTestSigning", .product(name: "Crypto", package: "swift-crypto"),
             ],
-            exclude: ["Reports/Snapshots", "Support/Snapshots"],
+            exclude: ["Reports/Snapshots", "Lookup/Snapshots"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -47,9 +47,19 @@ let package = Package(
             ]
         ),
         .target(
+            name: "AppStoreTestSigning",
+            dependencies: [
+                "IAPRecon",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .target(
             name: "AppStoreSimulator",
             dependencies: [
                 "IAPRecon",
+                "AppStoreTestSigning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -58,18 +68,27 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        .target(
+            name: "ReconDemo",
+            dependencies: [
+                "IAPRecon", "AppStoreSimulator", "AppStoreTestSigning", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "iap-recon",
             dependencies: [
                 "IAPRecon",
                 "AppStoreSimulator",
+                "ReconDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "iap-recon-bench",
-            dependencies: ["IAPRecon", "AppStoreSimulator", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "IAPRecon", "AppStoreSimulator", "AppStoreTestSigning", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "IAPReconTestSupport",
@@ -77,20 +96,34 @@ let package = Package(
         ),
         .testTarget(
             name: "IAPReconTests",
-            dependencies: ["IAPRecon", "IAPReconTestSupport", .product(name: "Crypto", package: "swift-crypto")],
-            exclude: ["Reports/Snapshots", "Support/Snapshots"],
+            dependencies: [
+                "IAPRecon", "IAPReconTestSupport", "AppStoreTestSigning", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Reports/Snapshots", "Lookup/Snapshots"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "AppStoreSimulatorTests",
             dependencies: [
                 "IAPRecon", "AppStoreSimulator", "IAPReconTestSupport", .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            exclude: ["Demo/Snapshots"]
+            ]
+        ),
+        .testTarget(
+            name: "AppStoreTestSigningTests",
+            dependencies: ["IAPRecon", "AppStoreTestSigning"]
+        ),
+        .testTarget(
+            name: "ReconDemoTests",
+            dependencies: ["IAPRecon", "AppStoreSimulator", "ReconDemo", "IAPReconTestSupport"],
+            exclude: ["Snapshots"]
+        ),
+        .testTarget(
+            name: "iap-recon-benchTests",
+            dependencies: ["iap-recon-bench"]
         ),
         .testTarget(
             name: "iap-reconTests",
-            dependencies: ["iap-recon", "IAPReconTestSupport", "AppStoreSimulator"],
+            dependencies: ["iap-recon", "IAPReconTestSupport", "AppStoreSimulator", "ReconDemo"],
             exclude: ["Snapshots"]
         ),
     ],

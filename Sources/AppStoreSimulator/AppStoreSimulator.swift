@@ -1,3 +1,4 @@
+import AppStoreTestSigning
 import Foundation
 import Hummingbird
 import IAPRecon

@@ -1,3 +1,4 @@
+import AppStoreTestSigning
 import Crypto
 import Foundation
 import IAPRecon

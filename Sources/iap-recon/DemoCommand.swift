@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import IAPRecon
 import Logging
+import ReconDemo
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

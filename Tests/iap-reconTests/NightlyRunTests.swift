@@ -2,6 +2,7 @@ import AppStoreSimulator
 import Foundation
 import IAPRecon
 import IAPReconTestSupport
+import ReconDemo
 import Testing
 
 /// The built binary running the nightly job against the simulator on loopback.

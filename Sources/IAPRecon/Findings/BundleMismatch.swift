@@ -26,13 +26,13 @@ public struct BundleMismatch: ReceiptDetector, TransactionDetector {
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
         let group = facts.group
         let context = facts.context
-        let answers = group.evidence.filter { $0.receiptID == nil && DetectionSupport.isForeign($0, in: context) }
-        let foreign = BundleMismatch.distinct(answers.compactMap(DetectionSupport.bundleID(of:)))
+        let answers = group.evidence.filter { $0.receiptID == nil && $0.isForeign(in: context) }
+        let foreign = BundleMismatch.distinct(answers.compactMap(\.namedBundleID))
         guard let answer = answers.first else { return }
-        let rows = group.records.sorted(by: DetectionSupport.bookingOrder)
+        let rows = group.records.sorted(by: LedgerTransaction.bookingOrder)
         var booked = MoneyTally()
-        for row in rows where DetectionSupport.ledgerCountsAsRevenue(row) {
-            booked.add(DetectionSupport.value(of: row, applePrice: nil, in: context), for: row.recordID)
+        for row in rows where row.ledgerCountsAsRevenue {
+            booked.add(context.value(of: row, applePrice: nil), for: row.recordID)
         }
         findings.report(
             Finding(
@@ -60,9 +60,9 @@ fileprivate extension Finding.Message {
         let uploader = receipt.userID.map { ", uploaded by user \($0)" } ?? ""
         var text =
             "Receipt \(receipt.receiptID) (\(receipt.format.rawValue)\(uploader)) belongs to "
-            + "\(DetectionSupport.list(foreign)), not to this app (\(DetectionSupport.list(context.bundleIDs.sorted())))"
+            + "\(FindingText.list(foreign)), not to this app (\(FindingText.list(context.bundleIDs.sorted())))"
         if !rows.isEmpty {
-            text += "; \(DetectionSupport.records(rows)) rel\(rows.count == 1 ? "ies" : "y") on it"
+            text += "; \(FindingText.records(rows)) rel\(rows.count == 1 ? "ies" : "y") on it"
             if booked.count > 0 { text += " with \(booked.text) booked as revenue" }
         }
         return Self(text)
@@ -73,10 +73,10 @@ fileprivate extension Finding.Message {
         rows: [LedgerTransaction], booked: MoneyTally
     ) -> Self {
         var text =
-            "According to \(DetectionSupport.describe(answer)), transaction \(transactionID) belongs to "
-            + "\(DetectionSupport.list(foreign)), not to this app (\(DetectionSupport.list(context.bundleIDs.sorted())))"
+            "According to \(FindingText.describe(answer)), transaction \(transactionID) belongs to "
+            + "\(FindingText.list(foreign)), not to this app (\(FindingText.list(context.bundleIDs.sorted())))"
         if !rows.isEmpty {
-            text += "; \(DetectionSupport.records(rows))"
+            text += "; \(FindingText.records(rows))"
             if booked.count > 0 { text += " book\(rows.count == 1 ? "s" : "") \(booked.text) as revenue" }
         }
         return Self(text)

@@ -17,8 +17,8 @@ public struct DeliveredUnverified: TransactionDetector {
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
         let group = facts.group
 
-        for row in group.records.sorted(by: DetectionSupport.bookingOrder)
-        where DeliveredUnverified.applies(to: row, facts) {
+        for row in group.records.sorted(by: LedgerTransaction.bookingOrder)
+        where facts.isDeliveredUnverified(row) {
             let value = facts.value(of: row)
             findings.report(
                 Finding(
@@ -28,23 +28,11 @@ public struct DeliveredUnverified: TransactionDetector {
                     recordIDs: [row.recordID], receiptID: row.receiptID))
         }
     }
-
-    /// Whether the rule applies to a row.
-    static func applies(to row: LedgerTransaction, _ facts: TransactionFacts) -> Bool {
-        guard row.deliveredAt != nil, facts.isRealPurchase(row) else { return false }
-        switch row.verificationStatus {
-        case .verified: return false
-        case .invalid: return !facts.refund.isCancelled
-        case .error: return !facts.confirmedByApple
-        case .pending:
-            return row.purchaseDate < facts.context.asOf - facts.context.pendingLimitMillis && !facts.confirmedByApple
-        }
-    }
 }
 
 fileprivate extension Finding.Message {
     static func deliveredUnverified(_ row: LedgerTransaction, facts: TransactionFacts, value: Money?) -> Self {
-        let worth = value.map { " worth \(DetectionSupport.text($0))" } ?? ""
+        let worth = value.map { " worth \($0.text)" } ?? ""
         let state: String
         switch row.verificationStatus {
         case .invalid:
@@ -56,9 +44,9 @@ fileprivate extension Finding.Message {
         case .pending, .verified:
             state =
                 "it is still pending verification "
-                + "\(DetectionSupport.duration(facts.context.asOf - row.purchaseDate)) after purchase"
+                + "\(FindingText.duration(facts.context.asOf - row.purchaseDate)) after purchase"
         }
-        let delivered = row.deliveredAt.map(DetectionSupport.timestamp) ?? "?"
+        let delivered = row.deliveredAt.map(FindingText.timestamp) ?? "?"
         return Self(
             "Record \(row.recordID) delivered \(row.productID)\(worth) to user \(row.userID) "
                 + "(transaction \(row.transactionID)) on \(delivered), but \(state)")

@@ -13,7 +13,7 @@ public struct DuplicateRecord: TransactionDetector {
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
         let group = facts.group
 
-        let rows = group.records.filter(facts.isCredited).sorted(by: DetectionSupport.bookingOrder)
+        let rows = group.records.filter(facts.isCredited).sorted(by: LedgerTransaction.bookingOrder)
         guard rows.count >= 2, let first = rows.first else { return }
         var extra = MoneyTally()
         for row in rows.dropFirst() { extra.add(facts.value(of: row), for: row.recordID) }
@@ -29,7 +29,7 @@ public struct DuplicateRecord: TransactionDetector {
 
 fileprivate extension Finding.Message {
     static func duplicate(_ transactionID: String, rows: [LedgerTransaction], extra: MoneyTally) -> Self {
-        let records = DetectionSupport.list(rows.map(\.recordID))
+        let records = FindingText.list(rows.map(\.recordID))
         let deliveries = extra.count == 1 ? "1 extra delivery" : "\(extra.count) extra deliveries"
         return Self(
             "Transaction \(transactionID) is recorded \(rows.count) times (records \(records)); "

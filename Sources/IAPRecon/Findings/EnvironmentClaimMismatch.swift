@@ -15,13 +15,13 @@ public struct EnvironmentClaimMismatch: ReceiptDetector {
         guard let claimed = receipt.receipt.claimedEnvironment,
             let (actual, source) = EnvironmentClaimMismatch.actualEnvironment(of: receipt)
         else { return }
-        let claimedTest = DetectionSupport.isTestEnvironment(claimed)
-        let actualTest = DetectionSupport.isTestEnvironment(actual)
+        let claimedTest = StoreEnvironment.isTest(claimed)
+        let actualTest = StoreEnvironment.isTest(actual)
         guard (claimed.isProduction && actualTest) || (claimedTest && actual.isProduction) else { return }
         findings.report(
             Finding(
-                code, transactionID: DetectionSupport.transactionID(of: receipt),
-                userIDs: DetectionSupport.userIDs(of: receipt), environment: actual,
+                code, transactionID: receipt.findingTransactionID,
+                userIDs: receipt.concernedUserIDs, environment: actual,
                 message: .claimMismatch(receipt.receipt, claimed: claimed, actual: actual, source: source),
                 recordIDs: receipt.records.map(\.recordID), receiptID: receipt.receipt.receiptID))
     }

@@ -13,14 +13,14 @@ public struct InvalidReceipt: ReceiptDetector {
 
     public func inspect(_ receipt: ReceiptCase, in context: DetectionContext, into findings: inout FindingCollector) {
         let reason: String
-        if let status = receipt.appleStatus, DetectionSupport.invalidReceiptStatuses.contains(status) {
+        if let status = receipt.appleStatus, EvidenceRecord.invalidReceiptStatuses.contains(status) {
             reason = "Apple answered \(status) (\(InvalidReceipt.meaning(of: status)))"
         } else if let failure = receipt.decodeFailure, receipt.appleStatus != 0 {
             reason = "\(InvalidReceipt.meaning(of: failure.kind)): \(failure.reason)"
         } else {
             return
         }
-        let environment = receipt.records.min(by: DetectionSupport.bookingOrder)?.environment
+        let environment = receipt.records.min(by: LedgerTransaction.bookingOrder)?.environment
         findings.report(
             Finding(code, receipt: receipt, environment: environment, in: context) { rows, booked in
                 .invalidReceipt(receipt.receipt, reason: reason, rows: rows, booked: booked)
@@ -52,7 +52,7 @@ fileprivate extension Finding.Message {
         let uploader = receipt.userID.map { ", uploaded by user \($0)" } ?? ""
         var text = "Receipt \(receipt.receiptID) (\(receipt.format.rawValue)\(uploader)) is invalid: \(reason)"
         if !rows.isEmpty {
-            text += "; \(DetectionSupport.records(rows)) rel\(rows.count == 1 ? "ies" : "y") on it"
+            text += "; \(FindingText.records(rows)) rel\(rows.count == 1 ? "ies" : "y") on it"
             if booked.count > 0 { text += " with \(booked.text) booked as revenue" }
         }
         return Self(text)

@@ -18,7 +18,7 @@ public struct MissingRecord: TransactionDetector {
         let context = facts.context
         guard group.records.isEmpty else { return }
 
-        let paid = facts.usable.filter(DetectionSupport.isAuthentic)
+        let paid = facts.usable.filter(\.isAuthentic)
         guard case .production = facts.environment, let proof = paid.first, !facts.refund.isCancelled,
             !paid.contains(where: { $0.entry.inAppOwnershipType?.uppercased() == "FAMILY_SHARED" })
         else { return }
@@ -27,9 +27,9 @@ public struct MissingRecord: TransactionDetector {
         let storefront = TransactionFacts.preferred(facts.usable) { $0.entry.storefront }.first
         let purchased = TransactionFacts.preferred(facts.usable) { $0.entry.purchaseDate }.first
         let amount =
-            facts.applePrice.map { DetectionSupport.times($0, quantity) }
+            facts.applePrice.map { $0.times(quantity) }
             ?? product.flatMap {
-                DetectionSupport.catalogValue($0, storefront: storefront, quantity: quantity, in: context)
+                context.catalogValue($0, storefront: storefront, quantity: quantity)
             }
         let uploaders = facts.usable.compactMap(\.uploaderUserID)
         let receipt = paid.compactMap(\.receiptID).first ?? facts.usable.compactMap(\.receiptID).first
@@ -53,13 +53,13 @@ fileprivate extension Finding.Message {
     ) -> Self {
         var facts: [String] = []
         if let product { facts.append(product) }
-        if let amount { facts.append(DetectionSupport.text(amount)) }
-        if let purchased { facts.append("purchased \(DetectionSupport.timestamp(purchased))") }
+        if let amount { facts.append(amount.text) }
+        if let purchased { facts.append("purchased \(FindingText.timestamp(purchased))") }
         let what = facts.isEmpty ? "" : " (\(facts.joined(separator: ", ")))"
         let users = Array(Set(uploaders)).sorted()
-        let who = users.isEmpty ? "" : " (uploaded by user \(DetectionSupport.list(users)))"
+        let who = users.isEmpty ? "" : " (uploaded by user \(FindingText.list(users)))"
         return Self(
             "Transaction \(transactionID)\(what) is a paid Production purchase according to "
-                + "\(DetectionSupport.describe(evidence))\(who) but the ledger has no record of it")
+                + "\(FindingText.describe(evidence))\(who) but the ledger has no record of it")
     }
 }

@@ -21,14 +21,14 @@ public struct PriceMismatch: TransactionDetector {
         let context = facts.context
 
         let applePrices = TransactionFacts.preferred(facts.usable) { $0.entry.price }
-        for row in group.records.sorted(by: DetectionSupport.bookingOrder) where facts.standsAsRevenue(row) {
-            guard let recorded = row.price, ProductMismatch.appleProduct(differingFrom: row, facts) == nil,
+        for row in group.records.sorted(by: LedgerTransaction.bookingOrder) where facts.standsAsRevenue(row) {
+            guard let recorded = row.price, facts.appleProduct(differingFrom: row) == nil,
                 let (reference, source) = PriceMismatch.reference(
                     for: row, recorded: recorded, apple: applePrices,
                     context: context)
             else { continue }
-            let amount = DetectionSupport.difference(
-                DetectionSupport.times(recorded, row.quantity), DetectionSupport.times(reference, row.quantity))
+            let amount = Money.difference(
+                recorded.times(row.quantity), reference.times(row.quantity))
             findings.report(
                 Finding(
                     code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
@@ -43,13 +43,13 @@ public struct PriceMismatch: TransactionDetector {
         for row: LedgerTransaction, recorded: Money, apple: [Money], context: DetectionContext
     ) -> (Money, String)? {
         if let first = apple.first {
-            return apple.contains(where: { DetectionSupport.same($0, recorded) }) ? nil : (first, "Apple charged")
+            return apple.contains(where: { $0.isSame(as: recorded) }) ? nil : (first, "Apple charged")
         }
         guard recorded.milliunits != 0,
-            let (catalog, exact) = DetectionSupport.catalogRow(row.productID, storefront: row.storefront, in: context),
+            let (catalog, exact) = context.catalogRow(row.productID, storefront: row.storefront),
             let price = catalog.price,
             exact || price.currency.uppercased() == recorded.currency.uppercased(),
-            !DetectionSupport.same(price, recorded)
+            !price.isSame(as: recorded)
         else { return nil }
         let storefront = catalog.storefront.map { " for \($0)" } ?? ""
         return (price, "the catalog\(storefront) lists")
@@ -60,6 +60,6 @@ fileprivate extension Finding.Message {
     static func priceMismatch(_ row: LedgerTransaction, recorded: Money, reference: Money, source: String) -> Self {
         Self(
             "Record \(row.recordID) (transaction \(row.transactionID), \(row.productID)) records a price of "
-                + "\(DetectionSupport.text(recorded)) but \(source) \(DetectionSupport.text(reference))")
+                + "\(recorded.text) but \(source) \(reference.text)")
     }
 }

@@ -17,8 +17,8 @@ public struct ProductMismatch: TransactionDetector {
         let group = facts.group
 
         let appleQuantities = TransactionFacts.preferred(facts.usable) { $0.entry.quantity }
-        for row in group.records.sorted(by: DetectionSupport.bookingOrder) where facts.isCredited(row) {
-            let appleProduct = ProductMismatch.appleProduct(differingFrom: row, facts)
+        for row in group.records.sorted(by: LedgerTransaction.bookingOrder) where facts.isCredited(row) {
+            let appleProduct = facts.appleProduct(differingFrom: row)
             let appleQuantity = appleQuantities.contains(row.quantity) ? nil : appleQuantities.first
             guard appleProduct != nil || appleQuantity != nil else { continue }
             let amount = ProductMismatch.gap(row, product: appleProduct, quantity: appleQuantity, facts: facts)
@@ -31,14 +31,6 @@ public struct ProductMismatch: TransactionDetector {
         }
     }
 
-    /// The product Apple says was bought when it is not the row's; nil when Apple agrees or
-    /// states no product. (`PRICE_MISMATCH` defers to this: a different product has a different
-    /// price.)
-    static func appleProduct(differingFrom row: LedgerTransaction, _ facts: TransactionFacts) -> String? {
-        let products = TransactionFacts.preferred(facts.usable) { $0.entry.productID }
-        return products.contains(row.productID) ? nil : products.first
-    }
-
     /// The value delivered minus the value paid, as a distance.
     private static func gap(
         _ row: LedgerTransaction, product: String?, quantity: Int?, facts: TransactionFacts
@@ -47,18 +39,18 @@ public struct ProductMismatch: TransactionDetector {
         let paidQuantity = quantity ?? row.quantity
         if let product {
             let delivered =
-                DetectionSupport.catalogValue(
-                    row.productID, storefront: row.storefront, quantity: row.quantity, in: context) ?? row.lineTotal
+                context.catalogValue(
+                    row.productID, storefront: row.storefront, quantity: row.quantity) ?? row.lineTotal
             let paid =
-                facts.applePrice.map { DetectionSupport.times($0, paidQuantity) }
-                ?? DetectionSupport.catalogValue(
-                    product, storefront: row.storefront, quantity: paidQuantity, in: context)
-            return DetectionSupport.difference(delivered, paid)
+                facts.applePrice.map { $0.times(paidQuantity) }
+                ?? context.catalogValue(
+                    product, storefront: row.storefront, quantity: paidQuantity)
+            return Money.difference(delivered, paid)
         }
         let unit = row.price ?? facts.applePrice ?? context.product(row.productID, storefront: row.storefront)?.price
         guard let unit else { return nil }
-        return DetectionSupport.difference(
-            DetectionSupport.times(unit, row.quantity), DetectionSupport.times(unit, paidQuantity))
+        return Money.difference(
+            unit.times(row.quantity), unit.times(paidQuantity))
     }
 }
 
@@ -67,7 +59,7 @@ fileprivate extension Finding.Message {
         var differences: [String] = []
         if let product { differences.append("product \(product) (ledger: \(row.productID))") }
         if let quantity { differences.append("quantity \(quantity) (ledger: \(row.quantity))") }
-        let worth = amount.map { "; the difference is worth \(DetectionSupport.text($0))" } ?? ""
+        let worth = amount.map { "; the difference is worth \($0.text)" } ?? ""
         return Self(
             "Apple says transaction \(row.transactionID) was for "
                 + "\(differences.joined(separator: " and ")), but record \(row.recordID) delivered "

@@ -16,9 +16,9 @@ public struct ProductionAsSandbox: TransactionDetector {
         let group = facts.group
 
         guard case .production(let evidence) = facts.environment,
-            !group.records.contains(where: DetectionSupport.ledgerCountsAsRevenue)
+            !group.records.contains(where: \.ledgerCountsAsRevenue)
         else { return }
-        let rows = group.records.filter { !$0.environment.isProduction }.sorted(by: DetectionSupport.bookingOrder)
+        let rows = group.records.filter { !$0.environment.isProduction }.sorted(by: LedgerTransaction.bookingOrder)
         guard let first = rows.first else { return }
         let value = facts.value(of: first)
         findings.report(
@@ -34,10 +34,10 @@ fileprivate extension Finding.Message {
     static func productionAsSandbox(
         _ first: LedgerTransaction, rows: [LedgerTransaction], evidence: EvidenceRecord, value: Money?
     ) -> Self {
-        let worth = value.map(DetectionSupport.text) ?? "an unknown amount"
+        let worth = value.map(\.text) ?? "an unknown amount"
         return Self(
             "Transaction \(first.transactionID) is booked as \(first.environment) "
-                + "(\(DetectionSupport.records(rows))) but \(DetectionSupport.describe(evidence)) "
+                + "(\(FindingText.records(rows))) but \(FindingText.describe(evidence)) "
                 + "says Production; \(worth) of revenue is missing from the reports")
     }
 }

@@ -17,7 +17,7 @@ public struct RefundedDelivered: TransactionDetector {
         let group = facts.group
 
         guard case .refunded(let refund, let evidence) = facts.refund else { return }
-        let rows = group.records.filter(facts.standsAsRevenue).sorted(by: DetectionSupport.bookingOrder)
+        let rows = group.records.filter(facts.standsAsRevenue).sorted(by: LedgerTransaction.bookingOrder)
         guard let first = rows.first else { return }
         let value = facts.value(of: first)
         let refunded = value.flatMap { facts.refund.refundedAmount(of: $0) }
@@ -39,15 +39,15 @@ fileprivate extension Finding.Message {
         let how: String
         switch refund {
         case .full: how = "refunded"
-        case .prorated(let share?): how = "refunded \(DetectionSupport.percentage(share)) of"
+        case .prorated(let share?): how = "refunded \(FindingText.percentage(share)) of"
         case .prorated(nil): how = "partly refunded (share not stated)"
         }
-        let when = evidence.entry.cancellationDate.map { " on \(DetectionSupport.timestamp($0))" } ?? ""
-        let worth = value.map { " worth \(DetectionSupport.text($0))" } ?? ""
-        let reverse = refunded.map { "; \(DetectionSupport.text($0)) to reverse" } ?? ""
+        let when = evidence.entry.cancellationDate.map { " on \(FindingText.timestamp($0))" } ?? ""
+        let worth = value.map { " worth \($0.text)" } ?? ""
+        let reverse = refunded.map { "; \($0.text) to reverse" } ?? ""
         return Self(
             "Apple \(how) transaction \(first.transactionID) (\(first.productID)\(worth))\(when), "
-                + "but \(DetectionSupport.records(rows)) still count\(rows.count == 1 ? "s" : "") it as revenue\(reverse)"
+                + "but \(FindingText.records(rows)) still count\(rows.count == 1 ? "s" : "") it as revenue\(reverse)"
         )
     }
 }

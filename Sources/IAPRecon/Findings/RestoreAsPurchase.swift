@@ -19,16 +19,16 @@ public struct RestoreAsPurchase: OriginalTransactionDetector {
         _ group: OriginalTransactionGroup, in context: DetectionContext, into findings: inout FindingCollector
     ) {
         let booked = group.records.filter {
-            DetectionSupport.ledgerCountsAsRevenue($0) && $0.price?.milliunits != 0
+            $0.ledgerCountsAsRevenue && $0.price?.milliunits != 0
                 && context.product($0.productID, storefront: $0.storefront)?.type == .nonConsumable
         }
-        let purchases = DetectionSupport.firstRowPerTransaction(booked)
+        let purchases = LedgerTransaction.firstRowPerTransaction(booked)
         guard
             let purchase = purchases.first(where: { $0.transactionID == group.originalTransactionID })
                 ?? purchases.first
         else { return }
         for restore in purchases where restore.transactionID != purchase.transactionID {
-            let value = DetectionSupport.value(of: restore, applePrice: nil, in: context)
+            let value = context.value(of: restore, applePrice: nil)
             let rows = booked.filter { $0.transactionID == restore.transactionID }
             findings.report(
                 Finding(
@@ -43,7 +43,7 @@ public struct RestoreAsPurchase: OriginalTransactionDetector {
 
 fileprivate extension Finding.Message {
     static func restore(_ restore: LedgerTransaction, purchase: LedgerTransaction, value: Money?) -> Self {
-        let worth = value.map(DetectionSupport.text) ?? "an unknown amount"
+        let worth = value.map(\.text) ?? "an unknown amount"
         let whose = restore.userID == purchase.userID ? "" : " to user \(purchase.userID)"
         return Self(
             "Transaction \(restore.transactionID) (record \(restore.recordID), user \(restore.userID)) "

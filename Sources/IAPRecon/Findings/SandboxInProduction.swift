@@ -17,8 +17,8 @@ public struct SandboxInProduction: TransactionDetector {
         let group = facts.group
 
         guard case .test(let environment, let evidence) = facts.environment else { return }
-        let rows = group.records.filter(DetectionSupport.ledgerCountsAsRevenue).sorted(
-            by: DetectionSupport.bookingOrder)
+        let rows = group.records.filter(\.ledgerCountsAsRevenue).sorted(
+            by: LedgerTransaction.bookingOrder)
         guard let first = rows.first else { return }
         var amount = MoneyTally()
         for row in rows { amount.add(facts.value(of: row), for: row.recordID) }
@@ -41,7 +41,7 @@ fileprivate extension Finding.Message {
     ) -> Self {
         Self(
             "Transaction \(transactionID) is booked as Production revenue "
-                + "(\(DetectionSupport.records(rows))) but \(DetectionSupport.describe(evidence)) "
+                + "(\(FindingText.records(rows))) but \(FindingText.describe(evidence)) "
                 + "says \(environment); \(amount.text) of revenue is not real")
     }
 }

@@ -20,7 +20,7 @@ public struct SharedTransaction: TransactionDetector, OriginalTransactionDetecto
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
         let group = facts.group
 
-        let rows = group.records.filter(facts.isCredited).sorted(by: DetectionSupport.bookingOrder)
+        let rows = group.records.filter(facts.isCredited).sorted(by: LedgerTransaction.bookingOrder)
         guard let first = rows.first, Set(rows.map(\.userID)).count >= 2 else { return }
         let later = rows.filter { $0.userID != first.userID }
         var amount = MoneyTally()
@@ -38,16 +38,16 @@ public struct SharedTransaction: TransactionDetector, OriginalTransactionDetecto
         _ group: OriginalTransactionGroup, in context: DetectionContext, into findings: inout FindingCollector
     ) {
         // Original groups carry no evidence: the ledger's word on environment and status stands.
-        let credited = group.records.filter(DetectionSupport.ledgerCountsAsRevenue)
+        let credited = group.records.filter(\.ledgerCountsAsRevenue)
         let types = credited.compactMap { context.product($0.productID, storefront: $0.storefront)?.type }
         // A known consumable never shares an entitlement; an unknown product cannot be judged.
         guard !types.isEmpty, types.allSatisfy(\.isEntitlement) else { return }
-        let purchases = DetectionSupport.firstRowPerTransaction(credited)
+        let purchases = LedgerTransaction.firstRowPerTransaction(credited)
         guard let first = purchases.first, Set(purchases.map(\.userID)).count >= 2 else { return }
         let later = purchases.filter { $0.userID != first.userID }
         var amount = MoneyTally()
         for row in later {
-            amount.add(DetectionSupport.value(of: row, applePrice: nil, in: context), for: row.recordID)
+            amount.add(context.value(of: row, applePrice: nil), for: row.recordID)
         }
         findings.report(
             Finding(
@@ -63,7 +63,7 @@ fileprivate extension Finding.Message {
     static func sharedTransaction(
         _ transactionID: String, first: LedgerTransaction, later: [LedgerTransaction], amount: MoneyTally
     ) -> Self {
-        let others = DetectionSupport.list(later.map { "\($0.userID) (record \($0.recordID))" })
+        let others = FindingText.list(later.map { "\($0.userID) (record \($0.recordID))" })
         return Self(
             "Transaction \(transactionID) was first credited to user \(first.userID) (record \(first.recordID)) "
                 + "and then also to \(others); \(amount.text) credited to other users")
@@ -72,7 +72,7 @@ fileprivate extension Finding.Message {
     static func sharedOriginal(
         _ originalID: String, first: LedgerTransaction, later: [LedgerTransaction], amount: MoneyTally
     ) -> Self {
-        let others = DetectionSupport.list(later.map { "\($0.userID) (transaction \($0.transactionID))" })
+        let others = FindingText.list(later.map { "\($0.userID) (transaction \($0.transactionID))" })
         return Self(
             "Purchase \(originalID) (\(first.productID)) belongs to user \(first.userID) "
                 + "(transaction \(first.transactionID)) but was also credited to \(others); "

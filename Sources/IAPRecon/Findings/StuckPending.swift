@@ -15,10 +15,10 @@ public struct StuckPending: TransactionDetector {
         let context = facts.context
 
         let deadline = context.asOf - context.pendingLimitMillis
-        let owed = Set(Undelivered.owedRows(facts).map(\.recordID))
-        for row in group.records.sorted(by: DetectionSupport.bookingOrder) {
+        let owed = Set(facts.owedRows.map(\.recordID))
+        for row in group.records.sorted(by: LedgerTransaction.bookingOrder) {
             guard row.verificationStatus == .pending, row.purchaseDate < deadline, facts.isRealPurchase(row),
-                !owed.contains(row.recordID), !DeliveredUnverified.applies(to: row, facts)
+                !owed.contains(row.recordID), !facts.isDeliveredUnverified(row)
             else { continue }
             let value = facts.value(of: row)
             findings.report(
@@ -33,11 +33,11 @@ public struct StuckPending: TransactionDetector {
 
 fileprivate extension Finding.Message {
     static func stuckPending(_ row: LedgerTransaction, facts: TransactionFacts, value: Money?) -> Self {
-        let worth = value.map { " worth \(DetectionSupport.text($0))" } ?? ""
+        let worth = value.map { " worth \($0.text)" } ?? ""
         let note = facts.confirmedByApple ? " although Apple's evidence confirms it" : ""
         return Self(
             "Record \(row.recordID) (transaction \(row.transactionID), \(row.productID)\(worth), "
                 + "user \(row.userID)) is still pending verification\(note), "
-                + "\(DetectionSupport.duration(facts.context.asOf - row.purchaseDate)) after purchase")
+                + "\(FindingText.duration(facts.context.asOf - row.purchaseDate)) after purchase")
     }
 }

@@ -15,7 +15,7 @@ public struct Undelivered: TransactionDetector {
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
         let group = facts.group
 
-        let rows = Undelivered.owedRows(facts)
+        let rows = facts.owedRows
         guard let first = rows.first else { return }
         let value = facts.value(of: first)
         findings.report(
@@ -25,29 +25,16 @@ public struct Undelivered: TransactionDetector {
                 message: .undelivered(first, facts: facts, value: value),
                 recordIDs: rows.map(\.recordID), receiptID: first.receiptID))
     }
-
-    /// The rows of a transaction that Apple says were paid and that were never delivered after the
-    /// grace period, in booking order; empty when the rule does not apply.
-    static func owedRows(_ facts: TransactionFacts) -> [LedgerTransaction] {
-        let group = facts.group
-        guard !group.records.contains(where: { $0.deliveredAt != nil }), !facts.refund.isCancelled else { return [] }
-        let deadline = facts.context.asOf - facts.context.deliveryGraceMillis
-        let rows = group.records.filter {
-            facts.isRealPurchase($0) && ($0.verificationStatus == .verified || facts.confirmedByApple)
-        }.sorted(by: DetectionSupport.bookingOrder)
-        guard let first = rows.first, first.purchaseDate < deadline else { return [] }
-        return rows
-    }
 }
 
 fileprivate extension Finding.Message {
     static func undelivered(_ row: LedgerTransaction, facts: TransactionFacts, value: Money?) -> Self {
         let why = row.verificationStatus == .verified ? "verified" : "confirmed by Apple"
-        let age = DetectionSupport.duration(facts.context.asOf - row.purchaseDate)
-        let worth = value.map { " worth \(DetectionSupport.text($0))" } ?? ""
+        let age = FindingText.duration(facts.context.asOf - row.purchaseDate)
+        let worth = value.map { " worth \($0.text)" } ?? ""
         return Self(
             "Transaction \(row.transactionID) (\(row.productID)\(worth)) for user \(row.userID) is paid and "
-                + "\(why) but was never delivered; purchased \(DetectionSupport.timestamp(row.purchaseDate)), \(age) ago"
+                + "\(why) but was never delivered; purchased \(FindingText.timestamp(row.purchaseDate)), \(age) ago"
         )
     }
 }

@@ -14,7 +14,7 @@ public struct Unfinished: TransactionDetector {
         let context = facts.context
 
         let deadline = context.asOf - context.finishGraceMillis
-        for row in group.records.sorted(by: DetectionSupport.bookingOrder) where facts.isRealPurchase(row) {
+        for row in group.records.sorted(by: LedgerTransaction.bookingOrder) where facts.isRealPurchase(row) {
             guard let delivered = row.deliveredAt, row.finishedAt == nil, delivered < deadline else { continue }
             findings.report(
                 Finding(
@@ -30,7 +30,7 @@ fileprivate extension Finding.Message {
     static func unfinished(_ row: LedgerTransaction, delivered: Int64, asOf: Int64) -> Self {
         Self(
             "Record \(row.recordID) (transaction \(row.transactionID), user \(row.userID)) was delivered "
-                + "\(DetectionSupport.timestamp(delivered)) but the app has not finished the transaction "
-                + "\(DetectionSupport.duration(asOf - delivered)) later")
+                + "\(FindingText.timestamp(delivered)) but the app has not finished the transaction "
+                + "\(FindingText.duration(asOf - delivered)) later")
     }
 }

@@ -17,7 +17,7 @@ public struct UnknownProduct: TransactionDetector {
         guard !context.catalog.isEmpty else { return }
 
         let rows = group.records.filter { facts.standsAsRevenue($0) && context.catalog[$0.productID] == nil }
-            .sorted(by: DetectionSupport.bookingOrder)
+            .sorted(by: LedgerTransaction.bookingOrder)
         var products: [String] = []
         for row in rows where !products.contains(row.productID) { products.append(row.productID) }
         for product in products {
@@ -40,6 +40,6 @@ fileprivate extension Finding.Message {
         let transaction = rows.first?.transactionID ?? "?"
         return Self(
             "Product \(product) is not in the catalog; transaction \(transaction) ("
-                + "\(DetectionSupport.records(rows))) books \(amount.text) of revenue for it")
+                + "\(FindingText.records(rows))) books \(amount.text) of revenue for it")
     }
 }

@@ -37,3 +37,15 @@ public enum StoreEnvironment: Sendable, Hashable, Comparable, CustomStringConver
 
     public var description: String { rawValue }
 }
+
+extension StoreEnvironment {
+    /// Whether an environment is one of Apple's test environments (Sandbox, Xcode, LocalTesting).
+    ///
+    /// An unrecognised raw value is neither Production nor a test environment: it proves nothing.
+    static func isTest(_ environment: StoreEnvironment?) -> Bool {
+        switch environment {
+        case .sandbox, .xcode, .localTesting: return true
+        default: return false
+        }
+    }
+}

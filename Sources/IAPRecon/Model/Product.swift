@@ -33,3 +33,17 @@ public struct CatalogProduct: Sendable, Hashable {
         self.proceedsRatePPM = proceedsRatePPM
     }
 }
+
+extension ProductType {
+    /// Parses Apple's JWS `type` (`Consumable`, `Non-Consumable`, `Auto-Renewable Subscription`,
+    /// `Non-Renewing Subscription`), or the catalog's own spellings.
+    init?(appleType raw: String) {
+        switch raw.lowercased() {
+        case "consumable": self = .consumable
+        case "non-consumable": self = .nonConsumable
+        case "auto-renewable subscription", "auto-renewable": self = .autoRenewable
+        case "non-renewing subscription", "non-renewing": self = .nonRenewing
+        default: return nil
+        }
+    }
+}

@@ -4,7 +4,7 @@ enum RevenuePolicy {
     /// The ledger row that carries a transaction's revenue: the first booked row credited to its
     /// user (a real purchase, not marked invalid). Duplicates of it count once. Nil: nothing counts.
     static func countedRecord(_ facts: TransactionFacts) -> LedgerTransaction? {
-        facts.group.records.filter { facts.isCredited($0) }.min(by: DetectionSupport.bookingOrder)
+        facts.group.records.filter { facts.isCredited($0) }.min(by: LedgerTransaction.bookingOrder)
     }
 
     /// The date and amount of a refund Apple reports, out of `value`. A prorated refund whose

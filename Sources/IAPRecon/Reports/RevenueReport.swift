@@ -82,7 +82,7 @@ public struct RevenueBuilder {
         let group = facts.group
         guard let record = RevenuePolicy.countedRecord(facts) else {
             // Booked as revenue, but the evidence says it was a test purchase.
-            if let booked = group.records.filter(DetectionSupport.ledgerCountsAsRevenue).min(by: DetectionSupport.bookingOrder),
+            if let booked = group.records.filter(\.ledgerCountsAsRevenue).min(by: LedgerTransaction.bookingOrder),
                 let value = facts.value(of: booked)
             {
                 excludedAsSandbox[value.currency, default: 0] += value.milliunits

@@ -133,15 +133,20 @@ struct RateLimiterTests {
     func gate() async {
         let gate = ConcurrencyGate(limit: 3)
         let counter = Counter()
-        let results = await boundedConcurrentMap(Array(0..<40), limit: 40) { value in
-            await gate.withSlot {
-                await counter.enter()
-                try? await Task.sleep(for: .milliseconds(2))
-                await counter.leave()
-                return value * 2
+        let results = await withTaskGroup(of: (Int, Int).self) { group in
+            for value in 0..<40 {
+                group.addTask {
+                    await gate.withSlot {
+                        await counter.enter()
+                        try? await Task.sleep(for: .milliseconds(2))
+                        await counter.leave()
+                        return (value, value * 2)
+                    }
+                }
             }
+            return await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
         }
-        #expect(results == (0..<40).map { $0 * 2 })
+        #expect((0..<40).map { results[$0] } == (0..<40).map { $0 * 2 })
         #expect(await counter.peak <= 3)
         #expect(await counter.peak >= 2)
     }

@@ -58,11 +58,11 @@ import Testing
         (951_782_400_000, "2000-02-29T00:00:00Z"), (-1, "1969-12-31T23:59:59Z"),
     ])
     func timestampsAreUTC(millis: Int64, text: String) {
-        #expect(DetectionSupport.timestamp(millis) == text)
+        #expect(FindingText.timestamp(millis) == text)
     }
 
     @Test(arguments: [(50_000, "50 %"), (12_500, "12.5 %"), (100_000, "100 %"), (1, "0.001 %")])
     func percentagesDropTrailingZeros(thousandths: Int, text: String) {
-        #expect(DetectionSupport.percentage(thousandths) == text)
+        #expect(FindingText.percentage(thousandths) == text)
     }
 }

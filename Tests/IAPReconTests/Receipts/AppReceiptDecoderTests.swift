@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @_spi(CMS) import X509
 
+@testable import AppStoreTestSigning
 @testable import IAPRecon
 
 /// A minimal DER writer for building receipt payloads in tests.

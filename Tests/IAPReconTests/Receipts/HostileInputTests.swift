@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AppStoreTestSigning
 @testable import IAPRecon
 
 /// Every decoder must turn any bytes into a value or an error, quickly.

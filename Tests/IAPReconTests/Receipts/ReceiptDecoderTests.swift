@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 
+@testable import AppStoreTestSigning
 @testable import IAPRecon
 
 /// The single entry point: dispatch on format, and what becomes evidence vs failure.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AppStoreTestSigning
 @testable import IAPRecon
 
 /// Fixtures, fixed times and test authorities shared by the receipt tests.

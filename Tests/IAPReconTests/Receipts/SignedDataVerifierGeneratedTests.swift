@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 
+@testable import AppStoreTestSigning
 @testable import IAPRecon
 
 /// JWS built at test time with ``SigningAuthority``: the valid case and each way to break it.
@@ -285,12 +286,5 @@ struct SignedDataVerifierGeneratedTests {
         _ = await verifier.verifyAndDecodeTransaction(
             try JWSSigner.sign(payload: TestAuthorities.transaction(), authority: stranger))
         #expect(verifier.cachedChainCount == 1)
-    }
-
-    @Test func benchmarkRunsAndEverythingVerifies() async throws {
-        let measurement = try await JWSBenchmark.run(count: 200, tasks: 2, distinct: 8)
-        #expect(measurement.count == 200)
-        #expect(measurement.valid == 200)
-        #expect(measurement.perSecond > 0)
     }
 }

@@ -1,4 +1,6 @@
+import AppStoreTestSigning
 import Foundation
+import IAPRecon
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import AppStoreSimulator
+import AppStoreTestSigning
 import Foundation
 import IAPRecon
 

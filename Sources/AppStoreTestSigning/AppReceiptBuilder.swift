@@ -1,4 +1,5 @@
 import Foundation
+import IAPRecon
 @_spi(CMS) import X509
 
 /// Builds PKCS#7 app receipts (DER, CMS SignedData with attached content) signed by a

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses SPEC §1 timestamps: ISO 8601 with an offset, or integer epoch milliseconds.
 ///
 /// Hand-written over bytes: a million rows carry two million timestamps, and a formatter per
@@ -175,5 +177,3 @@ public enum Timestamp {
         return String(format: "%04d-%02d-%02d", y, m, d)
     }
 }
-
-import Foundation

@@ -2,6 +2,7 @@ import AppStoreSimulator
 import Foundation
 import IAPReconTestSupport
 import Logging
+import ReconDemo
 import Testing
 
 @testable import IAPRecon

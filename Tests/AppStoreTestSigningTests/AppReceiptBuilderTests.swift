@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AppStoreTestSigning
 @testable import IAPRecon
 
 /// Receipts the simulator and demo hand out read back through the real decoder.

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Which evidence may speak about this app's purchase, and what it proves.
+extension EvidenceRecord {
+    /// Apple's verifyReceipt statuses that mean "this receipt is not valid" (SPEC §3).
+    static let invalidReceiptStatuses: Set<Int> = [21002, 21003, 21010]
+
+    /// The bundle id a piece of evidence names: the entry's own, else the whole receipt's.
+    var namedBundleID: String? {
+        entry.bundleID ?? bundleID
+    }
+
+    /// Whether evidence names a bundle id that is not one of the app's own (only when the app's
+    /// bundle ids are configured).
+    func isForeign(in context: DetectionContext) -> Bool {
+        guard !context.bundleIDs.isEmpty, let bundle = namedBundleID else { return false }
+        return !context.bundleIDs.contains(bundle)
+    }
+
+    /// Whether evidence may speak about this app's purchase at all: it is for one of the app's
+    /// bundle ids, its signature is not known to be bad, and it is not an Apple answer that
+    /// rejected the receipt or failed.
+    ///
+    /// Everything else is reported elsewhere (`BUNDLE_MISMATCH`, `INVALID_RECEIPT`) and ignored
+    /// by the transaction detectors.
+    func isUsable(in context: DetectionContext) -> Bool {
+        if isForeign(in: context) { return false }
+        if signature == .invalid || signature == .untrusted { return false }
+        if source == .verifyReceipt, let status = appleStatus, ![0, 21007, 21008].contains(status) {
+            return false
+        }
+        return true
+    }
+
+    /// Whether evidence proves the purchase happened: Apple's verifyReceipt answered 0, the App
+    /// Store Server API returned it, or a receipt whose signature was verified offline says so.
+    var isAuthentic: Bool {
+        switch source {
+        case .verifyReceipt: return appleStatus == 0
+        case .serverAPI: return true
+        case .offline: return signature == .verified
+        }
+    }
+
+    /// Whether evidence is Apple confirming the purchase is valid now: verifyReceipt status 0,
+    /// the Server API, or a StoreKit 2 signed transaction verified offline (SPEC §3: that settles
+    /// a pending transaction; an app receipt's offline signature does not).
+    var confirmsValidity: Bool {
+        switch source {
+        case .verifyReceipt: return appleStatus == 0
+        case .serverAPI: return true
+        case .offline: return receiptFormat == .signedTransaction && signature == .verified
+        }
+    }
+
+    /// The environment evidence establishes in a way that can be trusted, or nil.
+    ///
+    /// Trusted: Apple's status 21007 (Sandbox) or 21008 (Production); a verifyReceipt answer with
+    /// status 0; a Server API answer; an offline receipt or JWS whose signature was verified.
+    /// A claim from an unverified offline decode is not trusted.
+    var trustedEnvironment: StoreEnvironment? {
+        switch source {
+        case .verifyReceipt:
+            switch appleStatus {
+            case 21007: return .sandbox
+            case 21008: return .production
+            case 0: return effectiveEnvironment
+            default: return nil
+            }
+        case .serverAPI:
+            return effectiveEnvironment
+        case .offline:
+            return signature == .verified ? effectiveEnvironment : nil
+        }
+    }
+}

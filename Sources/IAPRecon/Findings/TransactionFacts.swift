@@ -1,0 +1,228 @@
+import Foundation
+
+/// What the evidence of one transaction group establishes, worked out once per detector call.
+///
+/// All evidence that may not speak about this app's purchase (another bundle, a bad signature,
+/// an Apple answer rejecting the receipt) is dropped first; see ``EvidenceRecord/isUsable(in:)``.
+public final class TransactionFacts: Sendable {
+    let group: TransactionGroup
+    let context: DetectionContext
+    /// Evidence that may speak about the purchase, in the group's order.
+    let usable: [EvidenceRecord]
+    /// The environment the evidence puts the purchase in.
+    let environment: EnvironmentClaim
+    /// Whether Apple refunded or revoked it, decided by the latest refund-bearing evidence.
+    let refund: RefundState
+    /// Whether Apple confirmed the purchase as valid (see ``EvidenceRecord/confirmsValidity``).
+    let confirmedByApple: Bool
+    /// Apple's unit price for the transaction (JWS / Server API `price`), trusted sources first.
+    let applePrice: Money?
+
+    init(_ group: TransactionGroup, in context: DetectionContext) {
+        self.group = group
+        self.context = context
+        let usable = group.evidence.filter { $0.isUsable(in: context) }
+        self.usable = usable
+        self.environment = EnvironmentClaim(usable)
+        self.refund = RefundState(usable.filter(\.isAuthentic))
+        self.confirmedByApple = usable.contains(where: \.confirmsValidity)
+        self.applePrice = TransactionFacts.preferred(usable) { $0.entry.price }.first
+    }
+
+    /// The distinct values a field takes in the most trustworthy evidence that states it.
+    ///
+    /// Authentic evidence if any states the field, else any usable evidence; in evidence order.
+    static func preferred<T: Hashable>(_ records: [EvidenceRecord], _ field: (EvidenceRecord) -> T?) -> [T] {
+        func distinct(_ rows: [EvidenceRecord]) -> [T] {
+            var seen = Set<T>()
+            return rows.compactMap(field).filter { seen.insert($0).inserted }
+        }
+        let trusted = distinct(records.filter(\.isAuthentic))
+        return trusted.isEmpty ? distinct(records) : trusted
+    }
+
+    /// The environment the purchase really happened in: what the evidence says, else what the
+    /// ledger says.
+    func effectiveEnvironment(of row: LedgerTransaction) -> StoreEnvironment {
+        switch environment {
+        case .production: return .production
+        case .test(let environment, _): return environment
+        case .unknown: return row.environment
+        }
+    }
+
+    /// Whether the row is a real App Store purchase: Production by the evidence, else by the ledger.
+    ///
+    /// Test purchases are never money at stake.
+    func isRealPurchase(_ row: LedgerTransaction) -> Bool {
+        effectiveEnvironment(of: row).isProduction
+    }
+
+    /// Whether the row was credited to its user: a real purchase the backend did not reject as
+    /// `invalid`.
+    func isCredited(_ row: LedgerTransaction) -> Bool {
+        row.verificationStatus != .invalid && isRealPurchase(row)
+    }
+
+    /// Whether the row is revenue in the ledger and really is revenue: the ledger counts it
+    /// (Production, not invalid) and no evidence says it was a test purchase.
+    func standsAsRevenue(_ row: LedgerTransaction) -> Bool {
+        row.ledgerCountsAsRevenue && isRealPurchase(row)
+    }
+
+    /// What the row is worth (see ``DetectionContext/value(of:applePrice:)``).
+    func value(of row: LedgerTransaction) -> Money? {
+        context.value(of: row, applePrice: applePrice)
+    }
+
+    // MARK: - Precedence
+    //
+    // Facts that decide which finding reports a problem when more than one rule would: the
+    // detectors read them here rather than asking each other.
+
+    /// The rows of a transaction that Apple says were paid and that were never delivered after the
+    /// grace period, in booking order; empty when the rule does not apply (`UNDELIVERED`; a stale
+    /// `pending` row among them is not also `STUCK_PENDING`).
+    var owedRows: [LedgerTransaction] {
+        guard !group.records.contains(where: { $0.deliveredAt != nil }), !refund.isCancelled else { return [] }
+        let deadline = context.asOf - context.deliveryGraceMillis
+        let rows = group.records.filter {
+            isRealPurchase($0) && ($0.verificationStatus == .verified || confirmedByApple)
+        }.sorted(by: LedgerTransaction.bookingOrder)
+        guard let first = rows.first, first.purchaseDate < deadline else { return [] }
+        return rows
+    }
+
+    /// Whether a row was delivered but is invalid or never verified (`DELIVERED_UNVERIFIED`; such a
+    /// row is not also `STUCK_PENDING`).
+    func isDeliveredUnverified(_ row: LedgerTransaction) -> Bool {
+        guard row.deliveredAt != nil, isRealPurchase(row) else { return false }
+        switch row.verificationStatus {
+        case .verified: return false
+        case .invalid: return !refund.isCancelled
+        case .error: return !confirmedByApple
+        case .pending:
+            return row.purchaseDate < context.asOf - context.pendingLimitMillis && !confirmedByApple
+        }
+    }
+
+    /// The product Apple says was bought when it is not the row's; nil when Apple agrees or
+    /// states no product (`PRODUCT_MISMATCH`; `PRICE_MISMATCH` defers to it: a different product
+    /// has a different price).
+    func appleProduct(differingFrom row: LedgerTransaction) -> String? {
+        let products = TransactionFacts.preferred(usable) { $0.entry.productID }
+        return products.contains(row.productID) ? nil : products.first
+    }
+}
+
+/// The environment the usable evidence of one transaction puts it in.
+enum EnvironmentClaim {
+    /// Trusted evidence says Production (or Apple confirmed an iOS 6 receipt that does not say
+    /// Sandbox) and no trusted evidence says otherwise.
+    case production(EvidenceRecord)
+    /// Evidence says Sandbox, Xcode or LocalTesting, and no trusted evidence says Production.
+    /// (Any usable evidence may say so: a receipt that itself says Sandbox is not revenue.)
+    case test(StoreEnvironment, EvidenceRecord)
+    /// No usable evidence states an environment, only an untrusted one claims Production, or
+    /// trusted evidence contradicts itself: the ledger's word stands.
+    case unknown
+
+    init(_ usable: [EvidenceRecord]) {
+        let trustedProduction =
+            usable.first { $0.trustedEnvironment == .production }
+            ?? EnvironmentClaim.confirmedIOS6Production(usable)
+        let trustedTest = usable.first {
+            StoreEnvironment.isTest($0.trustedEnvironment)
+        }
+        let anyTest = usable.first { StoreEnvironment.isTest($0.effectiveEnvironment) }
+        switch (trustedProduction, trustedTest, anyTest) {
+        case (.some, .some, _):
+            self = .unknown
+        case (.some(let record), nil, _):
+            self = .production(record)
+        case (nil, .some(let record), _), (nil, nil, .some(let record)):
+            self = .test(
+                record.trustedEnvironment ?? record.effectiveEnvironment ?? .sandbox, record)
+        case (nil, nil, nil):
+            self = .unknown
+        }
+    }
+}
+
+extension EnvironmentClaim {
+    /// Apple's status-0 answer for an iOS 6 transaction receipt that carries no `environment`
+    /// key, when Apple's answer does not state one either.
+    ///
+    /// iOS 6 receipts name their environment only when it is Sandbox, and Apple's production
+    /// endpoint answers 21007 for a Sandbox receipt, so the two together confirm Production.
+    static func confirmedIOS6Production(_ usable: [EvidenceRecord]) -> EvidenceRecord? {
+        let silentReceipt = usable.contains {
+            $0.source == .offline && $0.receiptFormat == .transactionReceipt && $0.effectiveEnvironment == nil
+        }
+        guard silentReceipt else { return nil }
+        return usable.first {
+            $0.source == .verifyReceipt && $0.appleStatus == 0
+                && ($0.effectiveEnvironment == nil || $0.effectiveEnvironment == .production)
+        }
+    }
+}
+
+/// Whether Apple refunded or revoked a transaction.
+///
+/// Decided by the latest (by `recordedAt`, then evidence order) authentic evidence that speaks
+/// about refunds: an entry with a cancellation/revocation date or type, or a `REFUND_REVERSED`
+/// marker. Evidence that is silent about refunds (an old receipt uploaded again) changes nothing.
+enum RefundState {
+    case notRefunded
+    /// Refunded: the whole price, or a share in thousandths of a percent (nil: share not stated).
+    case refunded(Refund, EvidenceRecord)
+    /// `FAMILY_REVOKE`: a family member lost access; nobody got money back.
+    case familyRevoked(EvidenceRecord)
+
+    /// How much of the price Apple gave back.
+    enum Refund: Equatable {
+        case full
+        /// `revocationPercentage`, thousandths of a percent (50 000 = 50 %); nil when not stated.
+        case prorated(Int?)
+    }
+
+    init(_ authentic: [EvidenceRecord]) {
+        var latest: (record: EvidenceRecord, state: RefundState)?
+        for record in authentic {
+            guard let state = RefundState.classify(record) else { continue }
+            if let current = latest, current.record.recordedAt > record.recordedAt { continue }
+            latest = (record, state)
+        }
+        self = latest?.state ?? .notRefunded
+    }
+
+    /// What one piece of evidence says about refunds: nil when it is silent, `.notRefunded` for
+    /// a `REFUND_REVERSED`.
+    private static func classify(_ record: EvidenceRecord) -> RefundState? {
+        let entry = record.entry
+        let type = entry.revocationType?.uppercased()
+        if type == "REFUND_REVERSED" || entry.cancellationReason?.uppercased() == "REFUND_REVERSED" {
+            return .notRefunded
+        }
+        if type == "FAMILY_REVOKE" { return .familyRevoked(record) }
+        if type == "REFUND_PRORATED" { return .refunded(.prorated(entry.revocationPercentage), record) }
+        if entry.cancellationDate != nil || type == "REFUND_FULL" { return .refunded(.full, record) }
+        return nil
+    }
+
+    /// Whether the customer no longer owns the purchase (refunded or revoked).
+    var isCancelled: Bool {
+        if case .notRefunded = self { return false }
+        return true
+    }
+
+    /// The amount Apple gave back out of `value`; nil when the prorated share is not stated.
+    func refundedAmount(of value: Money) -> Money? {
+        guard case .refunded(let refund, _) = self else { return nil }
+        switch refund {
+        case .full: return value
+        case .prorated(let share?): return value.scaled(byPPM: Int64(share) * 10)
+        case .prorated(nil): return nil
+        }
+    }
+}

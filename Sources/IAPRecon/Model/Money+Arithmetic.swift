@@ -1,0 +1,65 @@
+import Foundation
+
+/// Exact arithmetic on amounts and amounts as text.
+extension Money {
+    /// `self × quantity`, exact.
+    func times(_ quantity: Int) -> Money {
+        Money(milliunits: milliunits * Int64(quantity), currency: currency)
+    }
+
+    /// Whether two amounts are the same money (currency codes compared case-insensitively).
+    func isSame(as other: Money) -> Bool {
+        milliunits == other.milliunits && currency.uppercased() == other.currency.uppercased()
+    }
+
+    /// How far apart two amounts are (never negative); nil when either is unknown or they are in
+    /// different currencies.
+    static func difference(_ lhs: Money?, _ rhs: Money?) -> Money? {
+        guard let lhs, let rhs, lhs.currency.uppercased() == rhs.currency.uppercased() else { return nil }
+        let gap = lhs.milliunits - rhs.milliunits
+        return Money(milliunits: gap < 0 ? -gap : gap, currency: lhs.currency.uppercased())
+    }
+
+    /// `9.99 USD`.
+    var text: String { "\(formatted) \(currency)" }
+}
+
+/// Sums amounts per currency and remembers rows whose value is unknown.
+///
+/// ``amount`` is only given when it is complete: one currency and every value known. A partial
+/// sum would understate the money at stake, so the finding leaves it empty and the detail says why.
+struct MoneyTally {
+    private var totals: [String: Int64] = [:]
+    private var currencies: [String] = []
+    private(set) var unknown: [String] = []
+    private(set) var count = 0
+
+    /// Adds one row's value; `nil` marks the row's value as unknown.
+    mutating func add(_ money: Money?, for recordID: String) {
+        count += 1
+        guard let money else {
+            unknown.append(recordID)
+            return
+        }
+        if totals[money.currency] == nil { currencies.append(money.currency) }
+        totals[money.currency, default: 0] += money.milliunits
+    }
+
+    /// The total, when it is in one currency and every value is known.
+    var amount: Money? {
+        guard unknown.isEmpty, currencies.count == 1, let code = currencies.first, let milli = totals[code] else {
+            return nil
+        }
+        return Money(milliunits: milli, currency: code)
+    }
+
+    /// `9.99 USD`, `9.99 USD + 1200 JPY`, with `(no price for r3)` when some are unknown.
+    var text: String {
+        let known = currencies.compactMap { code in
+            totals[code].map { Money(milliunits: $0, currency: code).text }
+        }
+        let missing = unknown.isEmpty ? "" : " (no price for \(unknown.joined(separator: ", ")))"
+        if known.isEmpty { return "an unknown amount" + missing }
+        return known.joined(separator: " + ") + missing
+    }
+}

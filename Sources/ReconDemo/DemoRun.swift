@@ -70,7 +70,9 @@ public enum DemoRun {
     }
 
     /// Runs the demo; returns the nightly job's outcome, with where everything is.
-    public static func run(_ options: Options, logger: Logger, progress: Jobs.Progress? = nil) async throws -> Jobs.Outcome {
+    public static func run(
+        _ options: Options, logger: Logger, progress: RunProgress? = nil
+    ) async throws -> CommandOutcome {
         let out = options.outputDirectory
         let inputs = out + "/demo-input"
         try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
@@ -86,11 +88,11 @@ public enum DemoRun {
         let products = try write(inputs, "products.csv", dataset.products)
         logger.info("App Store simulator listening", metadata: ["url": "\(simulator.baseURL.absoluteString)"])
 
-        let outcome: Jobs.Outcome
+        let outcome: CommandOutcome
         do {
-            outcome = try await Jobs.nightly(
-                ImportRequest(transactions: [transactions], receipts: [receipts], products: [products]), config: config,
-                logger: logger, progress: progress)
+            outcome = try await ReconDependencies(config: config, logger: logger).nightly(
+                ImportRequest(transactions: [transactions], receipts: [receipts], products: [products]),
+                progress: progress)
         } catch {
             await simulator.stop()
             throw error
@@ -99,8 +101,8 @@ public enum DemoRun {
         var lines = outcome.lines
         lines.append("store: \(database)")
         lines.append("inputs: \(inputs)/ (transactions.csv, receipts.jsonl, products.csv, simulator-seed.json)")
-        lines.append("reports: " + ReportJob.fileNames.map { "\(out)/\($0)" }.joined(separator: ", "))
+        lines.append("reports: " + ReportStage.fileNames.map { "\(out)/\($0)" }.joined(separator: ", "))
         lines.append("try: iap-recon lookup --db \(database) --user user-paid-nothing-1")
-        return Jobs.Outcome(exitCode: outcome.exitCode, lines: lines)
+        return CommandOutcome(outcome.status, lines: lines)
     }
 }

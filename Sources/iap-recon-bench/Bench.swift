@@ -30,7 +30,7 @@ struct Bench {
             let context = DetectionContext(asOf: 1_795_176_000_000, bundleIDs: ["com.example.app"], catalog: try store.catalog())
             var revenue = RevenueBuilder(timeZone: TimeZone(identifier: "UTC") ?? .current, context: context)
             var groups = 0
-            let findings = try DetectionStage(context: context).run(store: store) { facts in
+            let findings = try DetectStage(context: context).run(store: store) { facts in
                 groups += 1
                 revenue.add(facts)
             }
@@ -70,9 +70,10 @@ struct Bench {
         config.concurrency = 32
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        _ = try Jobs.importFiles(ImportRequest(transactions: [dir + "/t.csv"], receipts: [dir + "/r.jsonl"]), config: config, logger: logger)
+        let recon = try ReconDependencies(config: config, logger: logger)
+        _ = try recon.importFiles(ImportRequest(transactions: [dir + "/t.csv"], receipts: [dir + "/r.jsonl"]))
         let start = Date()
-        let outcome = try await Jobs.verify(config: config, logger: logger)
+        let outcome = try await recon.verify()
         let seconds = Date().timeIntervalSince(start)
         await simulator.stop()
         let ideal = 32.0 / 0.050

@@ -37,6 +37,6 @@ struct DemoCommand: AsyncParsableCommand {
         var options = DemoRun.Options(outputDirectory: outputDirectory)
         options.seed = seed
         options.purchases = purchases
-        try await runAsyncJob { try await DemoRun.run(options, logger: logger, progress: TerminalProgress.make()) }
+        try await execute { try await DemoRun.run(options, logger: logger, progress: TerminalProgress.make()) }
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import IAPRecon
 
-/// The composition root: parses flags, builds a configuration, calls the library.
+/// The executable: parses flags into a configuration; each subcommand builds the library's
+/// composition root (``ReconDependencies``) and makes one call.
 @main
 struct IAPReconCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import IAPRecon
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Load transactions, receipts and products into the store (idempotent upsert).",
@@ -21,10 +21,10 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        var config = try options.makeConfig(databasePath: store.databasePath)
-        config.strict = inputs.strict
-        let logger = options.makeLogger()
-        try runJob { try Jobs.importFiles(inputs.request, config: config, logger: logger) }
+    func run() async throws {
+        let strict = inputs.strict
+        try await execute(options, databasePath: store.databasePath, configure: { $0.strict = strict }) { recon in
+            try recon.importFiles(inputs.request)
+        }
     }
 }

@@ -39,8 +39,6 @@ struct LookupCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try options.makeConfig(databasePath: store.databasePath)
-        let logger = options.makeLogger()
         let subject: LookupSubject
         if let user {
             subject = .user(user)
@@ -51,6 +49,9 @@ struct LookupCommand: AsyncParsableCommand {
         } else {
             subject = .order(orderID ?? "", transactionIDs: [])
         }
-        try await runAsyncJob { try await Jobs.lookup(subject, config: config, json: format == "json", logger: logger) }
+        let json = format == "json"
+        try await execute(options, databasePath: store.databasePath) { recon in
+            try await recon.lookup(subject, json: json)
+        }
     }
 }

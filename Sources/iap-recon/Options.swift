@@ -30,8 +30,8 @@ struct InputOptions: ParsableArguments {
 
 /// Options of commands that detect findings and write reports.
 struct ReportOptions: ParsableArguments {
-    @Option(name: .customLong("out"), help: ArgumentHelp("Folder for the reports.", valueName: "dir"))
-    var outputDirectory = "reports"
+    @Option(name: .customLong("out"), help: ArgumentHelp("Folder for the reports (default reports).", valueName: "dir"))
+    var outputDirectory: String?
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Fix \"now\" (ISO 8601 with offset, or epoch ms) so a rerun reproduces the same reports.", valueName: "time"))
     var asOf: String?
@@ -66,7 +66,7 @@ struct ReportOptions: ParsableArguments {
     }
 
     func apply(to config: inout ReconConfig) {
-        config.outputDirectory = outputDirectory
+        if let outputDirectory { config.outputDirectory = outputDirectory }
         if let asOf { config.asOf = Timestamp.parse(asOf) }
         if let timeZone { config.timeZone = timeZone }
         config.fromDay = fromDay
@@ -173,35 +173,37 @@ struct ConfigOptions: ParsableArguments {
     }
 }
 
-/// Runs a library job, printing its lines and turning its outcome into the process exit code;
-/// errors become one line on stderr and exit 1.
-func runJob(_ body: () throws -> Jobs.Outcome) throws {
-    let outcome: Jobs.Outcome
+/// Runs one command: builds the configuration (defaults, `--config`, environment, flags), the
+/// composition root and the logger, calls the library, prints its lines and ends with its exit
+/// status. The one place a command's error line is printed.
+func execute(
+    _ options: ConfigOptions, databasePath: String, configure: (inout ReconConfig) -> Void = { _ in },
+    _ command: (ReconDependencies) async throws -> CommandOutcome
+) async throws {
+    try await execute {
+        var config = try options.makeConfig(databasePath: databasePath)
+        configure(&config)
+        let dependencies = try ReconDependencies(config: config, logger: options.makeLogger())
+        return try await command(dependencies)
+    }
+}
+
+/// Runs `body`, prints its lines and ends with its exit status; an error is one line on stderr
+/// and exit 1.
+func execute(_ body: () async throws -> CommandOutcome) async throws {
+    let outcome: CommandOutcome
     do {
-        outcome = try body()
+        outcome = try await body()
     } catch {
         FileHandle.standardError.write(Data("iap-recon: error: \(describe(error))\n".utf8))
-        throw ExitCode(1)
+        throw ExitCode(ExitStatus.failed.rawValue)
     }
     for line in outcome.lines { print(line) }
-    if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+    if outcome.status != .done { throw ExitCode(outcome.exitCode) }
 }
 
 /// A one-line description of any error, never a raw dump.
 func describe(_ error: any Error) -> String {
     if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
     return String(describing: error)
-}
-
-/// ``runJob(_:)`` for async jobs.
-func runAsyncJob(_ body: () async throws -> Jobs.Outcome) async throws {
-    let outcome: Jobs.Outcome
-    do {
-        outcome = try await body()
-    } catch {
-        FileHandle.standardError.write(Data("iap-recon: error: \(describe(error))\n".utf8))
-        throw ExitCode(1)
-    }
-    for line in outcome.lines { print(line) }
-    if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
 }

@@ -3,7 +3,7 @@ import IAPRecon
 
 /// Progress on a terminal: one line on stderr, redrawn in place; nothing when stderr is not a TTY.
 enum TerminalProgress {
-    static func make() -> Jobs.Progress? {
+    static func make() -> RunProgress? {
         guard isatty(STDERR_FILENO) == 1 else { return nil }
         return { stage, done, total in
             let text = total > 0 ? "\r\(stage): \(done)/\(total)" : "\r\(stage): \(done) rows"

@@ -15,9 +15,9 @@ struct ReportCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() async throws {
-        var config = try options.makeConfig(databasePath: store.databasePath)
-        reportOptions.apply(to: &config)
-        let logger = options.makeLogger()
-        try await runAsyncJob { try await Jobs.report(config: config, logger: logger) }
+        let configure = { (config: inout ReconConfig) in reportOptions.apply(to: &config) }
+        try await execute(options, databasePath: store.databasePath, configure: configure) { recon in
+            try await recon.report()
+        }
     }
 }

@@ -17,12 +17,12 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() async throws {
-        var config = try options.makeConfig(databasePath: store.databasePath)
-        reportOptions.apply(to: &config)
-        config.strict = inputs.strict
-        let logger = options.makeLogger()
-        try await runAsyncJob {
-            try await Jobs.nightly(inputs.request, config: config, logger: logger, progress: TerminalProgress.make())
+        let configure = { (config: inout ReconConfig) in
+            reportOptions.apply(to: &config)
+            config.strict = inputs.strict
+        }
+        try await execute(options, databasePath: store.databasePath, configure: configure) { recon in
+            try await recon.nightly(inputs.request, progress: TerminalProgress.make())
         }
     }
 }

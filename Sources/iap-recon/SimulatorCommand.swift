@@ -26,11 +26,9 @@ struct SimulatorCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "iap-recon.simulator") { StreamLogHandler.standardError(label: $0) }
-        do {
+        try await execute {
             try await AppStoreSimulator.run(port: port, seedFile: seedFile, logger: logger)
-        } catch {
-            FileHandle.standardError.write(Data("iap-recon: error: \(describe(error))\n".utf8))
-            throw ExitCode(1)
+            return CommandOutcome(.done, lines: [])
         }
     }
 }

@@ -19,8 +19,8 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() async throws {
-        let config = try options.makeConfig(databasePath: store.databasePath)
-        let logger = options.makeLogger()
-        try await runAsyncJob { try await Jobs.verify(config: config, logger: logger, progress: TerminalProgress.make()) }
+        try await execute(options, databasePath: store.databasePath) { recon in
+            try await recon.verify(progress: TerminalProgress.make())
+        }
     }
 }

@@ -8,11 +8,11 @@ import Testing
 struct ServerAPIEndToEndTests {
     func client(
         _ simulator: AppStoreSimulator, _ transport: AsyncHTTPTransport, key: AppStoreAPIKey? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, policy: RetryPolicy = SimFixture.fastPolicy()
+        policy: RetryPolicy = SimFixture.fastPolicy()
     ) throws -> AppStoreServerAPIClient {
         try AppStoreServerAPIClient(
             key: key ?? SimFixture.apiKey(), endpoints: simulator.endpoints(requestTimeout: .seconds(20)),
-            transport: transport, retryPolicy: policy, rateLimiter: .unlimited(), now: now)
+            transport: transport, retryPolicy: policy, rateLimiter: .unlimited())
     }
 
     @Test("Get Transaction Info: a JWS signed by the simulator's CA")
@@ -95,7 +95,8 @@ struct ServerAPIEndToEndTests {
         try await withSimulator { simulator, transport in
             let past = Date().addingTimeInterval(-7200)
             let failure = try #require(
-                try await client(simulator, transport, now: { past }).transactionInfo(
+                try await client(simulator, transport, policy: SimFixture.fastPolicy(clock: ManualClock(past)))
+                    .transactionInfo(
                     transactionID: "1000", environment: .production
                 ).failure)
             #expect(failure.httpStatus == 401)

@@ -68,7 +68,7 @@ enum SimFixture {
     }
 
     /// Fast real backoff: 10 ms doubling to 40 ms, 4 attempts.
-    static func fastPolicy(maxAttempts: Int = 4, clock: any AppStoreClock = SystemAppStoreClock()) -> RetryPolicy {
+    static func fastPolicy(maxAttempts: Int = 4, clock: any ReconClock = SystemClock()) -> RetryPolicy {
         RetryPolicy(
             maxAttempts: maxAttempts, budget: .seconds(30), baseDelay: .milliseconds(10), maxDelay: .milliseconds(40),
             jitter: 0.5, random: { 0.5 }, clock: clock)
@@ -100,8 +100,9 @@ func withSimulator<Result: Sendable>(
     }
 }
 
-/// A clock whose sleeps return at once and are recorded; "now" is real time plus the slept total.
-final class RecordingClock: AppStoreClock {
+/// A clock whose sleeps return at once and are recorded; "now" is real time plus the slept total
+/// (the simulator's `Retry-After` dates are real time).
+final class RecordingClock: ReconClock {
     private let state = Mutex<(offset: TimeInterval, sleeps: [Duration])>((0, []))
 
     func now() -> Date {

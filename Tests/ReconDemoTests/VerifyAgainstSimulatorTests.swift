@@ -18,11 +18,9 @@ import Testing
         let (simulator, config) = try await DemoRun.startSimulator(
             for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path,
             extraFaults: faults)
-        _ = try Jobs.importFiles(
-            ImportRequest(
+        _ = try config.dependencies(at: dataset.asOf).importFiles(ImportRequest(
                 transactions: [try dir.write("t.csv", dataset.transactions)], receipts: [try dir.write("r.jsonl", dataset.receipts)],
-                products: [try dir.write("p.csv", dataset.products)]),
-            config: config, clock: .fixed(dataset.asOf), logger: logger)
+                products: [try dir.write("p.csv", dataset.products)]))
         return (dataset, simulator, config)
     }
 
@@ -36,7 +34,7 @@ import Testing
 
     @Test func settlesEveryPendingRowByItsEvidenceAndNeverAsksTwice() async throws {
         let (dataset, simulator, config) = try await prepare()
-        let first = try await Jobs.verify(config: config, logger: logger)
+        let first = try await config.dependencies().verify()
         #expect(first.exitCode == 0)
         // Another app's signed transaction and a receipt Apple rejects (21002) are invalid.
         for id in injected(.bundleMismatch, dataset) + injected(.invalidReceipt, dataset) {
@@ -66,7 +64,7 @@ import Testing
 
         // A rerun verifies nothing settled again: only the unreachable one is retried.
         let before = simulator.requestLog.count(prefix: "/production/verifyReceipt") + simulator.requestLog.count(prefix: "/sandbox/verifyReceipt")
-        _ = try await Jobs.verify(config: config, logger: logger)
+        _ = try await config.dependencies().verify()
         let after = simulator.requestLog.count(prefix: "/production/verifyReceipt") + simulator.requestLog.count(prefix: "/sandbox/verifyReceipt")
         #expect(after == before)
         #expect(try store.counts().pending == 1)
@@ -78,7 +76,7 @@ import Testing
         var config = baseConfig
         config.requestTimeoutMillis = 200
         config.retryAttempts = 2
-        let outcome = try await Jobs.verify(config: config, logger: logger)
+        let outcome = try await config.dependencies().verify()
         #expect(outcome.exitCode == 0)
         // Every receipt needing verifyReceipt timed out: those rows stay pending.
         for id in injected(.invalidReceipt, dataset) + injected(.sandboxInProduction, dataset) {
@@ -95,7 +93,7 @@ import Testing
 
     @Test func goldenDiscrepanciesOfTheDemoLedgerCoverEveryCode() async throws {
         let (dataset, simulator, config) = try await prepare()
-        let outcome = try await Jobs.nightly(ImportRequest(), config: config, clock: .fixed(dataset.asOf), logger: logger)
+        let outcome = try await config.dependencies().nightly(ImportRequest())
         await simulator.stop()
         #expect(outcome.exitCode == 0)
         let text = try dir.read("out/discrepancies.csv")
@@ -106,11 +104,11 @@ import Testing
 
     @Test func orderLookupGoesThroughTheServerAPI() async throws {
         let (dataset, simulator, config) = try await prepare()
-        _ = try await Jobs.verify(config: config, logger: logger)
+        _ = try await config.dependencies().verify()
         let undelivered = try #require(injected(.undelivered, dataset).first)
-        let found = try await Jobs.lookup(.order("MK" + undelivered, transactionIDs: []), config: config, json: false, logger: logger)
+        let found = try await config.dependencies().lookup(.order("MK" + undelivered, transactionIDs: []), json: false)
         #expect(found.lines.first?.hasPrefix("order MK\(undelivered): charged for 1 purchase, delivered 0 of 1; NOT DELIVERED: \(undelivered)") == true)
-        let unknown = try await Jobs.lookup(.order("NOPE123", transactionIDs: []), config: config, json: false, logger: logger)
+        let unknown = try await config.dependencies().lookup(.order("NOPE123", transactionIDs: []), json: false)
         #expect(unknown.lines == ["order NOPE123: Apple says this order id is not valid (status 1)"])
         #expect(simulator.requestLog.count(prefix: "/production/inApps/v1/lookup/") == 2)
         await simulator.stop()

@@ -78,4 +78,32 @@ import Testing
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains("bad.sqlite"))
     }
+
+    @Test func theConfigFilesOutKeyIsWhereReportsGoAndTheFlagWins() throws {
+        let path = try ledger(["r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,"])
+        _ = try runIAPRecon(["import", "--db", dir.file("s.sqlite"), "--transactions", path])
+        let config = try dir.write("config.json", #"{"version": 1, "out": "\#(dir.file("from-file"))"}"#)
+        let fromFile = try runIAPRecon(["report", "--db", dir.file("s.sqlite"), "--config", config])
+        #expect(fromFile.exitCode == 0, "\(fromFile.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.file("from-file/run.json")))
+        let fromFlag = try runIAPRecon([
+            "report", "--db", dir.file("s.sqlite"), "--config", config, "--out", dir.file("flag"),
+        ])
+        #expect(fromFlag.exitCode == 0, "\(fromFlag.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.file("flag/run.json")))
+    }
+
+    @Test(arguments: [
+        (#"{"version": 2}"#, "invalid version in CONFIG '2': expected 1, the format this program reads"),
+        (#"{"concurrency": "lots"}"#, "invalid concurrency in CONFIG 'lots': expected a whole number from 1 to 256"),
+        (#"{"out-dir": "x"}"#, "unknown key 'out-dir' in config file 'CONFIG'"),
+    ])
+    func aBadConfigFileIsOneErrorLineAndExitOne(json: String, message: String) throws {
+        let config = try dir.write("config.json", json)
+        let result = try runIAPRecon(["report", "--db", dir.file("s.sqlite"), "--config", config])
+        #expect(result.exitCode == 1)
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains("error") }.map(String.init)
+        #expect(lines == ["iap-recon: error: " + message.replacingOccurrences(of: "CONFIG", with: config)])
+        #expect(!FileManager.default.fileExists(atPath: dir.file("s.sqlite")))
+    }
 }

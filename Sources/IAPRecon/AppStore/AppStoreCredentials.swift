@@ -93,18 +93,18 @@ public struct AppStoreAPIKey: Sendable, CustomStringConvertible, CustomDebugStri
 public actor AppStoreTokenSigner: CustomStringConvertible, CustomReflectable {
     private let key: AppStoreAPIKey
     private let lifetime: Duration
-    private let now: @Sendable () -> Date
+    private let clock: any ReconClock
 
     /// Creates a signer.
     ///
     /// - Parameters:
     ///   - key: The credentials.
     ///   - lifetime: `exp − iat`; at most 60 minutes.
-    ///   - now: The clock for `iat`.
+    ///   - clock: The clock for `iat`.
     /// - Throws: ``AppStoreConfigError/invalidSetting(setting:reason:)`` for a lifetime outside
     ///   (0, 60 min].
     public init(
-        key: AppStoreAPIKey, lifetime: Duration = .seconds(5 * 60), now: @escaping @Sendable () -> Date = { Date() }
+        key: AppStoreAPIKey, lifetime: Duration = .seconds(5 * 60), clock: any ReconClock = SystemClock()
     )
         throws(AppStoreConfigError)
     {
@@ -113,7 +113,7 @@ public actor AppStoreTokenSigner: CustomStringConvertible, CustomReflectable {
         }
         self.key = key
         self.lifetime = lifetime
-        self.now = now
+        self.clock = clock
     }
 
     public nonisolated var description: String { "AppStoreTokenSigner(keyID: \(key.keyID), token: <redacted>)" }
@@ -126,7 +126,7 @@ public actor AppStoreTokenSigner: CustomStringConvertible, CustomReflectable {
     /// remains.
     public func token() -> String {
         // A new token for every request: nothing long-lived to leak, and `iat` is always fresh.
-        Self.makeToken(key: key, issuedAt: now(), lifetime: lifetime)
+        Self.makeToken(key: key, issuedAt: clock.now(), lifetime: lifetime)
     }
 
     public static func makeToken(key: AppStoreAPIKey, issuedAt: Date, lifetime: Duration) -> String {

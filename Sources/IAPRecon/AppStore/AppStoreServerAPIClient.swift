@@ -19,21 +19,20 @@ public struct AppStoreServerAPIClient: Sendable {
     ///   - key: The `.p8` key with key id, issuer id and bundle id.
     ///   - endpoints: URLs, timeout, concurrency (validated here).
     ///   - transport: The HTTP seam (``AsyncHTTPTransport`` in production).
-    ///   - retryPolicy: Backoff, attempts, budget, clock.
+    ///   - retryPolicy: Backoff, attempts, budget, and the clock (also used for token `iat`).
     ///   - rateLimiter: Shared token buckets (Apple's per-endpoint rates by default).
     ///   - tokenLifetime: `exp − iat` of the bearer tokens, at most 60 minutes.
-    ///   - now: The clock for token `iat`.
     ///   - logger: Where request outcomes go (debug level).
     /// - Throws: ``AppStoreConfigError`` for invalid endpoints or token lifetime.
     public init(
         key: AppStoreAPIKey, endpoints: AppStoreEndpoints = .apple, transport: any HTTPTransport,
         retryPolicy: RetryPolicy = .default, rateLimiter: RateLimiter = RateLimiter(),
-        tokenLifetime: Duration = .seconds(5 * 60), now: @escaping @Sendable () -> Date = { Date() },
+        tokenLifetime: Duration = .seconds(5 * 60),
         logger: Logger = Logger(label: "iap-recon.server-api")
     ) throws(AppStoreConfigError) {
         try endpoints.validate()
         self.endpoints = endpoints
-        self.signer = try AppStoreTokenSigner(key: key, lifetime: tokenLifetime, now: now)
+        self.signer = try AppStoreTokenSigner(key: key, lifetime: tokenLifetime, clock: retryPolicy.clock)
         self.retryPolicy = retryPolicy
         self.executor = AppleRequestExecutor(
             transport: transport, rateLimiter: rateLimiter, gate: ConcurrencyGate(limit: endpoints.concurrency),

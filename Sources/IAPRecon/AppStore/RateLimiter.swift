@@ -18,7 +18,7 @@ public actor RateLimiter {
     }
 
     private let rates: [AppleEndpointKind: Double]
-    private let clock: any AppStoreClock
+    private let clock: any ReconClock
     private var buckets: [AppleEndpointKind: Bucket] = [:]
 
     /// Creates a limiter.
@@ -28,7 +28,7 @@ public actor RateLimiter {
     ///   - clock: Time source for refills and waits.
     public init(
         rates: [AppleEndpointKind: Double] = RateLimiter.appleDefaults,
-        clock: any AppStoreClock = SystemAppStoreClock()
+        clock: any ReconClock = SystemClock()
     ) {
         self.rates = rates.filter { $0.value > 0 }
         self.clock = clock

@@ -1,30 +1,5 @@
 import Foundation
 
-/// The time source the Apple clients wait on: wall-clock "now" plus a sleep.
-///
-/// Production uses ``SystemAppStoreClock``; tests inject a clock that records the requested
-/// waits and returns at once, so backoff and `Retry-After` are asserted without waiting.
-public protocol AppStoreClock: Sendable {
-    /// The current wall-clock time (`Retry-After` dates and the retry budget are measured with it).
-    func now() -> Date
-    /// Waits for `duration`.
-    ///
-    /// - Throws: `CancellationError` when the task is cancelled while waiting.
-    func sleep(for duration: Duration) async throws
-}
-
-/// The real clock: `Date()` and `Task.sleep`.
-public struct SystemAppStoreClock: AppStoreClock {
-    /// Creates the system clock.
-    public init() {}
-
-    public func now() -> Date { Date() }
-
-    public func sleep(for duration: Duration) async throws {
-        try await Task.sleep(for: duration)
-    }
-}
-
 /// What one attempt concluded, as far as retrying goes.
 public enum RetryStep<Value: Sendable>: Sendable {
     /// A final answer, good or bad: stop.
@@ -69,14 +44,14 @@ public struct RetryPolicy: Sendable {
     /// Random source, values in `0..<1`.
     public var random: @Sendable () -> Double
     /// Clock for waits, `Retry-After` dates and the budget.
-    public var clock: any AppStoreClock
+    public var clock: any ReconClock
 
     /// Creates a policy; defaults suit Apple (5 attempts, 60 s budget, 0.5 s → 20 s backoff).
     public init(
         maxAttempts: Int = 5, budget: Duration = .seconds(60), baseDelay: Duration = .milliseconds(500),
         maxDelay: Duration = .seconds(20), jitter: Double = 0.5,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        clock: any AppStoreClock = SystemAppStoreClock()
+        clock: any ReconClock = SystemClock()
     ) {
         self.maxAttempts = max(1, maxAttempts)
         self.budget = budget

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Everything one command needs, validated once and passed explicitly.
+/// What one command was asked to do, as given: built-in defaults, then `--config FILE`, then the
+/// environment's secrets, then flags (later wins). Secrets are never printed (see ``description``).
 ///
-/// Layered by the executable: built-in defaults, then `--config FILE`, then flags; secrets come
-/// from the environment or the file and are never printed (see ``description``).
+/// Nothing reads these raw values but ``validated()``, which turns them into the typed
+/// ``ReconSettings`` every stage works from.
 public struct ReconConfig: Sendable, Hashable {
     /// Format version of the config file.
     public var version = 1
@@ -61,29 +62,6 @@ public struct ReconConfig: Sendable, Hashable {
         config.asOf = 1_795_176_000_000  // 2026-11-20T12:00:00Z
         config.timeZone = "UTC"
         return config
-    }
-
-    /// The report time zone, validated.
-    public func resolvedTimeZone() throws(ConfigError) -> TimeZone {
-        guard let zone = TimeZone(identifier: timeZone) else { throw .invalid(key: "timezone", value: timeZone, expected: "an IANA time zone such as Europe/Berlin") }
-        return zone
-    }
-
-    /// Apple's roots plus every `--trusted-root` file.
-    public func trustStore() throws(ConfigError) -> TrustStore {
-        do {
-            return try TrustStore.loading(files: trustedRoots)
-        } catch {
-            throw .invalid(key: "trusted-root", value: error.path, expected: "a readable DER or PEM certificate (\(error.description))")
-        }
-    }
-
-    /// Day number (since 1970-01-01) of a `yyyy-MM-dd` bound.
-    public static func day(_ text: String, key: String) throws(ConfigError) -> Int {
-        guard let millis = Timestamp.parse(text + "T00:00:00Z") else {
-            throw .invalid(key: key, value: text, expected: "a date like 2026-11-20")
-        }
-        return Int(millis / 86_400_000)
     }
 }
 

@@ -125,21 +125,21 @@ public struct AppReceiptDecoder: Sendable {
     /// Whether to check the CMS signature at all (false: ``SignatureStatus/notChecked``).
     public let checksSignature: Bool
     /// "Now", for receipts without a creation date.
-    let currentTime: @Sendable () -> Date
+    let clock: any ReconClock
 
     /// A decoder.
     ///
     /// - Parameters:
     ///   - trust: roots for the signature check (``TrustStore/apple`` by default: Apple Root CA).
     ///   - checksSignature: check the CMS signature (default true).
-    ///   - currentTime: time to validate at when the receipt has no creation date.
+    ///   - clock: gives the time to validate at when the receipt has no creation date.
     public init(
         trust: TrustStore = .apple, checksSignature: Bool = true,
-        currentTime: @escaping @Sendable () -> Date = { Date() }
+        clock: any ReconClock = SystemClock()
     ) {
         self.trust = trust
         self.checksSignature = checksSignature
-        self.currentTime = currentTime
+        self.clock = clock
     }
 
     /// Decodes `data` and checks its signature.
@@ -181,7 +181,7 @@ public struct AppReceiptDecoder: Sendable {
 
     /// Checks the CMS signature and the signer's chain.
     func checkSignature(_ bytes: [UInt8], at creationDate: Int64?) async -> (SignatureStatus, String?) {
-        let validationTime = creationDate.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? currentTime()
+        let validationTime = creationDate.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? clock.now()
         // swift-certificates 1.21 re-reads SignedData with DER rules, so BER receipts (Xcode's
         // indefinite lengths, constructed OCTET STRING) must be re-encoded as DER first. The
         // signature covers the content octets (or the DER of the signed attributes), not their

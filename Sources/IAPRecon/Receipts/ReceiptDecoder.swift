@@ -26,12 +26,13 @@ public struct ReceiptDecoder: Sendable {
     /// - Parameters:
     ///   - trust: trusted roots, ``TrustStore/apple`` plus any `--trusted-root`.
     ///   - expectedBundleIDs: the app's bundle ids (`--bundle-id`).
-    public init(trust: TrustStore, expectedBundleIDs: Set<String>) {
+    ///   - clock: "now" for chains of payloads that carry no date of their own.
+    public init(trust: TrustStore, expectedBundleIDs: Set<String>, clock: any ReconClock = SystemClock()) {
         self.trust = trust
         self.expectedBundleIDs = expectedBundleIDs
         self.legacy = LegacyReceiptDecoder()
-        self.appReceipts = AppReceiptDecoder(trust: trust)
-        self.jws = SignedDataVerifier(trust: trust)
+        self.appReceipts = AppReceiptDecoder(trust: trust, clock: clock)
+        self.jws = SignedDataVerifier(trust: trust, clock: clock)
     }
 
     /// Decodes one uploaded receipt.

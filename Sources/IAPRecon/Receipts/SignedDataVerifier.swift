@@ -29,7 +29,7 @@ public struct SignedDataVerifier: Sendable {
     /// The environment required, or nil to accept any.
     public let expectedEnvironment: StoreEnvironment?
     /// The time to validate at when a payload has no `signedDate`.
-    let currentTime: @Sendable () -> Date
+    let clock: any ReconClock
     let cache: ChainCache
 
     /// The largest JWS accepted (Apple's are a few kilobytes; notifications embed two more).
@@ -45,15 +45,15 @@ public struct SignedDataVerifier: Sendable {
     ///   - expectedBundleIDs: bundle ids to accept; empty (the default) skips the check.
     ///   - expectedEnvironment: environment to require; nil (the default) skips the check.
     ///   - cacheCapacity: how many verified chains to remember.
-    ///   - currentTime: "now", used only for payloads without `signedDate`.
+    ///   - clock: "now", used only for payloads without `signedDate`.
     public init(
         trust: TrustStore = .apple, expectedBundleIDs: Set<String> = [], expectedEnvironment: StoreEnvironment? = nil,
-        cacheCapacity: Int = 256, currentTime: @escaping @Sendable () -> Date = { Date() }
+        cacheCapacity: Int = 256, clock: any ReconClock = SystemClock()
     ) {
         self.trust = trust
         self.expectedBundleIDs = expectedBundleIDs
         self.expectedEnvironment = expectedEnvironment
-        self.currentTime = currentTime
+        self.clock = clock
         self.cache = ChainCache(capacity: cacheCapacity)
     }
 
@@ -112,7 +112,7 @@ public struct SignedDataVerifier: Sendable {
         } catch {
             return .invalid(.malformed("payload is not the expected JSON (\(Self.describe(decodingError: error)))"))
         }
-        let validationMillis = payload.signedDateMillis ?? Self.millis(currentTime())
+        let validationMillis = payload.signedDateMillis ?? Self.millis(clock.now())
 
         let leafKey: P256.Signing.PublicKey
         if let cached = cache.key(for: header.chainDigest, atMillis: validationMillis) {

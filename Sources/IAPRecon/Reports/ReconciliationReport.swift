@@ -15,7 +15,7 @@ public struct ReconciliationReport: Sendable {
     public var excludedAsSandbox: [String: Int64]
     public var unpricedTransactions: Int
     public var duplicateRowsIgnored: Int
-    public var run: RunSummary
+    public var run: RunRecord
 
     /// Excel's row limit leaves room for a header.
     public static let pendingLimit = 1_000_000

@@ -13,3 +13,13 @@ extension ReconStore {
             .run([.integer(finishedAt), .integer(Int64(exitCode)), .text(summaryJSON), .integer(runID)])
     }
 }
+
+extension ReconStore {
+    /// The record a finished run left (the same JSON as its `run.json`); nil while it runs.
+    public func runRecordJSON(_ runID: Int64) throws(StoreError) -> String? {
+        let stmt = try db.prepare("SELECT summary_json FROM runs WHERE run_id = ?")
+        try stmt.bind([.integer(runID)])
+        guard try stmt.step() else { return nil }
+        return stmt.optionalText(0)
+    }
+}

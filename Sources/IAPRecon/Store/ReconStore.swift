@@ -6,7 +6,7 @@ import Foundation
 public final class ReconStore {
     public let path: String
     let db: SQLiteDatabase
-    let clock: TimeSource
+    let clock: any ReconClock
 
     /// The schema version this program writes (the number of migrations).
     public static var schemaVersion: Int { Schema.migrations.count }
@@ -15,7 +15,7 @@ public final class ReconStore {
     /// applying any migrations it lacks.
     ///
     /// - Throws: ``StoreError`` when the file cannot be opened, is not a store, or is newer.
-    public init(path: String, clock: TimeSource = .system, readOnly: Bool = false) throws(StoreError) {
+    public init(path: String, clock: any ReconClock = SystemClock(), readOnly: Bool = false) throws(StoreError) {
         self.path = path
         self.clock = clock
         db = try SQLiteDatabase(path: path, readOnly: readOnly)

@@ -32,13 +32,13 @@ public struct VerifyStage: Sendable {
     public var signedData: SignedDataVerifier
     public var bundleIDs: Set<String>
     public var concurrency: Int
-    public var clock: TimeSource
+    public var clock: any ReconClock
     /// Sent as verifyReceipt's `exclude-old-transactions`.
     public var excludeOldTransactions = false
 
     public init(
         verifyReceipt: VerifyReceiptClient?, serverAPI: AppStoreServerAPIClient?, signedData: SignedDataVerifier,
-        bundleIDs: Set<String>, concurrency: Int, clock: TimeSource
+        bundleIDs: Set<String>, concurrency: Int, clock: any ReconClock
     ) {
         self.verifyReceipt = verifyReceipt
         self.serverAPI = serverAPI

@@ -16,11 +16,12 @@ struct AppStoreServerAPIClientTests {
     }
 
     func client(
-        _ transport: CannedTransport, policy: RetryPolicy = .testing(), lifetime: Duration = .seconds(1200)
+        _ transport: CannedTransport, policy: RetryPolicy = .testing(clock: RecordingClock(fixedNow: Self.now)),
+        lifetime: Duration = .seconds(1200)
     ) throws -> AppStoreServerAPIClient {
         try AppStoreServerAPIClient(
             key: Self.key(), endpoints: .loopback, transport: transport, retryPolicy: policy,
-            rateLimiter: .unlimited(), tokenLifetime: lifetime, now: { Self.now })
+            rateLimiter: .unlimited(), tokenLifetime: lifetime)
     }
 
     static func ok(_ json: String) -> Result<AppleHTTPResponse, TransportError> {
@@ -307,7 +308,7 @@ struct AppStoreServerAPIClientTests {
     @Test("A new token for every request, issued now")
     func tokenPerRequest() async throws {
         let clock = RecordingClock(fixedNow: Self.now)
-        let signer = try AppStoreTokenSigner(key: Self.key(), lifetime: .seconds(600), now: { clock.now() })
+        let signer = try AppStoreTokenSigner(key: Self.key(), lifetime: .seconds(600), clock: clock)
         let first = await signer.token()
         #expect(await signer.token() != first)
         try await clock.sleep(for: .seconds(500))

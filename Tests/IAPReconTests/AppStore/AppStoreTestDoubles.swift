@@ -2,30 +2,14 @@ import Foundation
 import IAPRecon
 import Synchronization
 
-/// A clock whose sleeps return at once and are recorded; "now" is real time plus the slept total.
-final class RecordingClock: AppStoreClock {
-    private let state = Mutex<(offset: TimeInterval, sleeps: [Duration])>((0, []))
-    private let base: Date?
+/// A clock whose sleeps return at once and are recorded: the program's manual clock.
+typealias RecordingClock = ManualClock
 
-    /// - Parameter fixedNow: a fixed start instead of the real time.
-    init(fixedNow: Date? = nil) {
-        self.base = fixedNow
+extension ManualClock {
+    /// - Parameter fixedNow: where the clock starts (default: the real time now).
+    convenience init(fixedNow: Date? = nil) {
+        self.init(fixedNow ?? Date())
     }
-
-    func now() -> Date {
-        (base ?? Date()).addingTimeInterval(state.withLock { $0.offset })
-    }
-
-    func sleep(for duration: Duration) async throws {
-        state.withLock {
-            $0.sleeps.append(duration)
-            $0.offset += Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        }
-        try Task.checkCancellation()
-    }
-
-    /// Every sleep requested, in order.
-    var sleeps: [Duration] { state.withLock { $0.sleeps } }
 }
 
 /// A transport that records every request and answers from a script.

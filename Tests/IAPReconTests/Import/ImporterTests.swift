@@ -11,7 +11,7 @@ let ledgerHeader =
     let dir = TemporaryDirectory("importer")
 
     func store() throws -> ReconStore {
-        try ReconStore(path: dir.file("store.sqlite"), clock: .fixed(1_795_176_000_000))
+        try ReconStore(path: dir.file("store.sqlite"), clock: ManualClock(millis: 1_795_176_000_000))
     }
 
     func importing(_ name: String, _ text: String, kind: InputKind = .transactions) throws -> (ImportFileSummary, ReconStore) {

@@ -27,9 +27,9 @@ import Testing
             """
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.bundleIDs = ["com.example.app"]
-        _ = try Jobs.importFiles(
-            ImportRequest(transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]),
-            config: config, clock: .fixed(t0), logger: logger)
+        _ = try config.dependencies(at: t0).importFiles(
+            ImportRequest(
+                transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
         let store = try ReconStore(path: config.databasePath)
         try store.recordVerification(
             VerificationRecord(
@@ -48,13 +48,13 @@ import Testing
                 environment: .production, bundleID: "com.example.app", outcome: .valid, attempts: 3,
                 entries: [EvidenceEntry(transactionID: "t9", originalTransactionID: "t9", productID: "premium", quantity: 1, purchaseDate: t0 + 50_000)]),
             runID: nil, at: t0 + 90_000_000)
-        _ = try await Jobs.report(config: config, clock: .fixed(t0 + 100_000_000), logger: logger)
+        _ = try await config.dependencies(at: t0 + 100_000_000).report()
         return config
     }
 
     @Test func userWhoPaidAndGotNothing() async throws {
         let config = try await makeStore()
-        let outcome = try await Jobs.lookup(.user("u9"), config: config, json: false, logger: logger)
+        let outcome = try await config.dependencies().lookup(.user("u9"), json: false)
         let text = outcome.lines.joined(separator: "\n") + "\n"
         #expect(text.hasPrefix("user u9: charged for 1 purchase, delivered 0 of 1; NOT DELIVERED: t9; 1 open finding, worst MISSING_RECORD (critical)\n"))
         if let mismatch = snapshotMismatch(text, named: "lookup-user-u9.txt") { Issue.record(Comment(rawValue: mismatch)) }
@@ -62,7 +62,7 @@ import Testing
 
     @Test func refundedTransactionAsJSON() async throws {
         let config = try await makeStore()
-        let outcome = try await Jobs.lookup(.transaction("t5"), config: config, json: true, logger: logger)
+        let outcome = try await config.dependencies().lookup(.transaction("t5"), json: true)
         let text = outcome.lines.joined(separator: "\n") + "\n"
         if let mismatch = snapshotMismatch(text, named: "lookup-transaction-t5.json") { Issue.record(Comment(rawValue: mismatch)) }
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -73,14 +73,14 @@ import Testing
 
     @Test func unknownUserSaysSo() async throws {
         let config = try await makeStore()
-        let outcome = try await Jobs.lookup(.user("nobody"), config: config, json: false, logger: logger)
+        let outcome = try await config.dependencies().lookup(.user("nobody"), json: false)
         #expect(outcome.lines.first?.hasPrefix("user nobody: no purchases in the store") == true)
     }
 
     @Test func orderLookupWithoutCredentialsExplainsWhatIsNeeded() async throws {
         let config = try await makeStore()
         await #expect(throws: ConfigError.self) {
-            try await Jobs.lookup(.order("MQ123", transactionIDs: []), config: config, json: false, logger: logger)
+            try await config.dependencies().lookup(.order("MQ123", transactionIDs: []), json: false)
         }
     }
 }

@@ -74,7 +74,7 @@ enum TestAuthorities {
     ) -> SignedDataVerifier {
         SignedDataVerifier(
             trust: TrustStore(roots: authorities.map(\.root)), expectedBundleIDs: bundles,
-            expectedEnvironment: environment, currentTime: { ReceiptFixtures.fixedNow })
+            expectedEnvironment: environment, clock: ManualClock(ReceiptFixtures.fixedNow))
     }
 
     /// A typical production transaction payload.

@@ -10,7 +10,7 @@ struct SignedDataVerifierFixtureTests {
     {
         SignedDataVerifier(
             trust: try ReceiptFixtures.testCATrust(), expectedBundleIDs: bundles, expectedEnvironment: environment,
-            currentTime: { ReceiptFixtures.fixedNow })
+            clock: ManualClock(ReceiptFixtures.fixedNow))
     }
 
     @Test func transactionInfoIsValidAtItsSignedDate() async throws {
@@ -36,7 +36,7 @@ struct SignedDataVerifierFixtureTests {
     }
 
     @Test func transactionInfoIsUntrustedUnderApplesRealRoots() async throws {
-        let verifier = SignedDataVerifier(trust: .apple, currentTime: { ReceiptFixtures.fixedNow })
+        let verifier = SignedDataVerifier(trust: .apple, clock: ManualClock(ReceiptFixtures.fixedNow))
         let result = await verifier.verifyAndDecodeTransaction(try ReceiptFixtures.mock("transactionInfo"))
         guard case .invalid(.invalidChain) = result else {
             Issue.record("expected invalidChain, got \(result)")

@@ -12,12 +12,10 @@ import Testing
 
     func writeWorkbook() async throws -> XLSXArchive {
         let config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
-        _ = try Jobs.importFiles(
-            ImportRequest(
+        _ = try config.dependencies(at: 1_795_176_000_000).importFiles(ImportRequest(
                 transactions: [try fixturePath("ledger/small-transactions.csv")],
-                products: [try fixturePath("ledger/small-products.csv")]),
-            config: config, clock: .fixed(1_795_176_000_000), logger: logger)
-        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+                products: [try fixturePath("ledger/small-products.csv")]))
+        _ = try await config.dependencies(at: 1_795_176_000_000).report()
         return XLSXArchive(path: dir.file("out/reconciliation.xlsx"))
     }
 

@@ -22,9 +22,9 @@ func fixturePath(_ relative: String) throws -> String {
             try FileManager.default.copyItem(atPath: try fixturePath("ledger/" + name), toPath: dir.file(name))
         }
         let config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
-        let outcome = try Jobs.importFiles(
-            ImportRequest(transactions: [dir.file("small-transactions.csv")], products: [dir.file("small-products.csv")]),
-            config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        let outcome = try config.dependencies(at: 1_795_176_000_000).importFiles(
+            ImportRequest(
+                transactions: [dir.file("small-transactions.csv")], products: [dir.file("small-products.csv")]))
         #expect(
             outcome.lines.map { $0.replacingOccurrences(of: dir.path + "/", with: "") } == [
                 "products small-products.csv: read 6, accepted 6, rejected 0",
@@ -36,7 +36,7 @@ func fixturePath(_ relative: String) throws -> String {
 
     @Test func goldenCSVReports() async throws {
         let config = try await importSmallLedger()
-        let outcome = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        let outcome = try await config.dependencies(at: 1_795_176_000_000).report()
         #expect(outcome.exitCode == 0)
         for name in ["revenue_daily.csv", "rejected.csv", "discrepancies.csv"] {
             let text = try dir.read("out/" + name).replacingOccurrences(of: dir.path + "/", with: "")
@@ -46,9 +46,9 @@ func fixturePath(_ relative: String) throws -> String {
 
     @Test func sameStoreAndAsOfGiveByteIdenticalCSV() async throws {
         var config = try await importSmallLedger()
-        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await config.dependencies(at: 1_795_176_000_000).report()
         config.outputDirectory = dir.file("again")
-        _ = try await Jobs.report(config: config, clock: .fixed(1_800_000_000_000), logger: logger)
+        _ = try await config.dependencies(at: 1_800_000_000_000).report()
         for name in ["revenue_daily.csv", "rejected.csv", "discrepancies.csv"] {
             #expect(try dir.read("out/" + name) == dir.read("again/" + name), "\(name) differs between runs")
         }
@@ -57,12 +57,12 @@ func fixturePath(_ relative: String) throws -> String {
     @Test func timeZoneDecidesTheDay() async throws {
         var config = try await importSmallLedger()
         config.timeZone = "Asia/Tokyo"
-        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await config.dependencies(at: 1_795_176_000_000).report()
         let revenue = try dir.read("out/revenue_daily.csv")
         // r03 was bought 2026-11-19 01:00 in Tokyo (2026-11-18 16:00 UTC).
         #expect(revenue.contains("2026-11-19,premium,JPY,1,1200,0,1200,1020\r\n"))
         config.timeZone = "UTC"
-        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await config.dependencies(at: 1_795_176_000_000).report()
         #expect(try dir.read("out/revenue_daily.csv").contains("2026-11-18,premium,JPY,1,1200,0,1200,1020\r\n"))
     }
 
@@ -70,7 +70,7 @@ func fixturePath(_ relative: String) throws -> String {
         var config = try await importSmallLedger()
         config.fromDay = "2026-11-19"
         config.toDay = "2026-11-19"
-        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await config.dependencies(at: 1_795_176_000_000).report()
         let days = try dir.read("out/revenue_daily.csv").split(separator: "\r\n").dropFirst().map { $0.prefix(10) }
         #expect(!days.isEmpty)
         #expect(days.allSatisfy { $0 == "2026-11-19" })
@@ -78,9 +78,9 @@ func fixturePath(_ relative: String) throws -> String {
 
     @Test func reportFilesArePrivateAndComplete() async throws {
         let config = try await importSmallLedger()
-        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await config.dependencies(at: 1_795_176_000_000).report()
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).sorted()
-        #expect(names == ReportJob.fileNames.sorted())
+        #expect(names == ReportStage.fileNames.sorted())
         for name in names {
             let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("out/" + name))
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640, "\(name)")
@@ -95,7 +95,7 @@ func fixturePath(_ relative: String) throws -> String {
         try dir.write("blocker", "a file, not a folder")
         config.outputDirectory = dir.file("blocker")
         await #expect(throws: ReportError.cannotCreateDirectory(path: dir.file("blocker"), reason: "a file has that name")) {
-            try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+            try await config.dependencies(at: 1_795_176_000_000).report()
         }
     }
 }

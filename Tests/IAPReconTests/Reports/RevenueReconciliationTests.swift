@@ -37,10 +37,9 @@ import Testing
             """
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.bundleIDs = ["com.example.app"]
-        _ = try Jobs.importFiles(
-            ImportRequest(transactions: [try dir.write("t.csv", ledger)], products: [try dir.write("p.csv", products)]),
-            config: config, clock: .fixed(1_795_176_000_000), logger: logger)
-        let store = try ReconStore(path: config.databasePath, clock: .fixed(1_795_176_000_000))
+        _ = try config.dependencies(at: 1_795_176_000_000).importFiles(
+            ImportRequest(transactions: [try dir.write("t.csv", ledger)], products: [try dir.write("p.csv", products)]))
+        let store = try ReconStore(path: config.databasePath, clock: ManualClock(millis: 1_795_176_000_000))
         func apple(_ records: [String], _ tid: String, status: Int, env: StoreEnvironment, entry: EvidenceEntry) async throws {
             try store.recordVerification(
                 VerificationRecord(
@@ -69,7 +68,7 @@ import Testing
 
     @Test func revenueRowsAndTotalsReconcileWithTheFindings() async throws {
         let (_, config) = try await makeStore()
-        _ = try await Jobs.report(config: config, clock: .fixed(1_795_176_000_000), logger: logger)
+        _ = try await config.dependencies(at: 1_795_176_000_000).report()
         let revenue = try dir.read("out/revenue_daily.csv")
         #expect(
             revenue == """
@@ -111,11 +110,13 @@ import Testing
     func reportValues() async throws -> ReconciliationReport {
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("values"))
         config.bundleIDs = ["com.example.app"]
-        let store = try ReconStore(path: config.databasePath, clock: .fixed(1_795_176_000_000))
-        let runID = try store.beginRun(command: "test", startedAt: 0, asOf: 1_795_176_000_000)
-        return try ReportJob(config: config, clock: .fixed(1_795_176_000_000), logger: logger).run(
-            store: store,
-            summary: RunSummary(
+        let asOf: Int64 = 1_795_176_000_000
+        let recon = try config.dependencies(at: asOf)
+        let runID = try recon.store.beginRun(command: "test", startedAt: 0, asOf: asOf)
+        let detected = try NightlyRun(recon).detect(asOf: asOf, runID: runID)
+        return try recon.reportStage().assemble(
+            store: recon.store, asOf: asOf, revenue: detected.revenue, findings: detected.findings,
+            run: RunRecord(
                 runID: runID, command: "test", version: "", startedAt: "", finishedAt: "", asOf: "", timeZone: "UTC",
                 store: ""))
     }

@@ -14,13 +14,13 @@ import Testing
     func importLedger(_ rows: [String]) async throws {
         let path = try dir.write("t.csv", ([Self.header] + rows).joined(separator: "\n") + "\n")
         let config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
-        _ = try Jobs.importFiles(ImportRequest(transactions: [path]), config: config, clock: .fixed(0), logger: logger)
+        _ = try config.dependencies(at: 0).importFiles(ImportRequest(transactions: [path]))
     }
 
     func report(asOf: Int64) async throws -> [String: Any] {
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.asOf = asOf
-        _ = try await Jobs.report(config: config, clock: .fixed(asOf), logger: logger)
+        _ = try await config.dependencies(at: asOf).report()
         let data = try Data(contentsOf: URL(fileURLWithPath: dir.file("out/run.json")))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }

@@ -3,11 +3,11 @@ import Logging
 
 /// Decodes every receipt in the store offline (no network) and keeps its evidence, pending or
 /// not, so environment, bundle and product checks cover the whole ledger.
-public struct ReceiptDecodeStage: Sendable {
+public struct DecodeStage: Sendable {
     public var decoder: ReceiptDecoder
-    public var clock: TimeSource
+    public var clock: any ReconClock
 
-    public init(decoder: ReceiptDecoder, clock: TimeSource) {
+    public init(decoder: ReceiptDecoder, clock: any ReconClock) {
         self.decoder = decoder
         self.clock = clock
     }

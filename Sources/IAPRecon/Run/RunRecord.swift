@@ -1,7 +1,8 @@
 import Foundation
 
-/// What ran, written to `run.json` and the store's run log.
-public struct RunSummary: Sendable, Codable, Hashable {
+/// What one run did: written by ``RunRecorder`` to `run.json` and to the store's run log, the
+/// same bytes in both.
+public struct RunRecord: Sendable, Codable, Hashable {
     public struct Stage: Sendable, Codable, Hashable {
         public var name: String
         public var durationMillis: Int64

@@ -1,0 +1,138 @@
+import Foundation
+
+/// A command's configuration, checked once and typed: what every stage reads. Built by
+/// ``ReconConfig/validated()``; nothing after that parses a setting again.
+public struct ReconSettings: Sendable {
+    /// The SQLite store.
+    public var databasePath: String
+    /// Where reports go.
+    public var outputDirectory: String
+    /// "Now" for grace periods and reports (epoch ms); nil = the clock.
+    public var asOf: Int64?
+    /// Decides the calendar day of purchases and refunds.
+    public var timeZone: TimeZone
+    /// Inclusive day bounds of the revenue report.
+    public var revenueDays: DayRange
+    /// Exit 3 when a finding at or above this severity exists; nil = never.
+    public var failOn: Severity?
+    /// Any rejected input row fails the command.
+    public var strict: Bool
+    public var deliveryGrace: Duration
+    public var finishGrace: Duration
+    public var pendingLimit: Duration
+    /// The app's own bundle ids.
+    public var bundleIDs: [String]
+    /// Apple's roots plus every `--trusted-root` file, loaded.
+    public var trust: TrustStore
+    /// Apple's URLs, the per-request timeout and the concurrency.
+    public var endpoints: AppStoreEndpoints
+    /// Attempts, budget and first delay of every Apple request's retries.
+    public var retry: RetrySettings
+    /// Ask verifyReceipt for only the latest renewal of each subscription.
+    public var excludeOldTransactions: Bool
+    /// verifyReceipt password.
+    public var sharedSecret: SharedSecret?
+    /// App Store Server API credentials, when complete.
+    public var serverAPIKey: ServerAPIKeyFile?
+
+    /// Inclusive bounds in days since 1970-01-01; nil = open.
+    public struct DayRange: Sendable, Hashable {
+        public var from: Int?
+        public var to: Int?
+    }
+
+    /// How Apple requests are retried (the clock comes from the composition root).
+    public struct RetrySettings: Sendable, Hashable {
+        public var attempts: Int
+        public var budget: Duration
+        public var baseDelay: Duration
+    }
+
+    /// Where the `.p8` key is and whose it is; read when the Server API client is built.
+    public struct ServerAPIKeyFile: Sendable, Hashable {
+        public var path: String
+        public var keyID: String
+        public var issuerID: String
+        /// The bundle id tokens are issued for.
+        public var bundleID: String
+    }
+
+    /// The detection thresholds at `asOf` with `catalog`.
+    func detectionContext(asOf: Int64, catalog: [String: [CatalogProduct]]) -> DetectionContext {
+        DetectionContext(
+            asOf: asOf, deliveryGraceMillis: deliveryGrace.inMilliseconds,
+            finishGraceMillis: finishGrace.inMilliseconds, pendingLimitMillis: pendingLimit.inMilliseconds,
+            bundleIDs: Set(bundleIDs), catalog: catalog)
+    }
+}
+
+extension ReconConfig {
+    /// Checks every setting and returns them typed.
+    ///
+    /// - Throws: ``ConfigError`` naming the first key at fault.
+    public func validated() throws(ConfigError) -> ReconSettings {
+        guard let zone = TimeZone(identifier: timeZone) else {
+            throw .invalid(key: "timezone", value: timeZone, expected: "an IANA time zone such as Europe/Berlin")
+        }
+        let from = try fromDay.map { d throws(ConfigError) in try Self.day(d, key: "from") }
+        let to = try toDay.map { d throws(ConfigError) in try Self.day(d, key: "to") }
+        if let from, let to, to < from, let toDay {
+            throw .invalid(key: "to", value: toDay, expected: "a day on or after --from")
+        }
+        for (key, millis) in [
+            ("delivery-grace", deliveryGraceMillis), ("finish-grace", finishGraceMillis),
+            ("pending-limit", pendingLimitMillis), ("request-timeout", requestTimeoutMillis),
+            ("retry-budget", retryBudgetMillis), ("retry-base-delay", retryBaseDelayMillis),
+        ] where millis < 0 {
+            throw .invalid(key: key, value: "\(millis) ms", expected: "a duration of zero or more")
+        }
+        guard (1...256).contains(concurrency) else {
+            throw .invalid(key: "concurrency", value: "\(concurrency)", expected: "a whole number from 1 to 256")
+        }
+        guard (1...20).contains(retryAttempts) else {
+            throw .invalid(key: "retry-attempts", value: "\(retryAttempts)", expected: "a whole number from 1 to 20")
+        }
+        let trust: TrustStore
+        do {
+            trust = try TrustStore.loading(files: trustedRoots)
+        } catch {
+            throw .invalid(
+                key: "trusted-root", value: error.path,
+                expected: "a readable DER or PEM certificate (\(error.description))")
+        }
+        let endpoints: AppStoreEndpoints
+        do {
+            endpoints = try AppStoreEndpoints.parse(
+                verifyReceiptProduction: verifyReceiptURL, verifyReceiptSandbox: sandboxVerifyReceiptURL,
+                serverAPIProduction: serverAPIURL, serverAPISandbox: sandboxServerAPIURL,
+                requestTimeout: .milliseconds(requestTimeoutMillis), concurrency: concurrency)
+        } catch {
+            if case .invalidURL(let setting, let value) = error {
+                throw .invalid(key: setting, value: value, expected: "an http(s) URL")
+            }
+            throw .invalid(key: "endpoint", value: "", expected: error.description)
+        }
+        var serverAPIKey: ReconSettings.ServerAPIKeyFile?
+        if hasServerAPICredentials, let apiKeyFile, let apiKeyID, let issuerID, let bundle = bundleIDs.first {
+            serverAPIKey = .init(path: apiKeyFile, keyID: apiKeyID, issuerID: issuerID, bundleID: bundle)
+        }
+        return ReconSettings(
+            databasePath: databasePath, outputDirectory: outputDirectory, asOf: asOf, timeZone: zone,
+            revenueDays: .init(from: from, to: to), failOn: failOn, strict: strict,
+            deliveryGrace: .milliseconds(deliveryGraceMillis), finishGrace: .milliseconds(finishGraceMillis),
+            pendingLimit: .milliseconds(pendingLimitMillis), bundleIDs: bundleIDs, trust: trust, endpoints: endpoints,
+            retry: .init(
+                attempts: retryAttempts, budget: .milliseconds(retryBudgetMillis),
+                baseDelay: .milliseconds(retryBaseDelayMillis)),
+            excludeOldTransactions: excludeOldTransactions, sharedSecret: sharedSecret.map(SharedSecret.init),
+            serverAPIKey: serverAPIKey)
+    }
+
+    /// Day number (since 1970-01-01) of a `yyyy-MM-dd` bound.
+    static func day(_ text: String, key: String) throws(ConfigError) -> Int {
+        guard let millis = Timestamp.parse(text + "T00:00:00Z") else {
+            throw .invalid(key: key, value: text, expected: "a date like 2026-11-20")
+        }
+        return Int(millis / 86_400_000)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The first stage: loads the given files into the store (SPEC §1), one summary per file.
+public struct ImportStage {
+    public var store: ReconStore
+    /// Called now and then with (file, rows read so far).
+    public var progress: ((String, Int) -> Void)?
+
+    public init(store: ReconStore, progress: ((String, Int) -> Void)? = nil) {
+        self.store = store
+        self.progress = progress
+    }
+
+    /// What one import did.
+    public struct Result: Sendable, Hashable {
+        public var files: [ImportFileSummary]
+        public var read: Int { files.reduce(0) { $0 + $1.read } }
+        public var accepted: Int { files.reduce(0) { $0 + $1.accepted } }
+        public var rejected: Int { files.reduce(0) { $0 + $1.rejected } }
+
+        /// One line per file.
+        public var lines: [String] { files.map(\.line) }
+        /// The counts a run record keeps for this stage.
+        public var counts: [String: Int] { ["read": read, "accepted": accepted, "rejected": rejected] }
+    }
+
+    /// Imports every file of `request`.
+    ///
+    /// - Throws: when a file cannot be read or the store cannot be written.
+    public func run(_ request: ImportRequest) throws -> Result {
+        Result(files: try Importer(progress: progress).run(request, into: store))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+
+/// The last stage: gathers what the report files show from the store and this run's detection,
+/// and writes `discrepancies.csv`, `revenue_daily.csv`, `rejected.csv` and `reconciliation.xlsx`
+/// into the output folder. (`run.json` is the run recorder's, written once the run is complete.)
+public struct ReportStage {
+    public var outputDirectory: String
+    public var timeZoneName: String
+    public var logger: Logger
+
+    public init(outputDirectory: String, timeZoneName: String, logger: Logger = Logger(label: "iap-recon")) {
+        self.outputDirectory = outputDirectory
+        self.timeZoneName = timeZoneName
+        self.logger = logger
+    }
+
+    /// The files a report run writes, in the output folder.
+    public static let fileNames = [
+        "discrepancies.csv", "revenue_daily.csv", "rejected.csv", "reconciliation.xlsx", "run.json",
+    ]
+
+    /// This run's findings as recorded in the store, with their history.
+    public struct RecordedFindings: Sendable {
+        public var found: [Finding]
+        public var current: [ReconStore.FindingHistory]
+        public var resolved: [ReconStore.FindingHistory]
+
+        public init(found: [Finding], current: [ReconStore.FindingHistory], resolved: [ReconStore.FindingHistory]) {
+            self.found = found
+            self.current = current
+            self.resolved = resolved
+        }
+    }
+
+    /// The report of `store` at `asOf`: revenue as detection accumulated it, the findings, the
+    /// rejected and pending rows, and `run` completed with the store's counts and the totals.
+    public func assemble(
+        store: ReconStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord
+    ) throws -> ReconciliationReport {
+        var run = run
+        let counts = try store.counts()
+        run.counts.transactionsInStore = counts.transactions
+        run.counts.receiptsInStore = counts.receipts
+        run.counts.rejectedInStore = counts.rejected
+        run.counts.stillPending = counts.pending
+        run.findingsByCode = Dictionary(grouping: findings.found, by: \.code.rawValue).mapValues(\.count)
+        run.findingsBySeverity = Dictionary(grouping: findings.found, by: \.severity.rawValue).mapValues(\.count)
+        run.newFindings = findings.current.filter(\.isNew).count
+        run.resolvedFindings = findings.resolved.count
+
+        var report = ReconciliationReport(
+            asOf: asOf, timeZone: timeZoneName, revenue: revenue.rows(), findings: findings.current,
+            resolved: findings.resolved, rejected: try store.rejectedRows(),
+            pending: try store.pendingTransactions(limit: ReconciliationReport.pendingLimit),
+            pendingTotal: counts.pending, recoveredFromSandbox: revenue.recoveredFromSandbox,
+            excludedAsSandbox: revenue.excludedAsSandbox, unpricedTransactions: revenue.unpricedTransactions,
+            duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: run)
+        for total in report.totalsByCurrency {
+            run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
+        }
+        report.run = run
+        return report
+    }
+
+    /// Writes the CSV files and the workbook of `report`.
+    public func write(_ report: ReconciliationReport) throws {
+        let out = outputDirectory
+        try ReportFile.ensureDirectory(out)
+        try ReportFile.write(CSVReports.discrepancies(report).encoded(), to: out + "/discrepancies.csv")
+        try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
+        try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
+        try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
+        logger.info("reports written", metadata: ["out": "\(out)"])
+    }
+
+    /// One line saying what the report concluded.
+    public static func summaryLine(_ report: ReconciliationReport) -> String {
+        let net = report.totalsByCurrency.map {
+            "\(Money(milliunits: $0.net, currency: $0.currency).formatted) \($0.currency)"
+        }
+        let bySeverity = Severity.allCases.compactMap { s -> String? in
+            let n = report.findings.filter { $0.finding.severity == s }.count
+            return n > 0 ? "\(n) \(s.rawValue)" : nil
+        }
+        var parts = ["findings: \(report.findings.count)"]
+        if !bySeverity.isEmpty { parts[0] += " (" + bySeverity.joined(separator: ", ") + ")" }
+        parts.append("net revenue: " + (net.isEmpty ? "none" : net.joined(separator: ", ")))
+        parts.append("pending: \(report.pendingTotal)")
+        parts.append("rejected rows: \(report.rejected.count)")
+        parts.append("reports: \(report.run.outputDirectory ?? "")")
+        return parts.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+
+/// The commands, one call each. The executable parses flags into a ``ReconConfig``, builds the
+/// ``ReconDependencies`` and calls one of these; the tests call the same.
+extension ReconDependencies {
+    /// `iap-recon import`: loads the files into the store, under the store's lock.
+    public func importFiles(_ request: ImportRequest, progress: RunProgress? = nil) throws -> CommandOutcome {
+        let lock = try lock("import")
+        defer { withExtendedLifetime(lock) {} }
+        let imported = try importStage(progress: progress).run(request)
+        var lines = imported.lines
+        lines.append("total: read \(imported.read), accepted \(imported.accepted), rejected \(imported.rejected)")
+        let rejected = imported.rejected
+        if rejected > 0 {
+            logger.warning(
+                "rows rejected; see rejected.csv after the next report", metadata: ["rejected": "\(rejected)"])
+        }
+        if settings.strict, rejected > 0 {
+            lines.append("failing: \(rejected) row\(rejected == 1 ? "" : "s") rejected and --strict is set")
+            return CommandOutcome(.failed, lines: lines)
+        }
+        return CommandOutcome(.done, lines: lines)
+    }
+
+    /// `iap-recon verify`: decodes every receipt offline, then re-verifies every pending
+    /// transaction; results persisted one by one. Recorded as a run (no report files).
+    public func verify(progress: RunProgress? = nil) async throws -> CommandOutcome {
+        let recorder = try RunRecorder(command: "verify", self, outputDirectory: nil)
+        let decoded = try await recorder.stage("decode", counts: { ["receipts_decoded": $0] }) {
+            try await decodeStage().run(store: store, logger: logger)
+        }
+        var verified = try await recorder.stage("verify", counts: \.counts) {
+            try await withAppleClients { apple in
+                try await verifyStage(apple).run(store: store, runID: recorder.runID, logger: logger) { done, total in
+                    progress?("verify", done, total)
+                }
+            }
+        }
+        verified.receiptsDecoded = decoded
+        recorder.update {
+            $0.counts.verified = verified.verified
+            $0.counts.invalid = verified.invalid
+            $0.counts.stillPending = (try? store.counts().pending) ?? 0
+        }
+        try recorder.finish(.done)
+        return CommandOutcome(.done, lines: [verified.line])
+    }
+
+    /// `iap-recon report`: detects and writes the reports from the store, without network.
+    public func report() async throws -> CommandOutcome {
+        try await NightlyRun(self).report()
+    }
+
+    /// `iap-recon run`: the nightly job (``NightlyRun``).
+    public func nightly(_ request: ImportRequest, progress: RunProgress? = nil) async throws -> CommandOutcome {
+        try await NightlyRun(self, progress: progress).run(request)
+    }
+
+    /// `iap-recon lookup`: the support view of a user, transaction or order, from the store.
+    ///
+    /// An order id is first resolved to its transactions with Apple's Look Up Order ID, which
+    /// needs App Store Server API credentials; everything else works offline.
+    public func lookup(_ subject: LookupSubject, json: Bool) async throws -> CommandOutcome {
+        var subject = subject
+        if case .order(let orderID, _) = subject {
+            guard settings.serverAPIKey != nil else {
+                throw ConfigError.invalid(
+                    key: "order-id", value: orderID,
+                    expected: "App Store Server API credentials to look it up: set IAP_RECON_API_KEY_FILE, "
+                        + "IAP_RECON_API_KEY_ID, IAP_RECON_ISSUER_ID and --bundle-id")
+            }
+            switch try await resolveOrder(orderID) {
+            case .success(let ids): subject = .order(orderID, transactionIDs: ids)
+            case .failure(let message): return CommandOutcome(.done, lines: ["order \(orderID): \(message)"])
+            }
+        }
+        let report = try Lookup.build(subject, store: store, bundleIDs: Set(settings.bundleIDs))
+        let text = json ? report.json() : report.text()
+        return CommandOutcome(.done, lines: [String(text.dropLast())])
+    }
+
+    private enum OrderResolution {
+        case success([String])
+        case failure(String)
+    }
+
+    /// The transactions of an order, from Look Up Order ID (signed answers verified).
+    private func resolveOrder(_ orderID: String) async throws -> OrderResolution {
+        try await withAppleClients { apple in
+            guard let client = apple.serverAPI else { return .failure("App Store Server API is not configured") }
+            switch await client.lookUpOrder(orderID: orderID) {
+            case .unreachable(let reason, let attempts):
+                return .failure("Apple could not be reached (\(reason), \(attempts) attempts); try again later")
+            case .failure(let failure):
+                let code = failure.apiError.map { " error \($0.rawValue)" } ?? ""
+                return .failure("Apple answered HTTP \(failure.httpStatus)\(code)")
+            case .success(let answer):
+                guard answer.isValid else {
+                    return .failure("Apple says this order id is not valid (status \(answer.status))")
+                }
+                var ids: [String] = []
+                for signed in answer.signedTransactions {
+                    if case .valid(let payload) = await apple.signedData.verifyAndDecodeTransaction(signed),
+                        let id = payload.transactionId
+                    {
+                        ids.append(id)
+                    }
+                }
+                return .success(ids)
+            }
+        }
+    }
+}

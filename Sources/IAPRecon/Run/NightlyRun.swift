@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+
+/// `iap-recon run`, the nightly job: import → decode → verify → detect → report, recorded as one
+/// run under the store's lock. `report` is the same run without import and network.
+public struct NightlyRun {
+    let deps: ReconDependencies
+    var progress: RunProgress?
+
+    public init(_ deps: ReconDependencies, progress: RunProgress? = nil) {
+        self.deps = deps
+        self.progress = progress
+    }
+
+    /// The nightly job. Import happens when `request` names files.
+    public func run(_ request: ImportRequest) async throws -> CommandOutcome {
+        let recorder = try RunRecorder(command: "run", deps, outputDirectory: deps.settings.outputDirectory)
+        var lines: [String] = []
+
+        if !request.isEmpty {
+            let imported = try recorder.stage("import", counts: \.counts) {
+                try deps.importStage(progress: progress).run(request)
+            }
+            recorder.update {
+                $0.inputs = imported.files
+                $0.counts.read = imported.read
+                $0.counts.accepted = imported.accepted
+                $0.counts.rejected = imported.rejected
+            }
+            lines += imported.lines
+        }
+
+        // Decoding and verifying are one entry ("verify") in the run record.
+        let decoded = try await recorder.stage("verify", counts: { ["receipts_decoded": $0] }) {
+            try await deps.decodeStage().run(store: deps.store, logger: deps.logger)
+        }
+        var verified = try await recorder.stage("verify", counts: \.counts) {
+            try await deps.withAppleClients { apple in
+                try await deps.verifyStage(apple).run(store: deps.store, runID: recorder.runID, logger: deps.logger) {
+                    [progress] done, total in progress?("verify", done, total)
+                }
+            }
+        }
+        verified.receiptsDecoded = decoded
+        recorder.update {
+            $0.counts.verified = verified.verified
+            $0.counts.invalid = verified.invalid
+        }
+        lines.append(verified.line)
+
+        let outcome = try detectAndReport(recorder)
+        return CommandOutcome(outcome.status, lines: lines + outcome.lines)
+    }
+
+    /// `iap-recon report`: decode → detect → report, from the store, without network.
+    public func report() async throws -> CommandOutcome {
+        let recorder = try RunRecorder(command: "report", deps, outputDirectory: deps.settings.outputDirectory)
+        _ = try await recorder.stage("decode", counts: { ["receipts_decoded": $0] }) {
+            try await deps.decodeStage().run(store: deps.store, logger: deps.logger)
+        }
+        return try detectAndReport(recorder)
+    }
+
+    /// The common end of `run` and `report`: detect, write the reports, complete the run, and
+    /// decide how the command ends.
+    func detectAndReport(_ recorder: RunRecorder) throws -> CommandOutcome {
+        let detected = try recorder.stage("detect", counts: { ["findings": $0.findings.found.count] }) {
+            try detect(asOf: recorder.asOf, runID: recorder.runID)
+        }
+        let findings = detected.findings
+
+        let reportStage = deps.reportStage()
+        let report = try recorder.stage("report") {
+            let report = try reportStage.assemble(
+                store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
+                run: recorder.record)
+            try reportStage.write(report)
+            return report
+        }
+        recorder.update { record in
+            let stages = record.stages
+            record = report.run
+            record.stages = stages
+        }
+
+        var status = ExitStatus.forFindings(findings.found, failOn: deps.settings.failOn)
+        if deps.settings.strict, recorder.record.counts.rejected > 0 { status = .failed }
+        try recorder.finish(status)
+        return CommandOutcome(status, lines: [ReportStage.summaryLine(report)])
+    }
+}
+
+extension NightlyRun {
+    /// What the detect stage produced: the findings as recorded, and revenue accumulated from
+    /// the same pass over the store.
+    public struct Detection {
+        public var findings: ReportStage.RecordedFindings
+        public var revenue: RevenueBuilder
+    }
+
+    /// Detects at `asOf` and records the findings under `runID` (with their history).
+    public func detect(asOf: Int64, runID: Int64) throws -> Detection {
+        let settings = deps.settings
+        let stage = try deps.detectStage(asOf: asOf)
+        var revenue = RevenueBuilder(
+            timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
+            to: settings.revenueDays.to)
+        let found = try stage.run(store: deps.store) { facts in revenue.add(facts) }
+        let (current, resolved) = try deps.store.recordFindings(found, runID: runID, at: asOf)
+        return Detection(
+            findings: ReportStage.RecordedFindings(found: found, current: current, resolved: resolved),
+            revenue: revenue)
+    }
+}
+
+extension VerifySummary {
+    /// The counts a run record keeps for the verify stage.
+    var counts: [String: Int] {
+        [
+            "receipts_decoded": receiptsDecoded, "verified": verified, "invalid": invalid, "unreachable": unreachable,
+            "no_evidence": noEvidence, "requests": requests,
+        ]
+    }
+}

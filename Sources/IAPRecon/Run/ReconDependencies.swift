@@ -1,0 +1,148 @@
+import Foundation
+import Logging
+
+/// The composition root: everything a command works with, built in one place from validated
+/// settings — the store, the one clock, the trust store, the logger, the HTTP transport and the
+/// Apple clients. The executable builds one per command; tests build the same.
+///
+/// The commands themselves are methods (`importFiles`, `verify`, `report`, `nightly`, `lookup`).
+public final class ReconDependencies {
+    public let settings: ReconSettings
+    /// The one clock: store timestamps, the run record, retries, rate limits, tokens, chains.
+    public let clock: any ReconClock
+    public let logger: Logger
+    public let store: ReconStore
+    /// Apple's roots plus `--trusted-root`, for every signature check.
+    public var trust: TrustStore { settings.trust }
+    /// The HTTP transport when given (tests); nil builds a real one per network stage.
+    private let transport: (any HTTPTransport)?
+
+    /// Opens the store and keeps the rest for the stages.
+    ///
+    /// - Parameters:
+    ///   - transport: the HTTP seam; nil (production) builds an ``AsyncHTTPTransport`` from the
+    ///     settings when a stage needs the network, and shuts it down after.
+    /// - Throws: ``StoreError`` when the store cannot be opened.
+    public init(
+        settings: ReconSettings, clock: any ReconClock = SystemClock(), logger: Logger,
+        transport: (any HTTPTransport)? = nil
+    ) throws {
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+        self.transport = transport
+        store = try ReconStore(path: settings.databasePath, clock: clock)
+    }
+
+    /// Validates `config`, then as ``init(settings:clock:logger:transport:)``.
+    ///
+    /// - Throws: ``ConfigError`` naming the key at fault, or ``StoreError``.
+    public convenience init(
+        config: ReconConfig, clock: any ReconClock = SystemClock(), logger: Logger,
+        transport: (any HTTPTransport)? = nil
+    ) throws {
+        try self.init(settings: config.validated(), clock: clock, logger: logger, transport: transport)
+    }
+
+    /// The store's exclusive lock for `command`; every command that writes the store takes it.
+    ///
+    /// - Throws: ``StoreError/locked(holder:)`` naming the holder when another process has it.
+    func lock(_ command: String) throws -> RunLock {
+        let holder = "iap-recon \(command) (pid \(getpid())) since \(Timestamp.iso(clock.nowMillis()))"
+        return try RunLock(storePath: settings.databasePath, holder: holder)
+    }
+
+    // MARK: Stages
+
+    func importStage(progress: RunProgress?) -> ImportStage {
+        ImportStage(store: store, progress: progress.map { report in { _, rows in report("import", rows, 0) } })
+    }
+
+    func decodeStage() -> DecodeStage {
+        DecodeStage(
+            decoder: ReceiptDecoder(trust: trust, expectedBundleIDs: Set(settings.bundleIDs), clock: clock),
+            clock: clock)
+    }
+
+    func verifyStage(_ apple: AppleClients) -> VerifyStage {
+        var stage = VerifyStage(
+            verifyReceipt: apple.verifyReceipt, serverAPI: apple.serverAPI, signedData: apple.signedData,
+            bundleIDs: Set(settings.bundleIDs), concurrency: settings.endpoints.concurrency, clock: clock)
+        stage.excludeOldTransactions = settings.excludeOldTransactions
+        return stage
+    }
+
+    /// The detection thresholds at `asOf`, with the store's catalog.
+    func detectStage(asOf: Int64) throws -> DetectStage {
+        DetectStage(context: settings.detectionContext(asOf: asOf, catalog: try store.catalog()))
+    }
+
+    public func reportStage() -> ReportStage {
+        ReportStage(
+            outputDirectory: settings.outputDirectory, timeZoneName: settings.timeZone.identifier, logger: logger)
+    }
+
+    // MARK: Apple
+
+    /// The Apple clients, over one HTTP transport, sharing one retry policy and rate limiter on
+    /// the root's clock.
+    public struct AppleClients: Sendable {
+        public var verifyReceipt: VerifyReceiptClient
+        /// Present when App Store Server API credentials are configured.
+        public var serverAPI: AppStoreServerAPIClient?
+        /// Checks Apple's signed answers.
+        public var signedData: SignedDataVerifier
+    }
+
+    /// Runs `body` with the Apple clients; a transport built here is shut down afterwards.
+    ///
+    /// - Throws: ``ConfigError`` when a client cannot be built (e.g. an unreadable `.p8`), or
+    ///   what `body` throws.
+    func withAppleClients<T>(_ body: (AppleClients) async throws -> T) async throws -> T {
+        if let transport { return try await body(try appleClients(over: transport)) }
+        let timeout = settings.endpoints.requestTimeout.inMilliseconds
+        let owned = AsyncHTTPTransport(
+            configuration: .init(
+                maxConnectionsPerHost: settings.endpoints.concurrency,
+                connectTimeout: .milliseconds(min(10_000, timeout)), readTimeout: .milliseconds(timeout)))
+        do {
+            let result = try await body(try appleClients(over: owned))
+            try? await owned.shutdown()
+            return result
+        } catch {
+            try? await owned.shutdown()
+            throw error
+        }
+    }
+
+    private func appleClients(over transport: any HTTPTransport) throws(ConfigError) -> AppleClients {
+        let retry = RetryPolicy(
+            maxAttempts: settings.retry.attempts, budget: settings.retry.budget, baseDelay: settings.retry.baseDelay,
+            clock: clock)
+        let limiter = RateLimiter(clock: clock)
+        let verifyReceipt: VerifyReceiptClient
+        do {
+            verifyReceipt = try VerifyReceiptClient(
+                endpoints: settings.endpoints, sharedSecret: settings.sharedSecret, transport: transport,
+                retryPolicy: retry, rateLimiter: limiter, logger: logger)
+        } catch {
+            throw .invalid(key: "endpoint", value: "", expected: error.description)
+        }
+        var serverAPI: AppStoreServerAPIClient?
+        if let file = settings.serverAPIKey {
+            do {
+                let key = try AppStoreAPIKey(
+                    keyID: file.keyID, issuerID: file.issuerID, bundleID: file.bundleID,
+                    p8File: URL(fileURLWithPath: file.path))
+                serverAPI = try AppStoreServerAPIClient(
+                    key: key, endpoints: settings.endpoints, transport: transport, retryPolicy: retry,
+                    rateLimiter: limiter, logger: logger)
+            } catch {
+                throw .invalid(key: "api-key-file", value: file.path, expected: error.description)
+            }
+        }
+        return AppleClients(
+            verifyReceipt: verifyReceipt, serverAPI: serverAPI,
+            signedData: SignedDataVerifier(trust: trust, expectedBundleIDs: [], clock: clock))
+    }
+}

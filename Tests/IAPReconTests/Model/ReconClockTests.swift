@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+@testable import IAPRecon
+
+/// The one clock: a manual clock stands still until slept on, and the root's clock is the one
+/// the Apple clients wait on.
+@Suite struct ReconClockTests {
+    @Test func aManualClockMovesOnlyWhenSleptOn() async throws {
+        let clock = ManualClock(millis: 1_795_176_000_000)
+        #expect(clock.nowMillis() == 1_795_176_000_000)
+        #expect(clock.nowMillis() == 1_795_176_000_000)
+        try await clock.sleep(for: .milliseconds(1_500))
+        #expect(clock.nowMillis() == 1_795_176_001_500)
+        #expect(clock.sleeps == [.milliseconds(1_500)])
+    }
+
+    @Test func theSystemClockIsNow() {
+        #expect(abs(SystemClock().now().timeIntervalSinceNow) < 5)
+    }
+}

@@ -84,7 +84,7 @@ public struct OriginalTransactionGroup: Sendable, Hashable {
 
 /// What was concluded about one uploaded receipt: its offline decode and Apple's latest answer.
 public struct ReceiptCase: Sendable, Hashable {
-    public var receipt: ReceiptSummary
+    public var receipt: ReceiptHeader
     /// Offline decode: nil if it decoded, else why not.
     public var decodeFailure: ReceiptDecodingError?
     /// What the offline decode said as a whole (environment, bundle, signature, receipt type).
@@ -97,7 +97,7 @@ public struct ReceiptCase: Sendable, Hashable {
     public var records: [LedgerTransaction]
 
     public init(
-        receipt: ReceiptSummary, decodeFailure: ReceiptDecodingError? = nil, decoded: ReceiptEvidence? = nil,
+        receipt: ReceiptHeader, decodeFailure: ReceiptDecodingError? = nil, decoded: ReceiptEvidence? = nil,
         appleStatus: Int? = nil, appleEnvironment: StoreEnvironment? = nil, records: [LedgerTransaction] = []
     ) {
         self.receipt = receipt
@@ -110,7 +110,7 @@ public struct ReceiptCase: Sendable, Hashable {
 }
 
 /// An uploaded receipt without its payload (detectors never need the bytes).
-public struct ReceiptSummary: Sendable, Hashable {
+public struct ReceiptHeader: Sendable, Hashable {
     public var receiptID: String
     public var userID: String?
     public var receivedAt: Int64?

@@ -22,15 +22,15 @@ extension ReconStore {
     }
 
     /// Receipts by id or uploader (payloads left out).
-    public func receiptSummaries(ids: [String], userID: String?) throws -> [ReceiptSummary] {
-        var result: [String: ReceiptSummary] = [:]
+    public func receiptHeaders(ids: [String], userID: String?) throws -> [ReceiptHeader] {
+        var result: [String: ReceiptHeader] = [:]
         func collect(_ sql: String, _ values: [String]) throws {
             let stmt = try db.prepare(
-                "SELECT \(ReceiptsRow.summaryColumns) FROM receipts r WHERE r.\(sql)")
+                "SELECT \(ReceiptsRow.headerColumns) FROM receipts r WHERE r.\(sql)")
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {
-                    let summary = try ReceiptsRow.summary(stmt)
+                    let summary = try ReceiptsRow.header(stmt)
                     result[summary.receiptID] = summary
                 }
             }

@@ -66,7 +66,7 @@ extension ReconStore {
     public func forEachReceiptCase(_ body: (ReceiptCase) throws -> Void) throws {
         let receipts = try db.prepare(
             """
-            SELECT \(ReceiptsRow.summaryColumns), \(ReceiptChecksRow.columns),
+            SELECT \(ReceiptsRow.headerColumns), \(ReceiptChecksRow.columns),
                 v.apple_status AS apple_status, v.environment AS apple_environment
             FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
             LEFT JOIN verifications v ON v.id = (
@@ -86,7 +86,7 @@ extension ReconStore {
             "SELECT \(TransactionsRow.columns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id, record_id")
         var nextRecord: LedgerTransaction? = try records.step() ? TransactionsRow.read(records) : nil
         while try receipts.step() {
-            let summary = try ReceiptsRow.summary(receipts)
+            let summary = try ReceiptsRow.header(receipts)
             let id = summary.receiptID
             var decodeFailure: ReceiptDecodingError?
             var decoded: ReceiptEvidence?

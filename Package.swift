@@ -109,6 +109,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "IAPReconTestSupportTests",
+            dependencies: ["IAPReconTestSupport"]
+        ),
+        .testTarget(
             name: "AppStoreTestSigningTests",
             dependencies: ["IAPRecon", "AppStoreTestSigning"]
         ),

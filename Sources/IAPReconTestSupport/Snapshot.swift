@@ -6,13 +6,21 @@ import Foundation
 /// passes silently.
 ///
 /// - Returns: nil when equal, else a message describing the first difference.
-public func snapshotMismatch(_ actual: String, named name: String, testFile: String = #filePath) -> String? {
+/// - Parameter record: whether to (re)write the file instead of comparing; `RECORD_SNAPSHOTS=1` by default.
+public func snapshotMismatch(
+    _ actual: String, named name: String, testFile: String = #filePath,
+    record: Bool = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
+) -> String? {
     let directory = URL(fileURLWithPath: testFile).deletingLastPathComponent().appendingPathComponent("Snapshots")
     let url = directory.appendingPathComponent(name)
-    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try? Data(actual.utf8).write(to: url)
-        return "recorded snapshot \(name); unset RECORD_SNAPSHOTS and rerun"
+    if record {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(actual.utf8).write(to: url, options: .atomic)
+        } catch {
+            return "could not record snapshot \(url.path): \(error.localizedDescription)"
+        }
+        return "recorded snapshot \(url.path); unset RECORD_SNAPSHOTS and rerun"
     }
     guard let data = try? Data(contentsOf: url) else {
         return "missing snapshot \(url.path); run with RECORD_SNAPSHOTS=1 to record it"

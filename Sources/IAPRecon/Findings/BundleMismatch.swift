@@ -54,7 +54,7 @@ public struct BundleMismatch: ReceiptDetector, TransactionDetector {
 
 fileprivate extension Finding.Message {
     static func foreignReceipt(
-        _ receipt: ReceiptSummary, foreign: [String], context: DetectionContext, rows: [LedgerTransaction],
+        _ receipt: ReceiptHeader, foreign: [String], context: DetectionContext, rows: [LedgerTransaction],
         booked: MoneyTally
     ) -> Self {
         let uploader = receipt.userID.map { ", uploaded by user \($0)" } ?? ""

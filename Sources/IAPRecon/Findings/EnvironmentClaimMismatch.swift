@@ -41,7 +41,7 @@ public struct EnvironmentClaimMismatch: ReceiptDetector {
 
 fileprivate extension Finding.Message {
     static func claimMismatch(
-        _ receipt: ReceiptSummary, claimed: StoreEnvironment, actual: StoreEnvironment, source: String
+        _ receipt: ReceiptHeader, claimed: StoreEnvironment, actual: StoreEnvironment, source: String
     ) -> Self {
         let uploader = receipt.userID.map { " uploaded by user \($0)" } ?? ""
         return Self(

@@ -47,7 +47,7 @@ public struct InvalidReceipt: ReceiptDetector {
 
 fileprivate extension Finding.Message {
     static func invalidReceipt(
-        _ receipt: ReceiptSummary, reason: String, rows: [LedgerTransaction], booked: MoneyTally
+        _ receipt: ReceiptHeader, reason: String, rows: [LedgerTransaction], booked: MoneyTally
     ) -> Self {
         let uploader = receipt.userID.map { ", uploaded by user \($0)" } ?? ""
         var text = "Receipt \(receipt.receiptID) (\(receipt.format.rawValue)\(uploader)) is invalid: \(reason)"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every input field of SPEC §1, across the three kinds of file.
 enum Field: Int, CaseIterable {
     case recordID, userID, productID, transactionID, originalTransactionID, purchaseDate, quantity, environment
@@ -219,5 +221,3 @@ enum RowParser {
         return upper
     }
 }
-
-import Foundation

@@ -77,7 +77,7 @@ public enum Lookup {
         case .order(_, let ids): transactionIDs.formUnion(ids)
         case .user: break
         }
-        let receipts = try store.receiptSummaries(ids: rows.compactMap(\.receiptID), userID: userID)
+        let receipts = try store.receiptHeaders(ids: rows.compactMap(\.receiptID), userID: userID)
         let evidence = try store.evidence(transactionIDs: transactionIDs.sorted(), receiptIDs: receipts.map(\.receiptID))
         // A user's receipts may reveal purchases the ledger lacks: include those transactions.
         transactionIDs.formUnion(evidence.map(\.entry.transactionID))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An exact amount of money: integer milliunits (1/1000 of the currency's major unit) plus an
 /// ISO 4217 currency code. Never binary floating point.
 ///
@@ -128,5 +130,3 @@ public enum MoneyError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
-
-import Foundation

@@ -58,19 +58,19 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// Verifies and decodes a signed transaction (`signedTransactionInfo`, StoreKit 2 `jwsRepresentation`).
-    public func verifyAndDecodeTransaction(_ jws: String) async -> VerificationResult<JWSTransactionDecodedPayload> {
+    public func verifyAndDecodeTransaction(_ jws: String) async -> JWSVerificationResult<JWSTransactionDecodedPayload> {
         await verifyAndDecode(jws, as: JWSTransactionDecodedPayload.self)
     }
 
     /// Verifies and decodes a signed renewal info; it names no bundle id, so only the
     /// environment is checked beyond the signature.
-    public func verifyAndDecodeRenewalInfo(_ jws: String) async -> VerificationResult<JWSRenewalInfoDecodedPayload> {
+    public func verifyAndDecodeRenewalInfo(_ jws: String) async -> JWSVerificationResult<JWSRenewalInfoDecodedPayload> {
         await verifyAndDecode(jws, as: JWSRenewalInfoDecodedPayload.self)
     }
 
     /// Verifies and decodes an App Store Server Notification V2 `signedPayload`; bundle id and
     /// environment are read from `data` (or `summary`).
-    public func verifyAndDecodeNotification(_ jws: String) async -> VerificationResult<ResponseBodyV2DecodedPayload> {
+    public func verifyAndDecodeNotification(_ jws: String) async -> JWSVerificationResult<ResponseBodyV2DecodedPayload> {
         await verifyAndDecode(jws, as: ResponseBodyV2DecodedPayload.self)
     }
 
@@ -80,7 +80,7 @@ public struct SignedDataVerifier: Sendable {
     /// The whole pipeline for one payload type.
     func verifyAndDecode<Payload: SignedPayload>(
         _ jws: String, as type: Payload.Type
-    ) async -> VerificationResult<Payload> {
+    ) async -> JWSVerificationResult<Payload> {
         let segments: JWSSegments
         switch JWSSegments.split(jws) {
         case .success(let split): segments = split

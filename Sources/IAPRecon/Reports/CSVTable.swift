@@ -1,3 +1,5 @@
+import Foundation
+
 /// A CSV cell: text is protected against formula injection, numbers are written as they are.
 public enum CSVCell: Sendable, Hashable {
     case text(String)
@@ -54,5 +56,3 @@ public struct CSVTable: Sendable, Hashable {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
-
-import Foundation

@@ -4,9 +4,9 @@ public struct ReconciliationReport: Sendable {
     public var timeZone: String
     public var revenue: [RevenueRow]
     /// This run's findings, in report order, with their history.
-    public var findings: [ReconStore.FindingHistory]
+    public var findings: [FindingHistory]
     /// Findings open before this run and no longer found.
-    public var resolved: [ReconStore.FindingHistory]
+    public var resolved: [FindingHistory]
     public var rejected: [RejectedRow]
     /// Pending ledger rows (oldest first, capped at ``pendingLimit``).
     public var pending: [LedgerTransaction]

@@ -1,14 +1,7 @@
 /// Findings across runs: first seen, last seen, resolved when no longer found.
 extension ReconStore {
-    /// A finding with its history.
-    public struct FindingHistory: Sendable, Hashable {
-        public var finding: Finding
-        public var firstSeenAt: Int64
-        public var lastSeenAt: Int64
-        public var resolvedAt: Int64?
-        /// First seen by this run.
-        public var isNew: Bool
-    }
+    /// A finding with its history (the read model lives in Model/).
+    public typealias FindingHistory = IAPRecon.FindingHistory
 
     /// Records this run's findings: new ones are inserted, known ones touched, and previously
     /// open findings absent now are marked resolved.
@@ -59,13 +52,13 @@ extension ReconStore {
             }
             let resolvedNow = try db.prepare(
                 """
-                SELECT \(Self.findingColumns) FROM findings f
+                SELECT \(FindingsRow.columns) FROM findings f
                 WHERE f.resolved_at IS NULL AND f.fingerprint NOT IN (SELECT fingerprint FROM seen_findings)
                 ORDER BY f.fingerprint
                 """)
             var resolved: [FindingHistory] = []
             while try resolvedNow.step() {
-                guard var history = Self.findingHistory(resolvedNow) else { continue }
+                guard var history = FindingsRow.read(resolvedNow) else { continue }
                 history.resolvedAt = time
                 resolved.append(history)
             }
@@ -77,29 +70,5 @@ extension ReconStore {
             ).run([.integer(runID), .integer(time)])
             return (current, resolved.sorted { Finding.reportOrder($0.finding, $1.finding) })
         }
-    }
-
-    /// The `findings` columns ``findingHistory(_:)`` reads, for a table aliased `f`.
-    static let findingColumns = """
-        f.code, f.transaction_id, f.original_transaction_id, f.user_ids, f.product_id, f.environment, f.amount_milli,
-        f.currency, f.detail, f.record_ids, f.receipt_id, f.first_seen_at, f.last_seen_at, f.resolved_at, f.fingerprint
-        """
-
-    /// Maps the ``findingColumns`` of a row (the only place a findings row becomes a value);
-    /// nil for a code this program no longer knows.
-    static func findingHistory(_ s: SQLiteStatement) -> FindingHistory? {
-        guard let code = FindingCode(rawValue: s.text(0)) else { return nil }
-        let amount: Money? =
-            if let milli = s.optionalInt64(6), let currency = s.optionalText(7) {
-                Money(milliunits: milli, currency: currency)
-            } else { nil }
-        let finding = Finding(
-            code: code, transactionID: s.text(1), originalTransactionID: s.optionalText(2),
-            userIDs: s.text(3).split(separator: " ").map(String.init), productID: s.optionalText(4),
-            environment: s.optionalText(5).map(StoreEnvironment.init(raw:)), amount: amount, detail: s.text(8),
-            recordIDs: s.text(9).split(separator: " ").map(String.init), receiptID: s.optionalText(10))
-        return FindingHistory(
-            finding: finding, firstSeenAt: s.int64(11), lastSeenAt: s.int64(12), resolvedAt: s.optionalInt64(13),
-            isNew: false)
     }
 }

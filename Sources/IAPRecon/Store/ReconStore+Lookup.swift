@@ -6,11 +6,11 @@ extension ReconStore {
     {
         var rows: [String: LedgerTransaction] = [:]
         func collect(_ sql: String, _ values: [String]) throws {
-            let stmt = try db.prepare("SELECT \(Self.transactionColumns) FROM transactions WHERE \(sql)")
+            let stmt = try db.prepare("SELECT \(TransactionsRow.columns) FROM transactions WHERE \(sql)")
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {
-                    let row = Self.ledgerTransaction(stmt)
+                    let row = try TransactionsRow.read(stmt)
                     rows[row.recordID] = row
                 }
             }
@@ -22,18 +22,16 @@ extension ReconStore {
     }
 
     /// Receipts by id or uploader (payloads left out).
-    public func receiptSummaries(ids: [String], userID: String?) throws -> [ReceiptSummary] {
-        var result: [String: ReceiptSummary] = [:]
+    public func receiptHeaders(ids: [String], userID: String?) throws -> [ReceiptHeader] {
+        var result: [String: ReceiptHeader] = [:]
         func collect(_ sql: String, _ values: [String]) throws {
             let stmt = try db.prepare(
-                "SELECT receipt_id, user_id, received_at, format, claimed_environment FROM receipts WHERE \(sql)")
+                "SELECT \(ReceiptsRow.headerColumns) FROM receipts r WHERE r.\(sql)")
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {
-                    result[stmt.text(0)] = ReceiptSummary(
-                        receiptID: stmt.text(0), userID: stmt.optionalText(1), receivedAt: stmt.optionalInt64(2),
-                        format: ReceiptFormat(rawValue: stmt.text(3)) ?? .appReceipt,
-                        claimedEnvironment: stmt.optionalText(4).map(StoreEnvironment.init(raw:)))
+                    let summary = try ReceiptsRow.header(stmt)
+                    result[summary.receiptID] = summary
                 }
             }
         }
@@ -49,13 +47,13 @@ extension ReconStore {
         for (column, values) in [("e.transaction_id", transactionIDs), ("e.receipt_id", receiptIDs)] {
             let stmt = try db.prepare(
                 """
-                SELECT \(Self.evidenceColumns), e.id FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
+                SELECT \(EvidenceRow.columns), e.id AS id FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
                 WHERE \(column) = ? ORDER BY e.recorded_at, e.id
                 """)
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {
-                    if seen.insert(stmt.int64(29)).inserted { result.append(Self.evidenceRecord(stmt)) }
+                    if seen.insert(stmt.int64(stmt.index(of: "id"))).inserted { result.append(try EvidenceRow.read(stmt)) }
                 }
             }
         }
@@ -66,11 +64,11 @@ extension ReconStore {
     public func findingHistory(transactionIDs: [String], userID: String?) throws -> [FindingHistory] {
         var result: [String: FindingHistory] = [:]
         func collect(_ sql: String, _ values: [String]) throws {
-            let stmt = try db.prepare("SELECT \(Self.findingColumns) FROM findings f WHERE \(sql)")
+            let stmt = try db.prepare("SELECT \(FindingsRow.columns) FROM findings f WHERE f.\(sql)")
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {
-                    if let history = Self.findingHistory(stmt) { result[stmt.text(14)] = history }
+                    if let history = FindingsRow.read(stmt) { result[FindingsRow.fingerprint(stmt)] = history }
                 }
             }
         }

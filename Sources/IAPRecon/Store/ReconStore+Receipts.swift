@@ -8,20 +8,14 @@ extension ReconStore {
     public func receiptsNeedingDecode(after cursor: String?, limit: Int) throws(StoreError) -> [UploadedReceipt] {
         let stmt = try db.prepare(
             """
-            SELECT r.receipt_id, r.user_id, r.received_at, r.format, r.data, r.claimed_environment
+            SELECT \(ReceiptsRow.uploadColumns)
             FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
             WHERE r.receipt_id > ?1 AND (c.receipt_id IS NULL OR c.checked_at < r.imported_at)
             ORDER BY r.receipt_id LIMIT ?2
             """)
         try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
         var receipts: [UploadedReceipt] = []
-        while try stmt.step() {
-            receipts.append(
-                UploadedReceipt(
-                    receiptID: stmt.text(0), userID: stmt.optionalText(1), receivedAt: stmt.optionalInt64(2),
-                    format: ReceiptFormat(rawValue: stmt.text(3)) ?? .appReceipt, data: stmt.text(4),
-                    claimedEnvironment: stmt.optionalText(5).map(StoreEnvironment.init(raw:))))
-        }
+        while try stmt.step() { receipts.append(try ReceiptsRow.upload(stmt)) }
         return receipts
     }
 
@@ -51,7 +45,7 @@ extension ReconStore {
                     ])
                 case .success(let evidence):
                     try upsert.run([
-                        .text(receipt.receiptID), .text("decoded"), .null, .optionalText(evidence.environment?.rawValue),
+                        .text(receipt.receiptID), .text(ReceiptChecksRow.decodedStatus), .null, .optionalText(evidence.environment?.rawValue),
                         .optionalText(evidence.receiptType), .optionalText(evidence.bundleID),
                         .optionalText(evidence.appVersion), .optionalText(evidence.originalAppVersion),
                         .optionalInteger(evidence.creationDate), .text(evidence.signature.rawValue),
@@ -68,21 +62,12 @@ extension ReconStore {
         }
     }
 
-    private static func decoded(_ s: SQLiteStatement, format: ReceiptFormat) -> ReceiptEvidence {
-        ReceiptEvidence(
-            format: format, environment: s.optionalText(7).map(StoreEnvironment.init(raw:)), receiptType: s.optionalText(8),
-            bundleID: s.optionalText(9), appVersion: s.optionalText(10), originalAppVersion: s.optionalText(11),
-            creationDate: s.optionalInt64(12), signature: SignatureStatus(rawValue: s.text(13)) ?? .notChecked,
-            signatureDetail: s.optionalText(14), entries: [])
-    }
-
     /// Streams one ``ReceiptCase`` per uploaded receipt, in receipt-id order.
     public func forEachReceiptCase(_ body: (ReceiptCase) throws -> Void) throws {
         let receipts = try db.prepare(
             """
-            SELECT r.receipt_id, r.user_id, r.received_at, r.format, r.claimed_environment,
-                c.status, c.reason, c.environment, c.receipt_type, c.bundle_id, c.app_version, c.original_app_version,
-                c.creation_date, c.signature, c.signature_detail, v.apple_status, v.environment
+            SELECT \(ReceiptsRow.headerColumns), \(ReceiptChecksRow.columns),
+                v.apple_status AS apple_status, v.environment AS apple_environment
             FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
             LEFT JOIN verifications v ON v.id = (
                 SELECT latest.id FROM verifications latest WHERE latest.receipt_id = r.receipt_id
@@ -93,49 +78,47 @@ extension ReconStore {
         // Offline entries, merged in receipt order like the ledger rows below (no query per receipt).
         let entries = try db.prepare(
             """
-            SELECT \(Self.evidenceColumns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
+            SELECT \(EvidenceRow.columns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
             WHERE e.receipt_id IS NOT NULL AND e.source = 'offline' ORDER BY e.receipt_id, e.id
             """)
-        var nextEntry: EvidenceRecord? = try entries.step() ? Self.evidenceRecord(entries) : nil
+        var nextEntry: EvidenceRecord? = try entries.step() ? EvidenceRow.read(entries) : nil
         let records = try db.prepare(
-            "SELECT \(Self.transactionColumns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id, record_id")
-        var nextRecord: LedgerTransaction? = try records.step() ? Self.ledgerTransaction(records) : nil
+            "SELECT \(TransactionsRow.columns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id, record_id")
+        var nextRecord: LedgerTransaction? = try records.step() ? TransactionsRow.read(records) : nil
         while try receipts.step() {
-            let id = receipts.text(0)
-            let format = ReceiptFormat(rawValue: receipts.text(3)) ?? .appReceipt
-            let summary = ReceiptSummary(
-                receiptID: id, userID: receipts.optionalText(1), receivedAt: receipts.optionalInt64(2), format: format,
-                claimedEnvironment: receipts.optionalText(4).map(StoreEnvironment.init(raw:)))
+            let summary = try ReceiptsRow.header(receipts)
+            let id = summary.receiptID
             var decodeFailure: ReceiptDecodingError?
             var decoded: ReceiptEvidence?
-            switch receipts.optionalText(5) {
+            switch try ReceiptChecksRow.outcome(receipts) {
             case nil: break
-            case "decoded"?:
-                decoded = Self.decoded(receipts, format: format)
-            case let kind?:
-                decodeFailure = ReceiptDecodingError(
-                    ReceiptDecodingError.Kind(rawValue: kind) ?? .malformed, receipts.optionalText(6) ?? "")
+            case .success?:
+                decoded = try ReceiptChecksRow.decoded(receipts, format: summary.format)
+            case .failure(let error)?:
+                decodeFailure = error
             }
             while let entry = nextEntry, entry.receiptID ?? "" < id {
-                nextEntry = try entries.step() ? Self.evidenceRecord(entries) : nil
+                nextEntry = try entries.step() ? EvidenceRow.read(entries) : nil
             }
             while let entry = nextEntry, entry.receiptID == id {
                 decoded?.entries.append(entry.entry)
-                nextEntry = try entries.step() ? Self.evidenceRecord(entries) : nil
+                nextEntry = try entries.step() ? EvidenceRow.read(entries) : nil
             }
             while let record = nextRecord, record.receiptID ?? "" < id {
-                nextRecord = try records.step() ? Self.ledgerTransaction(records) : nil
+                nextRecord = try records.step() ? TransactionsRow.read(records) : nil
             }
             var rows: [LedgerTransaction] = []
             while let record = nextRecord, record.receiptID == id {
                 rows.append(record)
-                nextRecord = try records.step() ? Self.ledgerTransaction(records) : nil
+                nextRecord = try records.step() ? TransactionsRow.read(records) : nil
             }
             try body(
                 ReceiptCase(
                     receipt: summary, decodeFailure: decodeFailure, decoded: decoded,
-                    appleStatus: receipts.optionalInt64(15).map { Int($0) },
-                    appleEnvironment: receipts.optionalText(16).map(StoreEnvironment.init(raw:)), records: rows))
+                    appleStatus: receipts.optionalInt64(receipts.index(of: "apple_status")).map { Int($0) },
+                    appleEnvironment: receipts.optionalText(receipts.index(of: "apple_environment"))
+                        .map(StoreEnvironment.init(raw:)),
+                    records: rows))
         }
     }
 }
@@ -181,24 +164,13 @@ extension EvidenceWriter: Sendable {}
 /// Receipts as verification needs them.
 extension ReconStore {
     private static let checkColumns = """
-        r.receipt_id, r.user_id, r.received_at, r.format, r.data, r.claimed_environment,
-        c.status, c.reason, c.environment, c.bundle_id, c.signature,
+        \(ReceiptsRow.uploadColumns), \(ReceiptChecksRow.columns),
         (SELECT group_concat(e.transaction_id, ' ') FROM evidence e WHERE e.receipt_id = r.receipt_id AND e.source = 'offline')
+            AS offline_transaction_ids
         """
 
-    private static func receiptAndCheck(_ s: SQLiteStatement) -> (UploadedReceipt, ReceiptCheck?) {
-        let receipt = UploadedReceipt(
-            receiptID: s.text(0), userID: s.optionalText(1), receivedAt: s.optionalInt64(2),
-            format: ReceiptFormat(rawValue: s.text(3)) ?? .appReceipt, data: s.text(4),
-            claimedEnvironment: s.optionalText(5).map(StoreEnvironment.init(raw:)))
-        guard let status = s.optionalText(6) else { return (receipt, nil) }
-        let failure: ReceiptDecodingError? =
-            status == "decoded" ? nil : ReceiptDecodingError(ReceiptDecodingError.Kind(rawValue: status) ?? .malformed, s.optionalText(7) ?? "")
-        let check = ReceiptCheck(
-            failure: failure, environment: s.optionalText(8).map(StoreEnvironment.init(raw:)), bundleID: s.optionalText(9),
-            signature: SignatureStatus(rawValue: s.text(10)) ?? .notChecked,
-            transactionIDs: (s.optionalText(11) ?? "").split(separator: " ").map(String.init))
-        return (receipt, check)
+    private static func receiptAndCheck(_ s: SQLiteStatement) throws(StoreError) -> (UploadedReceipt, ReceiptCheck?) {
+        (try ReceiptsRow.upload(s), try ReceiptChecksRow.check(s, transactionIDs: "offline_transaction_ids"))
     }
 
     /// The receipts with these ids, with their offline checks.
@@ -208,7 +180,7 @@ extension ReconStore {
         var result: [String: (UploadedReceipt, ReceiptCheck?)] = [:]
         for id in ids {
             try stmt.bind([.text(id)])
-            if try stmt.step() { result[id] = Self.receiptAndCheck(stmt) }
+            if try stmt.step() { result[id] = try Self.receiptAndCheck(stmt) }
         }
         return result
     }
@@ -225,7 +197,7 @@ extension ReconStore {
             ORDER BY r.receipt_id
             """)
         var result: [(UploadedReceipt, ReceiptCheck?)] = []
-        while try stmt.step() { result.append(Self.receiptAndCheck(stmt)) }
+        while try stmt.step() { result.append(try Self.receiptAndCheck(stmt)) }
         return result
     }
 }

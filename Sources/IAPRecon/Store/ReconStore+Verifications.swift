@@ -67,18 +67,12 @@ extension ReconStore {
         for (column, ids) in queries {
             let stmt = try db.prepare(
                 """
-                SELECT id, record_id, receipt_id, transaction_id, source, endpoint, apple_status, environment, outcome,
-                    detail, attempts, verified_at FROM verifications WHERE \(column) = ?
+                SELECT \(VerificationsRow.columns) FROM verifications WHERE \(column) = ?
                 """)
             for id in ids {
                 try stmt.bind([.text(id)])
                 while try stmt.step() {
-                    let row = VerificationSummary(
-                        id: stmt.int64(0), recordID: stmt.optionalText(1), receiptID: stmt.optionalText(2),
-                        transactionID: stmt.optionalText(3), source: stmt.text(4), endpoint: stmt.optionalText(5),
-                        appleStatus: stmt.optionalInt64(6).map { Int($0) }, environment: stmt.optionalText(7),
-                        outcome: stmt.text(8), detail: stmt.optionalText(9), attempts: Int(stmt.int64(10)),
-                        verifiedAt: stmt.int64(11))
+                    let row = VerificationsRow.summary(stmt)
                     result[row.id] = row
                 }
             }

@@ -162,6 +162,29 @@ final class SQLiteStatement {
         while try step() {}
     }
 
+    /// Result columns by name (the `AS` name, else the column's own name); a name two result
+    /// columns share maps to `ambiguousColumn`.
+    private lazy var columnIndexes: [String: Int32] = {
+        var indexes: [String: Int32] = [:]
+        for index in 0..<sqlite3_column_count(handle) {
+            guard let name = sqlite3_column_name(handle, index) else { continue }
+            let key = String(cString: name)
+            indexes[key] = indexes[key] == nil ? index : Self.ambiguousColumn
+        }
+        return indexes
+    }()
+
+    private static let ambiguousColumn: Int32 = -1
+
+    /// The index of the result column called `name`. A name the statement does not return, or
+    /// returns twice, is a mistake in our SQL, not in the data.
+    func index(of name: String) -> Int32 {
+        guard let index = columnIndexes[name], index != Self.ambiguousColumn else {
+            preconditionFailure("result column '\(name)' is missing or ambiguous")
+        }
+        return index
+    }
+
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

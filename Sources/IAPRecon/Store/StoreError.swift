@@ -10,6 +10,8 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
     case newerSchema(path: String, found: Int, known: Int)
     /// Another run holds the store's lock.
     case locked(holder: String)
+    /// A stored value this program does not know (a newer program wrote it, or the file was edited).
+    case unknownValue(table: String, column: String, value: String)
 
     public var errorDescription: String? {
         switch self {
@@ -21,6 +23,8 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
             return "store '\(path)' has schema version \(found); this iap-recon knows up to \(known)"
         case .locked(let holder):
             return "store is locked by \(holder)"
+        case .unknownValue(let table, let column, let value):
+            return "store table '\(table)' column '\(column)' holds unknown value '\(value)'"
         }
     }
 }

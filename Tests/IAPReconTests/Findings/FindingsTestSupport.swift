@@ -175,7 +175,7 @@ enum FindingFixture {
                 format: format, environment: decodedEnv, bundleID: bundle, signature: .verified, entries: entries)
             : nil
         return ReceiptCase(
-            receipt: ReceiptSummary(receiptID: id, userID: uploader, format: format, claimedEnvironment: claimed),
+            receipt: ReceiptHeader(receiptID: id, userID: uploader, format: format, claimedEnvironment: claimed),
             decodeFailure: failure, decoded: decoded, appleStatus: appleStatus, appleEnvironment: appleEnv,
             records: records)
     }

@@ -1,7 +1,7 @@
 /// The outcome of verifying a signed payload: the decoded value, or why it was rejected.
 ///
 /// A rejected JWS is data, not an error: callers record it as evidence and carry on.
-public enum VerificationResult<T: Sendable>: Sendable {
+public enum JWSVerificationResult<T: Sendable>: Sendable {
     /// The signature, chain, bundle id and environment all check out.
     case valid(T)
     /// Rejected, with the first reason found.
@@ -20,8 +20,8 @@ public enum VerificationResult<T: Sendable>: Sendable {
     }
 }
 
-extension VerificationResult: Equatable where T: Equatable {}
-extension VerificationResult: Hashable where T: Hashable {}
+extension JWSVerificationResult: Equatable where T: Equatable {}
+extension JWSVerificationResult: Hashable where T: Hashable {}
 
 /// Why a JWS was rejected.
 ///

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One piece of evidence about a transaction, with the facts of the receipt or answer it came
 /// from. Built by the store from `evidence` joined with `receipt_checks`/`verifications`.
 public struct EvidenceRecord: Sendable, Hashable {
@@ -82,7 +84,7 @@ public struct OriginalTransactionGroup: Sendable, Hashable {
 
 /// What was concluded about one uploaded receipt: its offline decode and Apple's latest answer.
 public struct ReceiptCase: Sendable, Hashable {
-    public var receipt: ReceiptSummary
+    public var receipt: ReceiptHeader
     /// Offline decode: nil if it decoded, else why not.
     public var decodeFailure: ReceiptDecodingError?
     /// What the offline decode said as a whole (environment, bundle, signature, receipt type).
@@ -95,7 +97,7 @@ public struct ReceiptCase: Sendable, Hashable {
     public var records: [LedgerTransaction]
 
     public init(
-        receipt: ReceiptSummary, decodeFailure: ReceiptDecodingError? = nil, decoded: ReceiptEvidence? = nil,
+        receipt: ReceiptHeader, decodeFailure: ReceiptDecodingError? = nil, decoded: ReceiptEvidence? = nil,
         appleStatus: Int? = nil, appleEnvironment: StoreEnvironment? = nil, records: [LedgerTransaction] = []
     ) {
         self.receipt = receipt
@@ -108,7 +110,7 @@ public struct ReceiptCase: Sendable, Hashable {
 }
 
 /// An uploaded receipt without its payload (detectors never need the bytes).
-public struct ReceiptSummary: Sendable, Hashable {
+public struct ReceiptHeader: Sendable, Hashable {
     public var receiptID: String
     public var userID: String?
     public var receivedAt: Int64?
@@ -124,37 +126,5 @@ public struct ReceiptSummary: Sendable, Hashable {
         self.receivedAt = receivedAt
         self.format = format
         self.claimedEnvironment = claimedEnvironment
-    }
-}
-
-/// The settings and reference data every detector may consult.
-public struct DetectionContext: Sendable {
-    /// "Now" for grace periods: `--as-of`, epoch ms.
-    public var asOf: Int64
-    public var deliveryGraceMillis: Int64
-    public var finishGraceMillis: Int64
-    public var pendingLimitMillis: Int64
-    /// The app's own bundle ids; empty means "not configured" (no BUNDLE_MISMATCH then).
-    public var bundleIDs: Set<String>
-    /// The catalog: product id → rows (one per storefront, nil storefront = default row).
-    public var catalog: [String: [CatalogProduct]]
-
-    public init(
-        asOf: Int64, deliveryGraceMillis: Int64 = 3_600_000, finishGraceMillis: Int64 = 86_400_000,
-        pendingLimitMillis: Int64 = 86_400_000, bundleIDs: Set<String> = [], catalog: [String: [CatalogProduct]] = [:]
-    ) {
-        self.asOf = asOf
-        self.deliveryGraceMillis = deliveryGraceMillis
-        self.finishGraceMillis = finishGraceMillis
-        self.pendingLimitMillis = pendingLimitMillis
-        self.bundleIDs = bundleIDs
-        self.catalog = catalog
-    }
-
-    /// The catalog row for a product in a storefront, falling back to the default row.
-    public func product(_ productID: String, storefront: String?) -> CatalogProduct? {
-        guard let rows = catalog[productID] else { return nil }
-        if let storefront, let exact = rows.first(where: { $0.storefront == storefront }) { return exact }
-        return rows.first(where: { $0.storefront == nil }) ?? rows.first
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The settings and reference data every detector may consult.
+public struct DetectionContext: Sendable {
+    /// "Now" for grace periods: `--as-of`, epoch ms.
+    public var asOf: Int64
+    public var deliveryGraceMillis: Int64
+    public var finishGraceMillis: Int64
+    public var pendingLimitMillis: Int64
+    /// The app's own bundle ids; empty means "not configured" (no BUNDLE_MISMATCH then).
+    public var bundleIDs: Set<String>
+    /// The catalog: product id → rows (one per storefront, nil storefront = default row).
+    public var catalog: [String: [CatalogProduct]]
+
+    public init(
+        asOf: Int64, deliveryGraceMillis: Int64 = 3_600_000, finishGraceMillis: Int64 = 86_400_000,
+        pendingLimitMillis: Int64 = 86_400_000, bundleIDs: Set<String> = [], catalog: [String: [CatalogProduct]] = [:]
+    ) {
+        self.asOf = asOf
+        self.deliveryGraceMillis = deliveryGraceMillis
+        self.finishGraceMillis = finishGraceMillis
+        self.pendingLimitMillis = pendingLimitMillis
+        self.bundleIDs = bundleIDs
+        self.catalog = catalog
+    }
+
+    /// The catalog row for a product in a storefront, falling back to the default row.
+    public func product(_ productID: String, storefront: String?) -> CatalogProduct? {
+        guard let rows = catalog[productID] else { return nil }
+        if let storefront, let exact = rows.first(where: { $0.storefront == storefront }) { return exact }
+        return rows.first(where: { $0.storefront == nil }) ?? rows.first
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// An `evidence` row (joined with its receipt, aliased `r`) as an ``EvidenceRecord``: the only
+/// place stored evidence becomes a value.
+enum EvidenceRow {
+    static let table = "evidence"
+
+    /// The columns, for `evidence e LEFT JOIN receipts r`.
+    static let columns = """
+        e.transaction_id AS transaction_id, e.original_transaction_id AS original_transaction_id,
+        e.product_id AS product_id, e.quantity AS quantity, e.purchase_date AS purchase_date,
+        e.original_purchase_date AS original_purchase_date, e.expires_date AS expires_date,
+        e.cancellation_date AS cancellation_date, e.cancellation_reason AS cancellation_reason,
+        e.revocation_type AS revocation_type, e.revocation_percentage AS revocation_percentage,
+        e.web_order_line_item_id AS web_order_line_item_id, e.price_milli AS price_milli, e.currency AS currency,
+        e.storefront AS storefront, e.product_type AS product_type, e.entry_environment AS entry_environment,
+        e.entry_bundle_id AS entry_bundle_id, e.app_account_token AS app_account_token,
+        e.in_app_ownership_type AS in_app_ownership_type, e.source AS source, e.receipt_id AS receipt_id,
+        r.format AS receipt_format, e.environment AS environment, e.bundle_id AS bundle_id, e.signature AS signature,
+        e.apple_status AS apple_status, r.user_id AS uploader_user_id, e.recorded_at AS recorded_at
+        """
+
+    /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a source, signature status or
+    ///   receipt format this program does not know.
+    static func read(_ statement: SQLiteStatement) throws(StoreError) -> EvidenceRecord {
+        let row = SQLiteRow(statement, table: table)
+        let receipt = SQLiteRow(statement, table: ReceiptsRow.table)
+        let entry = EvidenceEntry(
+            transactionID: row.text("transaction_id"),
+            originalTransactionID: row.optionalText("original_transaction_id"),
+            productID: row.optionalText("product_id"), quantity: row.optionalInt("quantity"),
+            purchaseDate: row.optionalInt64("purchase_date"),
+            originalPurchaseDate: row.optionalInt64("original_purchase_date"),
+            expiresDate: row.optionalInt64("expires_date"), cancellationDate: row.optionalInt64("cancellation_date"),
+            cancellationReason: row.optionalText("cancellation_reason"),
+            revocationType: row.optionalText("revocation_type"),
+            revocationPercentage: row.optionalInt("revocation_percentage"),
+            webOrderLineItemID: row.optionalText("web_order_line_item_id"), price: row.money("price_milli", "currency"),
+            storefront: row.optionalText("storefront"), productType: row.optionalText("product_type"),
+            environment: row.environment("entry_environment"), bundleID: row.optionalText("entry_bundle_id"),
+            appAccountToken: row.optionalText("app_account_token"),
+            inAppOwnershipType: row.optionalText("in_app_ownership_type"))
+        return EvidenceRecord(
+            entry: entry, source: try row.value("source", as: EvidenceSource.self),
+            receiptID: row.optionalText("receipt_id"),
+            receiptFormat: try receipt.optionalValue("receipt_format", as: ReceiptFormat.self),
+            environment: row.environment("environment"), bundleID: row.optionalText("bundle_id"),
+            signature: try row.value("signature", as: SignatureStatus.self),
+            appleStatus: row.optionalInt("apple_status"),
+            uploaderUserID: receipt.optionalText("uploader_user_id"), recordedAt: row.int64("recorded_at"))
+    }
+}

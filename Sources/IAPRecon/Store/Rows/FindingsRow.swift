@@ -1,0 +1,39 @@
+import Foundation
+
+/// A `findings` row (aliased `f`) as a ``FindingHistory``: the only place a findings row becomes
+/// a value.
+enum FindingsRow {
+    static let table = "findings"
+
+    /// The columns, for a table aliased `f`.
+    static let columns = """
+        f.code AS code, f.transaction_id AS transaction_id, f.original_transaction_id AS original_transaction_id,
+        f.user_ids AS user_ids, f.product_id AS product_id, f.environment AS environment,
+        f.amount_milli AS amount_milli, f.currency AS currency, f.detail AS detail, f.record_ids AS record_ids,
+        f.receipt_id AS receipt_id, f.first_seen_at AS first_seen_at, f.last_seen_at AS last_seen_at,
+        f.resolved_at AS resolved_at, f.fingerprint AS fingerprint
+        """
+
+    /// The finding's fingerprint.
+    static func fingerprint(_ statement: SQLiteStatement) -> String {
+        SQLiteRow(statement, table: table).text("fingerprint")
+    }
+
+    /// The finding with its history; nil for a code this program no longer knows (a finding
+    /// retired from the SPEC stays in old stores and is not shown).
+    static func read(_ statement: SQLiteStatement) -> FindingHistory? {
+        let row = SQLiteRow(statement, table: table)
+        guard let code = FindingCode(rawValue: row.text("code")) else { return nil }
+        let finding = Finding(
+            code: code, transactionID: row.text("transaction_id"),
+            originalTransactionID: row.optionalText("original_transaction_id"),
+            userIDs: row.text("user_ids").split(separator: " ").map(String.init),
+            productID: row.optionalText("product_id"), environment: row.environment("environment"),
+            amount: row.money("amount_milli", "currency"), detail: row.text("detail"),
+            recordIDs: row.text("record_ids").split(separator: " ").map(String.init),
+            receiptID: row.optionalText("receipt_id"))
+        return FindingHistory(
+            finding: finding, firstSeenAt: row.int64("first_seen_at"), lastSeenAt: row.int64("last_seen_at"),
+            resolvedAt: row.optionalInt64("resolved_at"), isNew: false)
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A `rejected_rows` row as a ``RejectedRow``.
+enum RejectedRowsRow {
+    static let table = "rejected_rows"
+
+    static let columns = "kind, source_file, line, record_id, reason, raw"
+
+    /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for an input kind this program
+    ///   does not know.
+    static func read(_ statement: SQLiteStatement) throws(StoreError) -> RejectedRow {
+        let row = SQLiteRow(statement, table: table)
+        return RejectedRow(
+            kind: try row.value("kind", as: InputKind.self), source: row.text("source_file"),
+            line: Int(row.int64("line")), recordID: row.optionalText("record_id"), reason: row.text("reason"),
+            raw: row.text("raw"))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The current row of a statement, read by column name, for one table's row type.
+///
+/// Every stored enum goes through ``value(_:)``: a value this program does not know is a
+/// ``StoreError/unknownValue(table:column:value:)`` naming the table, the column and the value,
+/// never a silent default.
+struct SQLiteRow {
+    let statement: SQLiteStatement
+    /// The table the row type reads (for error messages).
+    let table: String
+
+    init(_ statement: SQLiteStatement, table: String) {
+        self.statement = statement
+        self.table = table
+    }
+
+    func text(_ column: String) -> String { statement.text(statement.index(of: column)) }
+
+    func optionalText(_ column: String) -> String? { statement.optionalText(statement.index(of: column)) }
+
+    func int64(_ column: String) -> Int64 { statement.int64(statement.index(of: column)) }
+
+    func optionalInt64(_ column: String) -> Int64? { statement.optionalInt64(statement.index(of: column)) }
+
+    func optionalInt(_ column: String) -> Int? { optionalInt64(column).map { Int($0) } }
+
+    /// The one money decode: an amount in milliunits and its currency; nil unless both are stored.
+    func money(_ milliunits: String, _ currency: String) -> Money? {
+        guard let milli = optionalInt64(milliunits), let code = optionalText(currency) else { return nil }
+        return Money(milliunits: milli, currency: code)
+    }
+
+    /// An environment as stored (Apple's spelling; an unrecognised one is kept raw on purpose).
+    func environment(_ column: String) -> StoreEnvironment? {
+        optionalText(column).map(StoreEnvironment.init(raw:))
+    }
+
+    /// A stored enum value.
+    ///
+    /// - Parameter storedColumn: the table column to name in an error, when the result column is
+    ///   an expression over it.
+    /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a value `T` does not know.
+    func value<T: RawRepresentable>(
+        _ column: String, as type: T.Type = T.self, storedColumn: String? = nil
+    ) throws(StoreError) -> T where T.RawValue == String {
+        let raw = text(column)
+        guard let value = T(rawValue: raw) else {
+            throw .unknownValue(table: table, column: storedColumn ?? column, value: raw)
+        }
+        return value
+    }
+
+    /// A stored enum value, or nil when the column is NULL.
+    ///
+    /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a value `T` does not know.
+    func optionalValue<T: RawRepresentable>(_ column: String, as type: T.Type = T.self) throws(StoreError) -> T?
+    where T.RawValue == String {
+        guard optionalText(column) != nil else { return nil }
+        return try value(column, as: type)
+    }
+}

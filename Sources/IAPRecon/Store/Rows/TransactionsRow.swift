@@ -1,0 +1,31 @@
+import Foundation
+
+/// A `transactions` row as a ``LedgerTransaction``: the only place a ledger row becomes a value.
+enum TransactionsRow {
+    static let table = "transactions"
+
+    /// The ledger's columns as a ``LedgerTransaction`` reads them. The status is the backend's,
+    /// unless the backend still says `pending` and our own verification has settled it.
+    static let columns = """
+        record_id, user_id, product_id, transaction_id, original_transaction_id, purchase_date, quantity,
+        environment, price_milli, currency, storefront,
+        CASE WHEN verification_status = 'pending' AND recon_verdict IS NOT NULL THEN recon_verdict
+            ELSE verification_status END AS effective_status,
+        delivered_at, finished_at, receipt_id
+        """
+
+    /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a status this program does not know.
+    static func read(_ statement: SQLiteStatement) throws(StoreError) -> LedgerTransaction {
+        let row = SQLiteRow(statement, table: table)
+        return LedgerTransaction(
+            recordID: row.text("record_id"), userID: row.text("user_id"), productID: row.text("product_id"),
+            transactionID: row.text("transaction_id"), originalTransactionID: row.text("original_transaction_id"),
+            purchaseDate: row.int64("purchase_date"), quantity: Int(row.int64("quantity")),
+            environment: StoreEnvironment(raw: row.text("environment")), price: row.money("price_milli", "currency"),
+            storefront: row.optionalText("storefront"),
+            verificationStatus: try row.value(
+                "effective_status", as: VerificationStatus.self, storedColumn: "verification_status"),
+            deliveredAt: row.optionalInt64("delivered_at"), finishedAt: row.optionalInt64("finished_at"),
+            receiptID: row.optionalText("receipt_id"))
+    }
+}

@@ -1,4 +1,5 @@
 import Crypto
+import AppStoreTestSigning
 import Foundation
 import IAPReconTestSupport
 import Logging

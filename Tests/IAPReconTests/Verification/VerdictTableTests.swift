@@ -117,6 +117,11 @@ import Testing
         let rows = try recon.store.ledgerRows(transactionIDs: [Self.transactionID])
         #expect(rows.map(\.verificationStatus) == [expected], "\(transport.requests.map(\.url.path))")
         #expect(transport.requests.isEmpty == (answer == .none))
+        if format == .none, let token = transport.requests.first?.header("Authorization")?.split(separator: " ").last {
+            // The Server API token is issued on the root's clock, like every other "now".
+            let claims = try #require(decodeJWTSegment(token.split(separator: ".")[1]))
+            #expect(claims["iat"] as? Int == Int(Self.asOf / 1000))
+        }
         if answer == .serverError || answer == .retryable21005 {
             // Every retry waited on the one clock, and gave up after the configured attempts.
             #expect(clock.sleeps.count == 2)

@@ -43,11 +43,14 @@ enum DetectionSupport {
 
     /// The catalog row for a product in a storefront, and whether it is that storefront's own row
     /// (rather than the default row or another storefront's).
+    ///
+    /// A row without a storefront is priced against the catalog row in its own `currency`, never
+    /// against another currency's row, and is never an exact storefront match.
     static func catalogRow(
-        _ productID: String, storefront: String?, in context: DetectionContext
+        _ productID: String, storefront: String?, currency: String? = nil, in context: DetectionContext
     ) -> (product: CatalogProduct, exactStorefront: Bool)? {
-        guard let product = context.product(productID, storefront: storefront) else { return nil }
-        return (product, product.storefront == storefront)
+        guard let product = context.product(productID, storefront: storefront, currency: currency) else { return nil }
+        return (product, storefront != nil && product.storefront == storefront)
     }
 
     /// The catalog price of `quantity` units of a product in a storefront, if the catalog has one.
@@ -62,15 +65,17 @@ enum DetectionSupport {
         Money(milliunits: unit.milliunits * Int64(quantity), currency: unit.currency)
     }
 
-    /// What a ledger row is worth: its recorded price × quantity, else Apple's (JWS) unit price ×
-    /// quantity, else the catalog price for its product and storefront × quantity.
+    /// What a ledger row is worth: its recorded price × quantity, else Apple's (JWS) `price`,
+    /// else the catalog price for its product and storefront × quantity.
     ///
-    /// - Parameter applePrice: Apple's unit price for the transaction, when evidence states one.
+    /// - Parameter applePrice: Apple's `price` for the transaction, which Apple documents as "the
+    ///   total amount of the transaction for the quantity the customer purchased" (App Store
+    ///   Server API, JWSTransactionDecodedPayload.price): never multiplied by the quantity again.
     static func value(
         of row: LedgerTransaction, applePrice: Money?, in context: DetectionContext
     ) -> Money? {
         if let total = row.lineTotal { return total }
-        if let applePrice { return times(applePrice, row.quantity) }
+        if let applePrice { return applePrice }
         return catalogValue(row.productID, storefront: row.storefront, quantity: row.quantity, in: context)
     }
 
@@ -121,11 +126,39 @@ enum DetectionSupport {
     /// by the transaction detectors.
     static func isUsable(_ record: EvidenceRecord, in context: DetectionContext) -> Bool {
         if isForeign(record, in: context) { return false }
+        if isXcodeTestReceipt(record) { return true }
         if record.signature == .invalid || record.signature == .untrusted { return false }
         if record.source == .verifyReceipt, let status = record.appleStatus, ![0, 21007, 21008].contains(status) {
             return false
         }
         return true
+    }
+
+    /// Whether evidence is an app receipt of type `Xcode` whose chain does not reach a trusted root:
+    /// StoreKit testing in Xcode signs with a local certificate, so such a receipt is a test
+    /// purchase (never revenue), not a forgery. It is never authentic and never proves Production.
+    static func isXcodeTestReceipt(_ record: EvidenceRecord) -> Bool {
+        record.source == .offline && record.receiptFormat == .appReceipt && record.signature == .untrusted
+            && record.environment == .xcode
+    }
+
+    /// Why an uploaded receipt is evidence of nothing: its offline decode failed, or its signature
+    /// or chain failed (an untrusted Xcode receipt excepted, see ``isXcodeTestReceipt(_:)``); nil
+    /// when it passed, was not checked, or Apple answered 0 for it (Apple's word on its own receipt).
+    static func offlineFailure(of receipt: ReceiptCase) -> (kind: ReceiptDecodingError.Kind, reason: String)? {
+        guard receipt.appleStatus != 0 else { return nil }
+        if let failure = receipt.decodeFailure { return (failure.kind, failure.reason) }
+        guard let decoded = receipt.decoded else { return nil }
+        switch decoded.signature {
+        case .invalid:
+            return (.badSignature, decoded.signatureDetail ?? "the signature does not match")
+        case .untrusted where decoded.format == .appReceipt && decoded.environment == .xcode:
+            return nil
+        case .untrusted:
+            return (.untrustedChain, decoded.signatureDetail ?? "the certificate chain does not reach a trusted root")
+        case .verified, .notChecked:
+            return nil
+        }
     }
 
     /// Whether evidence proves the purchase happened: Apple's verifyReceipt answered 0, the App
@@ -270,8 +303,12 @@ public final class TransactionFacts: Sendable {
     let refund: RefundState
     /// Whether Apple confirmed the purchase as valid (see ``DetectionSupport/confirmsValidity(_:)``).
     let confirmedByApple: Bool
-    /// Apple's unit price for the transaction (JWS / Server API `price`), trusted sources first.
+    /// Apple's `price` for the transaction (JWS / Server API), trusted sources first: the total
+    /// for the quantity purchased, as Apple documents it.
     let applePrice: Money?
+    /// Whether Apple says this is a family member's access (`inAppOwnershipType` `FAMILY_SHARED`,
+    /// App Store Server API): the family member paid nothing, so it is never revenue.
+    let familyShared: Bool
 
     init(_ group: TransactionGroup, in context: DetectionContext) {
         self.group = group
@@ -282,6 +319,8 @@ public final class TransactionFacts: Sendable {
         self.refund = RefundState(usable.filter(DetectionSupport.isAuthentic))
         self.confirmedByApple = usable.contains(where: DetectionSupport.confirmsValidity)
         self.applePrice = TransactionFacts.preferred(usable) { $0.entry.price }.first
+        self.familyShared = TransactionFacts.preferred(usable) { $0.entry.inAppOwnershipType?.uppercased() }
+            .contains("FAMILY_SHARED")
     }
 
     /// The distinct values a field takes in the most trustworthy evidence that states it.
@@ -325,9 +364,12 @@ public final class TransactionFacts: Sendable {
         DetectionSupport.ledgerCountsAsRevenue(row) && isRealPurchase(row)
     }
 
-    /// What the row is worth (see ``DetectionSupport/value(of:applePrice:in:)``).
+    /// What the row is worth (see ``DetectionSupport/value(of:applePrice:in:)``); zero for a
+    /// family-shared transaction (a row crediting it is counted at zero).
     func value(of row: LedgerTransaction) -> Money? {
-        DetectionSupport.value(of: row, applePrice: applePrice, in: context)
+        let value = DetectionSupport.value(of: row, applePrice: applePrice, in: context)
+        guard familyShared else { return value }
+        return value.map { Money(milliunits: 0, currency: $0.currency) }
     }
 }
 
@@ -385,9 +427,12 @@ extension EnvironmentClaim {
 
 /// Whether Apple refunded or revoked a transaction.
 ///
-/// Decided by the latest (by `recordedAt`, then evidence order) authentic evidence that speaks
-/// about refunds: an entry with a cancellation/revocation date or type, or a `REFUND_REVERSED`
-/// marker. Evidence that is silent about refunds (an old receipt uploaded again) changes nothing.
+/// Apple's latest signed statement decides: among authentic evidence that speaks about refunds
+/// (by JWS `signedDate`, else `recordedAt` for evidence without one; then evidence order), an entry with a revocation date or type
+/// (`revocationType` is `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE`; App Store Server API),
+/// or a later signed transaction without `revocationDate` (a reversal). Apple has no
+/// `REFUND_REVERSED` revocation type; a reversal arrives as a `REFUND_REVERSED` notification.
+/// Evidence that is silent about refunds (an app receipt uploaded again) changes nothing.
 enum RefundState {
     case notRefunded
     /// Refunded: the whole price, or a share in thousandths of a percent (nil: share not stated).
@@ -406,23 +451,27 @@ enum RefundState {
         var latest: (record: EvidenceRecord, state: RefundState)?
         for record in authentic {
             guard let state = RefundState.classify(record) else { continue }
-            if let current = latest, current.record.recordedAt > record.recordedAt { continue }
+            if let current = latest, RefundState.statedAt(current.record) > RefundState.statedAt(record) { continue }
             latest = (record, state)
         }
         self = latest?.state ?? .notRefunded
     }
 
-    /// What one piece of evidence says about refunds: nil when it is silent, `.notRefunded` for
-    /// a `REFUND_REVERSED`.
+    /// When Apple made the statement: its `signedDate`, else when it was recorded.
+    static func statedAt(_ record: EvidenceRecord) -> Int64 {
+        record.entry.signedDate ?? record.recordedAt
+    }
+
+    /// What one piece of evidence says about refunds: nil when it is silent; `.notRefunded` for
+    /// a signed transaction (JWS or Server API) without `revocationDate`, which states that the
+    /// transaction stands (after a reversal, Apple signs it again without one).
     private static func classify(_ record: EvidenceRecord) -> RefundState? {
         let entry = record.entry
         let type = entry.revocationType?.uppercased()
-        if type == "REFUND_REVERSED" || entry.cancellationReason?.uppercased() == "REFUND_REVERSED" {
-            return .notRefunded
-        }
         if type == "FAMILY_REVOKE" { return .familyRevoked(record) }
         if type == "REFUND_PRORATED" { return .refunded(.prorated(entry.revocationPercentage), record) }
         if entry.cancellationDate != nil || type == "REFUND_FULL" { return .refunded(.full, record) }
+        if record.source == .serverAPI || record.receiptFormat == .signedTransaction { return .notRefunded }
         return nil
     }
 
@@ -437,7 +486,8 @@ enum RefundState {
         guard case .refunded(let refund, _) = self else { return nil }
         switch refund {
         case .full: return value
-        case .prorated(let share?): return value.scaled(byPPM: Int64(share) * 10)
+        // Rounded to the currency's smallest unit when computed, so gross − refunds = net foots.
+        case .prorated(let share?): return value.scaled(byPPM: Int64(share) * 10).roundedToMinorUnit
         case .prorated(nil): return nil
         }
     }

@@ -98,7 +98,8 @@ extension JWSTransactionDecodedPayload {
                     environment: environment,
                     bundleID: payload.bundleId,
                     appAccountToken: payload.appAccountToken,
-                    inAppOwnershipType: payload.inAppOwnershipType))
+                    inAppOwnershipType: payload.inAppOwnershipType,
+                    signedDate: payload.signedDate))
         }
         return ReceiptEvidence(
             format: .signedTransaction, environment: environment, bundleID: payload.bundleId,

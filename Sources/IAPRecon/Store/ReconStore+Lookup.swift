@@ -55,7 +55,7 @@ extension ReconStore {
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {
-                    if seen.insert(stmt.int64(29)).inserted { result.append(Self.evidenceRecord(stmt)) }
+                    if seen.insert(stmt.int64(30)).inserted { result.append(Self.evidenceRecord(stmt)) }
                 }
             }
         }

@@ -95,7 +95,7 @@ extension ReconStore {
         e.revocation_percentage, e.web_order_line_item_id, e.price_milli, e.currency, e.storefront, e.product_type,
         e.entry_environment, e.entry_bundle_id, e.app_account_token, e.in_app_ownership_type,
         e.source, e.receipt_id, r.format, e.environment, e.bundle_id, e.signature, e.apple_status, r.user_id,
-        e.recorded_at
+        e.recorded_at, e.signed_date
         """
 
     static func evidenceRecord(_ s: SQLiteStatement) -> EvidenceRecord {
@@ -111,7 +111,8 @@ extension ReconStore {
             revocationType: s.optionalText(9), revocationPercentage: s.optionalInt64(10).map { Int($0) },
             webOrderLineItemID: s.optionalText(11), price: price, storefront: s.optionalText(14),
             productType: s.optionalText(15), environment: s.optionalText(16).map(StoreEnvironment.init(raw:)),
-            bundleID: s.optionalText(17), appAccountToken: s.optionalText(18), inAppOwnershipType: s.optionalText(19))
+            bundleID: s.optionalText(17), appAccountToken: s.optionalText(18), inAppOwnershipType: s.optionalText(19),
+            signedDate: s.optionalInt64(29))
         return EvidenceRecord(
             entry: entry, source: EvidenceSource(rawValue: s.text(20)) ?? .offline, receiptID: s.optionalText(21),
             receiptFormat: s.optionalText(22).flatMap(ReceiptFormat.init(rawValue:)),

@@ -134,12 +134,24 @@ enum DetectionSupport {
         return true
     }
 
-    /// Whether evidence is an app receipt of type `Xcode` whose chain does not reach a trusted root:
-    /// StoreKit testing in Xcode signs with a local certificate, so such a receipt is a test
-    /// purchase (never revenue), not a forgery. It is never authentic and never proves Production.
+    /// Whether evidence is an untrusted app receipt of type `Xcode`, or an untrusted JWS with
+    /// environment `Xcode` or `LocalTesting`: StoreKit testing signs with a local certificate, so
+    /// it is a test purchase (never revenue), not a forgery. It is never authentic and never
+    /// proves Production.
     static func isXcodeTestReceipt(_ record: EvidenceRecord) -> Bool {
-        record.source == .offline && record.receiptFormat == .appReceipt && record.signature == .untrusted
-            && record.environment == .xcode
+        guard record.source == .offline, record.signature == .untrusted, let format = record.receiptFormat else {
+            return false
+        }
+        return isLocalTest(format: format, environment: record.entry.environment ?? record.environment)
+    }
+
+    /// Whether a receipt of `format` stating `environment` is one StoreKit testing signs locally.
+    static func isLocalTest(format: ReceiptFormat, environment: StoreEnvironment?) -> Bool {
+        switch format {
+        case .appReceipt: return environment == .xcode
+        case .signedTransaction: return environment == .xcode || environment == .localTesting
+        case .transactionReceipt: return false
+        }
     }
 
     /// Why an uploaded receipt is evidence of nothing: its offline decode failed, or its signature
@@ -152,7 +164,7 @@ enum DetectionSupport {
         switch decoded.signature {
         case .invalid:
             return (.badSignature, decoded.signatureDetail ?? "the signature does not match")
-        case .untrusted where decoded.format == .appReceipt && decoded.environment == .xcode:
+        case .untrusted where isLocalTest(format: decoded.format, environment: decoded.environment):
             return nil
         case .untrusted:
             return (.untrustedChain, decoded.signatureDetail ?? "the certificate chain does not reach a trusted root")

@@ -68,6 +68,23 @@ import Testing
                     records: [Fx.row("r4", tx: "1900000400", receipt: "rc4")])
             ],
             expected: [ExpectedFinding(.sandboxInProduction, "1900000400", users: ["u1"], amount: Fx.usd(9_990))]),
+        DetectorCase(
+            name: "an Xcode JWS (untrusted local key) booked as Production is SANDBOX_IN_PRODUCTION",
+            groups: [
+                Fx.group(
+                    "1900000410", [Fx.row("r41", tx: "1900000410")],
+                    [Fx.evidence("1900000410", entryEnv: .xcode, signature: .untrusted)])
+            ],
+            expected: [ExpectedFinding(.sandboxInProduction, "1900000410", users: ["u1"], amount: Fx.usd(9_990))]),
+        DetectorCase(
+            name: "a LocalTesting JWS booked as Production is SANDBOX_IN_PRODUCTION, never a missing record",
+            groups: [
+                Fx.group(
+                    "1900000420", [Fx.row("r42", tx: "1900000420")],
+                    [Fx.evidence("1900000420", entryEnv: .localTesting, signature: .untrusted)]),
+                Fx.group("1900000430", [], [Fx.evidence("1900000430", entryEnv: .localTesting, signature: .untrusted)]),
+            ],
+            expected: [ExpectedFinding(.sandboxInProduction, "1900000420", users: ["u1"], amount: Fx.usd(9_990))]),
         // Apple's `price` is the total for the quantity.
         DetectorCase(
             name: "near miss: 2 × 4.99 in the ledger is Apple's price of 9.98",

@@ -26,7 +26,11 @@ extension ReconStore {
         var result: [String: ReceiptSummary] = [:]
         func collect(_ sql: String, _ values: [String]) throws {
             let stmt = try db.prepare(
-                "SELECT receipt_id, user_id, received_at, format, claimed_environment FROM receipts WHERE \(sql)")
+                // A receipt without `received_at` is placed on the timeline by its import time.
+                """
+                SELECT receipt_id, user_id, COALESCE(received_at, imported_at), format, claimed_environment
+                FROM receipts WHERE \(sql)
+                """)
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {

@@ -1,5 +1,7 @@
 import Foundation
 import IAPRecon
+import SwiftASN1
+import _CryptoExtras
 @_spi(CMS) import X509
 
 /// Builds PKCS#7 app receipts (DER, CMS SignedData with attached content) signed by a
@@ -47,6 +49,25 @@ public enum AppReceiptBuilder {
             payload, signatureAlgorithm: .ecdsaWithSHA256, additionalIntermediateCertificates: [authority.intermediate],
             certificate: authority.leaf, privateKey: Certificate.PrivateKey(authority.leafKey),
             signingTime: Date(timeIntervalSince1970: TimeInterval(createdAt / 1000)), detached: false)
+        return Data(signed).base64EncodedString()
+    }
+
+    /// The base64 of a receipt signed the way Apple signs them: RSA PKCS#1 v1.5 with SHA-256
+    /// (newer receipts) or SHA-1 (older ones), by an RSA ``RSAReceiptSigningChain`` embedded in the
+    /// receipt; with signed attributes (a signing time and the content's message digest) or, as
+    /// Apple's older receipts, without.
+    public static func base64Receipt(
+        bundleID: String, appVersion: String = "1.0", receiptType: String, createdAt: Int64, purchases: [Purchase],
+        rsaChain chain: RSAReceiptSigningChain, sha1: Bool = false, signedAttributes: Bool = false
+    ) throws -> String {
+        let payload = self.payload(
+            bundleID: bundleID, appVersion: appVersion, receiptType: receiptType, createdAt: createdAt, purchases: purchases)
+        let signed = try CMS.sign(
+            payload, signatureAlgorithm: sha1 ? .sha1WithRSAEncryption : .sha256WithRSAEncryption,
+            additionalIntermediateCertificates: [chain.intermediate], certificate: chain.leaf,
+            privateKey: Certificate.PrivateKey(chain.leafKey),
+            signingTime: signedAttributes ? Date(timeIntervalSince1970: TimeInterval(createdAt / 1000)) : nil,
+            detached: false)
         return Data(signed).base64EncodedString()
     }
 
@@ -102,4 +123,75 @@ public enum AppReceiptBuilder {
         tlv(0x30, integer(type) + integer(1) + tlv(0x04, value))
     }
     static func set(_ members: [[UInt8]]) -> [UInt8] { tlv(0x31, members.flatMap { $0 }) }
+}
+
+/// A throw-away RSA chain shaped like Apple's receipt signers: root → intermediate carrying
+/// Apple's WWDR marker (1.2.840.113635.100.6.2.1) → leaf carrying Apple's receipt signing marker
+/// (1.2.840.113635.100.6.11.1), every certificate signed with `sha256WithRSAEncryption`. Trust its
+/// ``rootDER`` (`--trusted-root`) to make its receipts verify. Keys are fresh 2048-bit RSA keys.
+public struct RSAReceiptSigningChain: Sendable {
+    public let root: Certificate
+    public let intermediate: Certificate
+    public let leaf: Certificate
+    /// The leaf's private key: it signs the receipts.
+    public let leafKey: _RSA.Signing.PrivateKey
+    /// DER of ``root``.
+    public let rootDER: [UInt8]
+
+    /// Builds the chain, valid from `notValidBefore` to `notValidAfter` (the leaf until
+    /// `leafNotValidAfter` when given).
+    public init(
+        organization: String = "iap-recon Receipt Test CA",
+        notValidBefore: Date = Date(timeIntervalSince1970: 1_577_836_800),
+        notValidAfter: Date = Date(timeIntervalSince1970: 2_366_841_600), leafNotValidAfter: Date? = nil
+    ) throws {
+        let rootKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let intermediateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let leafKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        func name(_ commonName: String) throws -> DistinguishedName {
+            try DistinguishedName {
+                CountryName("US")
+                OrganizationName(organization)
+                CommonName("\(organization) \(commonName)")
+            }
+        }
+        let caKeyUsage = KeyUsage(keyCertSign: true, cRLSign: true)
+        let root = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(1), publicKey: .init(rootKey.publicKey),
+            notValidBefore: notValidBefore, notValidAfter: notValidAfter, issuer: try name("Root"),
+            subject: try name("Root"), signatureAlgorithm: .sha256WithRSAEncryption,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(caKeyUsage)
+            },
+            issuerPrivateKey: .init(rootKey))
+        var intermediateExtensions = try Certificate.Extensions {
+            Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+            Critical(caKeyUsage)
+        }
+        try intermediateExtensions.append(SigningAuthority.markerExtension(SigningAuthority.intermediateMarkerOID))
+        let intermediate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(2), publicKey: .init(intermediateKey.publicKey),
+            notValidBefore: notValidBefore, notValidAfter: notValidAfter, issuer: try name("Root"),
+            subject: try name("Intermediate"), signatureAlgorithm: .sha256WithRSAEncryption,
+            extensions: intermediateExtensions, issuerPrivateKey: .init(rootKey))
+        var leafExtensions = try Certificate.Extensions {
+            Critical(BasicConstraints.notCertificateAuthority)
+            Critical(KeyUsage(digitalSignature: true))
+        }
+        try leafExtensions.append(SigningAuthority.markerExtension(SigningAuthority.leafMarkerOID))
+        let leaf = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(3), publicKey: .init(leafKey.publicKey),
+            notValidBefore: notValidBefore, notValidAfter: leafNotValidAfter ?? notValidAfter,
+            issuer: try name("Intermediate"), subject: try name("Receipt Signing"),
+            signatureAlgorithm: .sha256WithRSAEncryption, extensions: leafExtensions,
+            issuerPrivateKey: .init(intermediateKey))
+        self.root = root
+        self.intermediate = intermediate
+        self.leaf = leaf
+        self.leafKey = leafKey
+        var serializer = DER.Serializer()
+        try serializer.serialize(root)
+        self.rootDER = serializer.serializedBytes
+    }
 }

@@ -90,7 +90,8 @@ extension DemoDataset {
         ) throws -> String {
             let product = catalog.first { $0.id == (appleProductID ?? p.productID) }
             let appleType = product?.appleType ?? "Consumable"
-            let amount = applePrice ?? p.price ?? product.map { price($0, p.currency) } ?? 0
+            // Apple's `price` is the total for the quantity purchased (JWSTransactionDecodedPayload).
+            let amount = applePrice ?? (p.price ?? product.map { price($0, p.currency) } ?? 0) * Int64(p.quantity)
             if registerTransaction {
                 seedTransactions.append(
                     SimulatorTransaction(

@@ -35,7 +35,7 @@ struct ServerAPIEndToEndTests {
             #expect(payload["bundleId"] as? String == SimFixture.bundleID)
             #expect(payload["productId"] as? String == "coins.100")
             #expect(payload["environment"] as? String == "Production")
-            #expect((payload["price"] as? Int) == 990)
+            #expect((payload["price"] as? Int) == 1_980)
             #expect(payload["currency"] as? String == "USD")
             #expect((payload["quantity"] as? Int) == 2)
             #expect(payload["type"] as? String == "Consumable")

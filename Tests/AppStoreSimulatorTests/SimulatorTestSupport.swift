@@ -32,7 +32,8 @@ enum SimFixture {
         var transactions = [
             SimulatorTransaction(
                 transactionId: "1000", productId: "coins.100", environment: "Production", purchaseDate: base,
-                quantity: 2, type: "Consumable", price: 990, currency: "USD", storefront: "USA", orderId: "MK1000"),
+                // Apple's `price` is the total for the quantity: 2 × 0.99.
+                quantity: 2, type: "Consumable", price: 1_980, currency: "USD", storefront: "USA", orderId: "MK1000"),
             SimulatorTransaction(
                 transactionId: "2000", productId: "coins.100", environment: "Sandbox", purchaseDate: base + 1000,
                 type: "consumable", price: 990, currency: "USD", storefront: "USA"),

@@ -24,10 +24,15 @@ public struct DetectionContext: Sendable {
         self.catalog = catalog
     }
 
-    /// The catalog row for a product in a storefront, falling back to the default row.
-    public func product(_ productID: String, storefront: String?) -> CatalogProduct? {
+    /// The catalog row for a product in a storefront, falling back to a row in `currency` (when
+    /// given: the default row first), then the default row.
+    public func product(_ productID: String, storefront: String?, currency: String? = nil) -> CatalogProduct? {
         guard let rows = catalog[productID] else { return nil }
         if let storefront, let exact = rows.first(where: { $0.storefront == storefront }) { return exact }
+        if let currency = currency?.uppercased() {
+            let same = rows.filter { $0.price?.currency.uppercased() == currency }
+            if let row = same.first(where: { $0.storefront == nil }) ?? same.first { return row }
+        }
         return rows.first(where: { $0.storefront == nil }) ?? rows.first
     }
 }

@@ -34,7 +34,10 @@ public struct EnvironmentClaimMismatch: ReceiptDetector {
         case 21008: return (.production, "Apple (status 21008)")
         default: break
         }
-        if let decoded = receipt.decoded?.environment { return (decoded, "the receipt itself") }
+        // A receipt whose signature or chain failed says nothing (it is INVALID_RECEIPT).
+        if receipt.offlineFailure == nil, let decoded = receipt.decoded?.environment {
+            return (decoded, "the receipt itself")
+        }
         return nil
     }
 }

@@ -25,11 +25,23 @@ extension EvidenceRecord {
     /// by the transaction detectors.
     func isUsable(in context: DetectionContext) -> Bool {
         if isForeign(in: context) { return false }
+        if isXcodeTestReceipt { return true }
         if signature == .invalid || signature == .untrusted { return false }
         if source == .verifyReceipt, let status = appleStatus, ![0, 21007, 21008].contains(status) {
             return false
         }
         return true
+    }
+
+    /// Whether evidence is an untrusted app receipt of type `Xcode`, or an untrusted JWS with
+    /// environment `Xcode` or `LocalTesting`: StoreKit testing signs with a local certificate, so
+    /// it is a test purchase (never revenue), not a forgery. It is never authentic and never
+    /// proves Production.
+    var isXcodeTestReceipt: Bool {
+        guard source == .offline, signature == .untrusted, let format = receiptFormat else {
+            return false
+        }
+        return ReceiptFormat.isLocalTest(format, environment: entry.environment ?? environment)
     }
 
     /// Whether evidence proves the purchase happened: Apple's verifyReceipt answered 0, the App
@@ -71,6 +83,38 @@ extension EvidenceRecord {
             return effectiveEnvironment
         case .offline:
             return signature == .verified ? effectiveEnvironment : nil
+        }
+    }
+}
+
+extension ReceiptFormat {
+    /// Whether a receipt of `format` stating `environment` is one StoreKit testing signs locally.
+    static func isLocalTest(_ format: ReceiptFormat, environment: StoreEnvironment?) -> Bool {
+        switch format {
+        case .appReceipt: return environment == .xcode
+        case .signedTransaction: return environment == .xcode || environment == .localTesting
+        case .transactionReceipt: return false
+        }
+    }
+}
+
+extension ReceiptCase {
+    /// Why an uploaded receipt is evidence of nothing: its offline decode failed, or its signature
+    /// or chain failed (an untrusted Xcode receipt excepted, see ``EvidenceRecord/isXcodeTestReceipt``);
+    /// nil when it passed, was not checked, or Apple answered 0 for it (Apple's word on its own receipt).
+    var offlineFailure: (kind: ReceiptDecodingError.Kind, reason: String)? {
+        guard appleStatus != 0 else { return nil }
+        if let failure = decodeFailure { return (failure.kind, failure.reason) }
+        guard let decoded else { return nil }
+        switch decoded.signature {
+        case .invalid:
+            return (.badSignature, decoded.signatureDetail ?? "the signature does not match")
+        case .untrusted where ReceiptFormat.isLocalTest(decoded.format, environment: decoded.environment):
+            return nil
+        case .untrusted:
+            return (.untrustedChain, decoded.signatureDetail ?? "the certificate chain does not reach a trusted root")
+        case .verified, .notChecked:
+            return nil
         }
     }
 }

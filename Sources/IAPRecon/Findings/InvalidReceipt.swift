@@ -1,8 +1,10 @@
 /// `INVALID_RECEIPT`: a receipt Apple rejected or that failed the offline checks.
 ///
-/// Rule, per uploaded receipt: Apple answered 21002, 21003 or 21010; or the offline decode failed
-/// (malformed payload, bad signature, untrusted chain) and Apple did not answer 0 for it (when
-/// Apple says the receipt is valid, a local decode failure is ours, not the customer's). Filed under
+/// Rule, per uploaded receipt: Apple answered 21002, 21003 or 21010; or the offline checks failed
+/// (malformed payload; a signature that does not match or a chain that does not reach a trusted
+/// root, whatever the ledger's status says) and Apple did not answer 0 for it (when Apple says the
+/// receipt is valid, a local failure is ours, not the customer's). An untrusted app receipt of
+/// type `Xcode` is a test purchase, not an invalid receipt. Filed under
 /// the first ledger row pointing at it, else its first decoded purchase, else the receipt id.
 /// The amount is the revenue the ledger booked on the rows pointing at it (empty when none).
 public struct InvalidReceipt: ReceiptDetector {
@@ -15,7 +17,7 @@ public struct InvalidReceipt: ReceiptDetector {
         let reason: String
         if let status = receipt.appleStatus, EvidenceRecord.invalidReceiptStatuses.contains(status) {
             reason = "Apple answered \(status) (\(InvalidReceipt.meaning(of: status)))"
-        } else if let failure = receipt.decodeFailure, receipt.appleStatus != 0 {
+        } else if let failure = receipt.offlineFailure {
             reason = "\(InvalidReceipt.meaning(of: failure.kind)): \(failure.reason)"
         } else {
             return

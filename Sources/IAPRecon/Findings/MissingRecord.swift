@@ -6,7 +6,8 @@
 /// unverified offline evidence) shows the transaction; the evidence puts it in Production by a
 /// trusted source; Apple has not refunded or revoked it; and it is not a family-shared copy
 /// (`inAppOwnershipType` `FAMILY_SHARED`: the family member did not pay). The amount is Apple's
-/// price × quantity, else the catalog price × quantity. Users are the receipts' uploaders.
+/// `price` ("the total amount of the transaction for the quantity the customer purchased"), else
+/// the catalog price × quantity. Users are the receipts' uploaders.
 public struct MissingRecord: TransactionDetector {
     public let code = FindingCode.missingRecord
 
@@ -20,14 +21,14 @@ public struct MissingRecord: TransactionDetector {
 
         let paid = facts.usable.filter(\.isAuthentic)
         guard case .production = facts.environment, let proof = paid.first, !facts.refund.isCancelled,
-            !paid.contains(where: { $0.entry.inAppOwnershipType?.uppercased() == "FAMILY_SHARED" })
+            !facts.familyShared
         else { return }
         let product = TransactionFacts.preferred(facts.usable) { $0.entry.productID }.first
         let quantity = TransactionFacts.preferred(facts.usable) { $0.entry.quantity }.first ?? 1
         let storefront = TransactionFacts.preferred(facts.usable) { $0.entry.storefront }.first
         let purchased = TransactionFacts.preferred(facts.usable) { $0.entry.purchaseDate }.first
         let amount =
-            facts.applePrice.map { $0.times(quantity) }
+            facts.applePrice
             ?? product.flatMap {
                 context.catalogValue($0, storefront: storefront, quantity: quantity)
             }

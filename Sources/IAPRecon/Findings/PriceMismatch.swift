@@ -1,12 +1,13 @@
 /// `PRICE_MISMATCH`: the recorded price differs from Apple's or the catalog's.
 ///
-/// Rule, per row that stands as revenue and records a price: compared with Apple's unit price
-/// (JWS / Server API `price`, trusted sources first; matching any one of them is enough), else
-/// with the catalog price for the row's product and storefront. A different currency is a
-/// mismatch against Apple and against the storefront's own catalog row; against the catalog's
-/// default row (no row for the storefront) only a same-currency price is compared, since the
-/// default row's currency says nothing about another storefront. The amount is the difference
-/// × quantity (empty across currencies). A row recorded at price 0 (a free trial, a restore or a
+/// Rule, per row that stands as revenue and records a price: its total (unit price × quantity)
+/// compared with Apple's `price`, which Apple documents as "the total amount of the transaction
+/// for the quantity the customer purchased" (JWS / Server API, trusted sources first; matching any
+/// one of them is enough), else its unit price with the catalog price for the row's product and
+/// storefront. A different currency is a mismatch against Apple and against the storefront's own
+/// catalog row; a row without a storefront, or without a catalog row for its storefront, is
+/// compared only with a catalog row in its own currency. The amount is the difference of the
+/// totals (empty across currencies). A row recorded at price 0 (a free trial, a restore or a
 /// promotion not booked as revenue) is only compared with Apple's price, never with the catalog's.
 /// A row whose product differs from Apple's is
 /// `PRODUCT_MISMATCH` only: its price differs because the product does.
@@ -27,8 +28,9 @@ public struct PriceMismatch: TransactionDetector {
                     for: row, recorded: recorded, apple: applePrices,
                     context: context)
             else { continue }
-            let amount = Money.difference(
-                recorded.times(row.quantity), reference.times(row.quantity))
+            let recordedTotal = recorded.times(row.quantity)
+            let referenceTotal = source.isApple ? reference : reference.times(row.quantity)
+            let amount = Money.difference(recordedTotal, referenceTotal)
             findings.report(
                 Finding(
                     code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
@@ -38,28 +40,54 @@ public struct PriceMismatch: TransactionDetector {
         }
     }
 
+    /// Who states the reference price: Apple (a total for the quantity) or the catalog (per unit).
+    enum Source {
+        case apple
+        case catalog(storefront: String?)
+
+        var isApple: Bool {
+            if case .apple = self { return true }
+            return false
+        }
+    }
+
     /// The price the row disagrees with and who states it; nil when it agrees or nothing compares.
     private static func reference(
         for row: LedgerTransaction, recorded: Money, apple: [Money], context: DetectionContext
-    ) -> (Money, String)? {
+    ) -> (Money, Source)? {
         if let first = apple.first {
-            return apple.contains(where: { $0.isSame(as: recorded) }) ? nil : (first, "Apple charged")
+            let total = recorded.times(row.quantity)
+            return apple.contains(where: { $0.isSame(as: total) }) ? nil : (first, .apple)
         }
         guard recorded.milliunits != 0,
-            let (catalog, exact) = context.catalogRow(row.productID, storefront: row.storefront),
+            let (catalog, exact) = context.catalogRow(
+                row.productID, storefront: row.storefront, currency: recorded.currency),
             let price = catalog.price,
             exact || price.currency.uppercased() == recorded.currency.uppercased(),
             !price.isSame(as: recorded)
         else { return nil }
-        let storefront = catalog.storefront.map { " for \($0)" } ?? ""
-        return (price, "the catalog\(storefront) lists")
+        return (price, .catalog(storefront: catalog.storefront))
     }
 }
 
 fileprivate extension Finding.Message {
-    static func priceMismatch(_ row: LedgerTransaction, recorded: Money, reference: Money, source: String) -> Self {
-        Self(
-            "Record \(row.recordID) (transaction \(row.transactionID), \(row.productID)) records a price of "
-                + "\(recorded.text) but \(source) \(reference.text)")
+    static func priceMismatch(
+        _ row: LedgerTransaction, recorded: Money, reference: Money, source: PriceMismatch.Source
+    ) -> Self {
+        let what = "Record \(row.recordID) (transaction \(row.transactionID), \(row.productID)) records a price of "
+        switch source {
+        case .apple where row.quantity != 1:
+            let total = recorded.times(row.quantity)
+            return Self(
+                what + "\(recorded.text) × \(row.quantity) = \(total.text) "
+                    + "but Apple charged \(reference.text) in total")
+        case .apple:
+            return Self(what + "\(recorded.text) but Apple charged \(reference.text)")
+        case .catalog(let storefront):
+            let place = storefront.map { " for \($0)" } ?? ""
+            return Self(
+                what + "\(recorded.text) but the catalog\(place) lists "
+                    + "\(reference.text)")
+        }
     }
 }

@@ -5,8 +5,8 @@
 /// answers and verified signatures if any do, else any usable evidence — do not include the row's.
 /// When trusted sources disagree among themselves and one agrees with the row, nothing is reported.
 /// The amount is the difference between the value delivered and the value paid (catalog prices
-/// for different products, the unit price for a different quantity); empty when it cannot be
-/// priced in one currency.
+/// for different products, Apple's `price` being the total for Apple's quantity; the unit price
+/// for a different quantity); empty when it cannot be priced in one currency.
 public struct ProductMismatch: TransactionDetector {
     public let code = FindingCode.productMismatch
 
@@ -42,12 +42,17 @@ public struct ProductMismatch: TransactionDetector {
                 context.catalogValue(
                     row.productID, storefront: row.storefront, quantity: row.quantity) ?? row.lineTotal
             let paid =
-                facts.applePrice.map { $0.times(paidQuantity) }
+                facts.applePrice
                 ?? context.catalogValue(
                     product, storefront: row.storefront, quantity: paidQuantity)
             return Money.difference(delivered, paid)
         }
-        let unit = row.price ?? facts.applePrice ?? context.product(row.productID, storefront: row.storefront)?.price
+        // Apple's `price` is the total for Apple's quantity: its unit price only when it divides.
+        let appleUnit = facts.applePrice.flatMap { total -> Money? in
+            guard paidQuantity > 0, total.milliunits % Int64(paidQuantity) == 0 else { return nil }
+            return Money(milliunits: total.milliunits / Int64(paidQuantity), currency: total.currency)
+        }
+        let unit = row.price ?? appleUnit ?? context.product(row.productID, storefront: row.storefront)?.price
         guard let unit else { return nil }
         return Money.difference(
             unit.times(row.quantity), unit.times(paidQuantity))

@@ -2,11 +2,13 @@
 ///
 /// Rule, per transaction id: Apple's authentic evidence (verifyReceipt status 0, Server API,
 /// verified signature) shows a cancellation date or a `REFUND_FULL`/`REFUND_PRORATED` revocation,
-/// the latest refund-bearing evidence (by `recordedAt`) is not a `REFUND_REVERSED`, and some row
+/// Apple's latest signed statement (by `signedDate`) has not reversed it (a signed transaction
+/// without `revocationDate`), and some row
 /// stands as revenue (Production, not `invalid`, not a test purchase by the evidence).
 /// `FAMILY_REVOKE` returns no money and is not a refund. One finding per transaction (a duplicate
 /// row's extra revenue is `DUPLICATE_RECORD`'s); the amount is the refunded part of one purchase's
-/// value: all of it, or value × revocationPercentage / 100 000 (empty when the share is unknown).
+/// value: all of it, or value × revocationPercentage / 100 000 rounded to the currency's smallest
+/// unit (empty when the share is unknown).
 public struct RefundedDelivered: TransactionDetector {
     public let code = FindingCode.refundedDelivered
 

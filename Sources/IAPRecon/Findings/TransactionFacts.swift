@@ -15,8 +15,12 @@ public final class TransactionFacts: Sendable {
     let refund: RefundState
     /// Whether Apple confirmed the purchase as valid (see ``EvidenceRecord/confirmsValidity``).
     let confirmedByApple: Bool
-    /// Apple's unit price for the transaction (JWS / Server API `price`), trusted sources first.
+    /// Apple's `price` for the transaction (JWS / Server API), trusted sources first: the total
+    /// for the quantity purchased, as Apple documents it.
     let applePrice: Money?
+    /// Whether Apple says this is a family member's access (`inAppOwnershipType` `FAMILY_SHARED`,
+    /// App Store Server API): the family member paid nothing, so it is never revenue.
+    let familyShared: Bool
 
     init(_ group: TransactionGroup, in context: DetectionContext) {
         self.group = group
@@ -27,6 +31,8 @@ public final class TransactionFacts: Sendable {
         self.refund = RefundState(usable.filter(\.isAuthentic))
         self.confirmedByApple = usable.contains(where: \.confirmsValidity)
         self.applePrice = TransactionFacts.preferred(usable) { $0.entry.price }.first
+        self.familyShared = TransactionFacts.preferred(usable) { $0.entry.inAppOwnershipType?.uppercased() }
+            .contains("FAMILY_SHARED")
     }
 
     /// The distinct values a field takes in the most trustworthy evidence that states it.
@@ -70,9 +76,12 @@ public final class TransactionFacts: Sendable {
         row.ledgerCountsAsRevenue && isRealPurchase(row)
     }
 
-    /// What the row is worth (see ``DetectionContext/value(of:applePrice:)``).
+    /// What the row is worth (see ``DetectionContext/value(of:applePrice:)``); zero for a
+    /// family-shared transaction (a row crediting it is counted at zero).
     func value(of row: LedgerTransaction) -> Money? {
-        context.value(of: row, applePrice: applePrice)
+        let value = context.value(of: row, applePrice: applePrice)
+        guard familyShared else { return value }
+        return value.map { Money(milliunits: 0, currency: $0.currency) }
     }
 
     // MARK: - Precedence
@@ -169,9 +178,13 @@ extension EnvironmentClaim {
 
 /// Whether Apple refunded or revoked a transaction.
 ///
-/// Decided by the latest (by `recordedAt`, then evidence order) authentic evidence that speaks
-/// about refunds: an entry with a cancellation/revocation date or type, or a `REFUND_REVERSED`
-/// marker. Evidence that is silent about refunds (an old receipt uploaded again) changes nothing.
+/// Apple's latest signed statement decides: among authentic evidence that speaks about refunds
+/// (by JWS `signedDate`, else `recordedAt` for evidence without one; then evidence order), an entry
+/// with a revocation date or type (`revocationType` is `REFUND_FULL`, `REFUND_PRORATED` or
+/// `FAMILY_REVOKE`; App Store Server API), or a later signed transaction without `revocationDate`
+/// (a reversal). Apple has no `REFUND_REVERSED` revocation type; a reversal arrives as a
+/// `REFUND_REVERSED` notification. Evidence that is silent about refunds (an app receipt uploaded
+/// again) changes nothing.
 enum RefundState {
     case notRefunded
     /// Refunded: the whole price, or a share in thousandths of a percent (nil: share not stated).
@@ -190,23 +203,27 @@ enum RefundState {
         var latest: (record: EvidenceRecord, state: RefundState)?
         for record in authentic {
             guard let state = RefundState.classify(record) else { continue }
-            if let current = latest, current.record.recordedAt > record.recordedAt { continue }
+            if let current = latest, RefundState.statedAt(current.record) > RefundState.statedAt(record) { continue }
             latest = (record, state)
         }
         self = latest?.state ?? .notRefunded
     }
 
-    /// What one piece of evidence says about refunds: nil when it is silent, `.notRefunded` for
-    /// a `REFUND_REVERSED`.
+    /// When Apple made the statement: its `signedDate`, else when it was recorded.
+    static func statedAt(_ record: EvidenceRecord) -> Int64 {
+        record.entry.signedDate ?? record.recordedAt
+    }
+
+    /// What one piece of evidence says about refunds: nil when it is silent; `.notRefunded` for
+    /// a signed transaction (JWS or Server API) without `revocationDate`, which states that the
+    /// transaction stands (after a reversal, Apple signs it again without one).
     private static func classify(_ record: EvidenceRecord) -> RefundState? {
         let entry = record.entry
         let type = entry.revocationType?.uppercased()
-        if type == "REFUND_REVERSED" || entry.cancellationReason?.uppercased() == "REFUND_REVERSED" {
-            return .notRefunded
-        }
         if type == "FAMILY_REVOKE" { return .familyRevoked(record) }
         if type == "REFUND_PRORATED" { return .refunded(.prorated(entry.revocationPercentage), record) }
         if entry.cancellationDate != nil || type == "REFUND_FULL" { return .refunded(.full, record) }
+        if record.source == .serverAPI || record.receiptFormat == .signedTransaction { return .notRefunded }
         return nil
     }
 
@@ -221,7 +238,8 @@ enum RefundState {
         guard case .refunded(let refund, _) = self else { return nil }
         switch refund {
         case .full: return value
-        case .prorated(let share?): return value.scaled(byPPM: Int64(share) * 10)
+        // Rounded to the currency's smallest unit when computed, so gross − refunds = net foots.
+        case .prorated(let share?): return value.scaled(byPPM: Int64(share) * 10).roundedToMinorUnit
         case .prorated(nil): return nil
         }
     }

@@ -115,11 +115,20 @@ public enum Lookup {
                 "\(v.source)\(status)\(env): \(v.outcome) after \(v.attempts) attempt\(v.attempts == 1 ? "" : "s")\(detail)",
                 record: v.recordID, transaction: v.transactionID)
         }
+        // Refunds only from authentic evidence for this app (a forged or foreign receipt says nothing);
+        // `FAMILY_REVOKE` is Apple revoking a family member's access, not a refund.
+        let evidenceContext = DetectionContext(asOf: 0, bundleIDs: bundleIDs)
         var refundedIDs = Set<String>()
-        for e in evidence {
+        for e in evidence
+        where e.isUsable(in: evidenceContext) && e.isAuthentic {
             if let date = e.entry.cancellationDate, refundedIDs.insert(e.entry.transactionID).inserted {
-                let kind = e.entry.revocationType.map { " (\($0))" } ?? ""
-                add(date, 5, "refund", "Apple refunded transaction \(e.entry.transactionID)\(kind)", transaction: e.entry.transactionID)
+                let id = e.entry.transactionID
+                if e.entry.revocationType?.uppercased() == "FAMILY_REVOKE" {
+                    add(date, 5, "refund", "Apple revoked (Family Sharing) transaction \(id)", transaction: id)
+                } else {
+                    let kind = e.entry.revocationType.map { " (\($0))" } ?? ""
+                    add(date, 5, "refund", "Apple refunded transaction \(id)\(kind)", transaction: id)
+                }
             }
         }
         for h in findings {
@@ -144,7 +153,7 @@ public enum Lookup {
             let paid = facts.confirmedByApple || group.records.contains { $0.verificationStatus == .verified }
             guard paid else { continue }
             charged += 1
-            if facts.refund.isCancelled { refunded += 1 }
+            if case .refunded = facts.refund { refunded += 1 }
             if group.records.contains(where: { $0.deliveredAt != nil }) {
                 delivered += 1
             } else if !facts.refund.isCancelled {

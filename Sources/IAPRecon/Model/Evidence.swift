@@ -54,6 +54,9 @@ public struct EvidenceEntry: Sendable, Hashable {
     public var bundleID: String?
     public var appAccountToken: String?
     public var inAppOwnershipType: String?
+    /// JWS `signedDate` (epoch ms): when Apple signed this statement. The latest signed statement
+    /// about a transaction is Apple's current word on it (refunds, reversals).
+    public var signedDate: Int64?
 
     public init(
         transactionID: String, originalTransactionID: String? = nil, productID: String? = nil,
@@ -62,7 +65,7 @@ public struct EvidenceEntry: Sendable, Hashable {
         revocationType: String? = nil, revocationPercentage: Int? = nil,
         webOrderLineItemID: String? = nil, price: Money? = nil, storefront: String? = nil,
         productType: String? = nil, environment: StoreEnvironment? = nil, bundleID: String? = nil,
-        appAccountToken: String? = nil, inAppOwnershipType: String? = nil
+        appAccountToken: String? = nil, inAppOwnershipType: String? = nil, signedDate: Int64? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -83,6 +86,7 @@ public struct EvidenceEntry: Sendable, Hashable {
         self.bundleID = bundleID
         self.appAccountToken = appAccountToken
         self.inAppOwnershipType = inAppOwnershipType
+        self.signedDate = signedDate
     }
 }
 

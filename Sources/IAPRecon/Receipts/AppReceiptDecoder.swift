@@ -1,6 +1,6 @@
 import Foundation
 import SwiftASN1
-@_spi(CMS) @_spi(FixedExpiryValidationTime) import X509
+import X509
 
 /// A PKCS#7 app receipt's payload, decoded: the receipt fields and every in-app purchase.
 ///
@@ -179,149 +179,12 @@ public struct AppReceiptDecoder: Sendable {
         }
     }
 
-    /// Checks the CMS signature and the signer's chain.
+    /// Checks the PKCS#7 signature and the signer's chain (see ``AppReceiptSignature``), at the
+    /// receipt's creation date: certificates that have expired since (Apple's WWDR G1
+    /// intermediate, in 2023) still vouch for receipts signed while they were valid.
     func checkSignature(_ bytes: [UInt8], at creationDate: Int64?) async -> (SignatureStatus, String?) {
         let validationTime = creationDate.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? clock.now()
-        // swift-certificates 1.21 re-reads SignedData with DER rules, so BER receipts (Xcode's
-        // indefinite lengths, constructed OCTET STRING) must be re-encoded as DER first. The
-        // signature covers the content octets (or the DER of the signed attributes), not their
-        // transfer encoding, so this changes nothing that is signed.
-        guard let root = try? BER.parse(bytes) else {
-            return (.invalid, "CMS structure is not ASN.1")
-        }
-        // Chain building tries every path through the bundled certificates: bound them.
-        let certificates = Self.certificateCount(root)
-        guard certificates <= Self.maxCMSCertificates else {
-            return (.invalid, "CMS carries \(certificates) certificates; at most \(Self.maxCMSCertificates) are accepted")
-        }
-        let der = Self.derNormalized(root)
-        let result = await CMS.isValidAttachedSignature(
-            signatureBytes: der, trustRoots: trust.certificateStore
-        ) {
-            RFC5280Policy(fixedExpiryValidationTime: validationTime)
-            AppleChainPolicy()
-        }
-        switch result {
-        case .success:
-            return (.verified, nil)
-        case .failure(.unableToValidateSigner(let failure)):
-            let signer = Self.commonName(of: failure.signer)
-            let why = failure.policyFailures.first.map { ": \($0.policyFailureReason.description)" } ?? ""
-            return (
-                .untrusted,
-                "the signature matches signer '\(signer)', whose certificate does not chain to a trusted root\(why)"
-            )
-        case .failure(.invalidCMSBlock(let block)):
-            return (.invalid, "CMS signature check failed: \(Self.sanitize(block.reason))")
-        }
-    }
-
-    /// `bytes` (BER) re-encoded as DER for swift-certificates' CMS check; nil when they are not
-    /// ASN.1.
-    ///
-    /// Besides definite lengths and primitive OCTET STRINGs, the SHA digest algorithm
-    /// identifiers of SignedData and SignerInfo get the parameter form swift-certificates
-    /// expects (SHA-1 with NULL, SHA-2 absent). RFC 5754 §2 requires accepting both forms, and
-    /// Apple writes NULL; these identifiers are outside anything signed. Nothing inside the
-    /// certificates is touched, so their signatures still cover the same bytes.
-    static func derNormalized(_ bytes: [UInt8]) -> [UInt8]? {
-        guard let root = try? BER.parse(bytes) else { return nil }
-        return derNormalized(root)
-    }
-
-    /// A parsed BER tree re-encoded as DER, as the byte-level overload describes.
-    static func derNormalized(_ root: ASN1Node) -> [UInt8] {
-        var serializer = DER.Serializer()
-        appendNormalized(root, role: .contentInfo, to: &serializer)
-        return serializer.serializedBytes
-    }
-
-    /// The most certificates a receipt's CMS may carry (Apple's carry 3).
-    static let maxCMSCertificates = 6
-
-    /// How many certificates SignedData's `[0] certificates` holds (0 when absent or unparsable).
-    static func certificateCount(_ root: ASN1Node) -> Int {
-        guard case .constructed(let contentInfo) = root.content else { return 0 }
-        for wrapper in contentInfo where wrapper.identifier == contextTag0 {
-            guard case .constructed(let wrapped) = wrapper.content else { return 0 }
-            for signedData in wrapped {
-                guard case .constructed(let fields) = signedData.content else { return 0 }
-                for field in fields where field.identifier == contextTag0 {
-                    guard case .constructed(let certificates) = field.content else { return 0 }
-                    return certificates.reduce(0) { count, _ in count + 1 }
-                }
-            }
-        }
-        return 0
-    }
-
-    /// Where a node sits in the CMS structure, for the digest-identifier rewrite.
-    private enum CMSRole {
-        case other, contentInfo, signedDataWrapper, signedData, digestAlgorithms, signerInfos, signerInfo,
-            digestAlgorithm
-    }
-
-    private static let sha1OID: ASN1ObjectIdentifier = [1, 3, 14, 3, 2, 26]
-    private static let sha2OIDs: [ASN1ObjectIdentifier] = [
-        [2, 16, 840, 1, 101, 3, 4, 2, 1], [2, 16, 840, 1, 101, 3, 4, 2, 2], [2, 16, 840, 1, 101, 3, 4, 2, 3],
-        [2, 16, 840, 1, 101, 3, 4, 2, 4],
-    ]
-
-    private static func appendNormalized(_ node: ASN1Node, role: CMSRole, to serializer: inout DER.Serializer) {
-        switch node.content {
-        case .primitive(let content):
-            serializer.appendPrimitiveNode(identifier: node.identifier) { $0.append(contentsOf: content) }
-        case .constructed(let children) where node.identifier == .octetString:
-            var flattened: [UInt8] = []
-            appendOctets(of: children, to: &flattened)
-            serializer.appendPrimitiveNode(identifier: .octetString) { $0.append(contentsOf: flattened) }
-        case .constructed(let children):
-            let nodes = Array(children)
-            if role == .digestAlgorithm, node.identifier == .sequence, let first = nodes.first,
-                let oid = try? ASN1ObjectIdentifier(berEncoded: first),
-                nodes.count == 1 || (nodes.count == 2 && nodes[1].identifier == .null)
-            {
-                serializer.appendConstructedNode(identifier: .sequence) { inner in
-                    inner.serialize(first)
-                    if oid == sha1OID {
-                        inner.appendPrimitiveNode(identifier: .null) { _ in }
-                    } else if !sha2OIDs.contains(oid), nodes.count == 2 {
-                        inner.serialize(nodes[1])
-                    }
-                }
-                return
-            }
-            serializer.appendConstructedNode(identifier: node.identifier) { inner in
-                for (index, child) in nodes.enumerated() {
-                    appendNormalized(child, role: childRole(of: role, index: index, count: nodes.count), to: &inner)
-                }
-            }
-        }
-    }
-
-    private static func childRole(of role: CMSRole, index: Int, count: Int) -> CMSRole {
-        switch role {
-        case .contentInfo: return index == 1 ? .signedDataWrapper : .other
-        case .signedDataWrapper: return index == 0 ? .signedData : .other
-        case .signedData:
-            // version, digestAlgorithms, encapContentInfo, [0] certificates, [1] crls, signerInfos (last).
-            if index == 1 { return .digestAlgorithms }
-            return index == count - 1 ? .signerInfos : .other
-        case .digestAlgorithms: return .digestAlgorithm
-        case .signerInfos: return .signerInfo
-        case .signerInfo: return index == 2 ? .digestAlgorithm : .other
-        case .other, .digestAlgorithm: return .other
-        }
-    }
-
-    /// The content octets of a constructed OCTET STRING's segments, in order.
-    private static func appendOctets(of children: ASN1NodeCollection, to output: inout [UInt8]) {
-        for child in children {
-            switch child.content {
-            case .primitive(let content): output.append(contentsOf: content)
-            case .constructed(let grandchildren): appendOctets(of: grandchildren, to: &output)
-            }
-        }
+        return await AppReceiptSignature.check(bytes, trust: trust, at: validationTime)
     }
 
     /// The signer's common name, or its whole subject when it has none.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes any uploaded receipt offline into ``ReceiptEvidence``: the one entry point the
 /// verification stage calls (SPEC §3).
 ///
@@ -5,7 +7,10 @@
 /// - `app-receipt`: ``AppReceiptDecoder``; the CMS signature is checked against ``trust``.
 ///   An untrusted or invalid signature still yields evidence, marked as such.
 /// - `signed-transaction`: ``SignedDataVerifier``; a chain or signature that fails is a
-///   `.failure` (`untrustedChain` / `badSignature`), since nothing in it can be believed.
+///   `.failure` (`untrustedChain` / `badSignature`), since nothing in it can be believed, except
+///   a transaction whose environment is `Xcode` or `LocalTesting` (StoreKit testing signs with a
+///   local key, never chained to Apple): that is a test purchase, returned with signature
+///   `untrusted` so it is never revenue and never proves anything else.
 ///
 /// The bundle id is not a decoding matter: evidence for another app is returned with its
 /// bundle id, and the findings layer reports `BUNDLE_MISMATCH` (see ``isExpectedBundle(_:)``).
@@ -50,9 +55,27 @@ public struct ReceiptDecoder: Sendable {
             case .valid(let payload):
                 return .success(payload.evidence)
             case .invalid(let failure):
+                if case .invalidChain = failure, let test = Self.localTestTransaction(receipt.data) {
+                    return .success(test)
+                }
                 return .failure(ReceiptDecodingError(failure))
             }
         }
+    }
+
+    /// A JWS transaction whose payload states environment `Xcode` or `LocalTesting`, as untrusted
+    /// evidence of a test purchase; nil for anything else.
+    static func localTestTransaction(_ data: String) -> ReceiptEvidence? {
+        // Only the payload is read: the local key is no evidence of anything but a test purchase.
+        guard case .success(let segments) = JWSSegments.split(data.trimmingASCIISpacesAndNewlines()),
+            let bytes = ReceiptBase64.decode(segments.payload, alphabet: .url),
+            let payload = try? JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: Data(bytes)),
+            let environment = payload.storeEnvironment, environment == .xcode || environment == .localTesting
+        else { return nil }
+        var evidence = payload.evidence
+        evidence.signature = .untrusted
+        evidence.signatureDetail = "signed locally by StoreKit testing (environment \(environment)), not by Apple"
+        return evidence
     }
 
     /// Whether evidence belongs to one of ``expectedBundleIDs`` (true when none are configured,
@@ -99,7 +122,8 @@ extension JWSTransactionDecodedPayload {
                     environment: environment,
                     bundleID: payload.bundleId,
                     appAccountToken: payload.appAccountToken,
-                    inAppOwnershipType: payload.inAppOwnershipType))
+                    inAppOwnershipType: payload.inAppOwnershipType,
+                    signedDate: payload.signedDate))
         }
         return ReceiptEvidence(
             format: .signedTransaction, environment: environment, bundleID: payload.bundleId,

@@ -33,8 +33,16 @@ public struct RevenueBuilder {
         var units: Int64 = 0
         var gross: Int64 = 0
         var refunds: Int64 = 0
-        var grossProceeds: Int64 = 0
-        var refundProceeds: Int64 = 0
+        /// Net per proceeds rate (ppm): proceeds are the line's net × rate, rounded once to the
+        /// currency's smallest unit, not a sum of per-transaction roundings.
+        var netByRate: [Int64: Int64] = [:]
+
+        func estimatedProceeds(currency: String) -> Int64 {
+            netByRate.keys.sorted().reduce(0) { total, rate in
+                total + Money(milliunits: netByRate[rate] ?? 0, currency: currency)
+                    .scaledToMinorUnit(byPPM: rate).milliunits
+            }
+        }
     }
 
     private let timeZone: TimeZone
@@ -104,14 +112,14 @@ public struct RevenueBuilder {
             let key = Key(day: purchaseDay, productID: record.productID, currency: value.currency)
             sums[key, default: Sums()].units += Int64(record.quantity)
             sums[key, default: Sums()].gross += value.milliunits
-            sums[key, default: Sums()].grossProceeds += value.scaled(byPPM: rate).milliunits
+            sums[key, default: Sums()].netByRate[rate, default: 0] += value.milliunits
         }
         if let refund = RevenuePolicy.refund(facts, of: value) {
             let refundDay = day(of: refund.date)
             guard inRange(refundDay) else { return }
             let key = Key(day: refundDay, productID: record.productID, currency: value.currency)
             sums[key, default: Sums()].refunds += refund.amount.milliunits
-            sums[key, default: Sums()].refundProceeds += refund.amount.scaled(byPPM: rate).milliunits
+            sums[key, default: Sums()].netByRate[rate, default: 0] -= refund.amount.milliunits
         }
     }
 
@@ -121,7 +129,7 @@ public struct RevenueBuilder {
             let s = sums[key] ?? Sums()
             return RevenueRow(
                 day: key.day, productID: key.productID, currency: key.currency, units: s.units, gross: s.gross,
-                refunds: s.refunds, estimatedProceeds: s.grossProceeds - s.refundProceeds)
+                refunds: s.refunds, estimatedProceeds: s.estimatedProceeds(currency: key.currency))
         }
     }
 }

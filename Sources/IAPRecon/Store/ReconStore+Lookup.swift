@@ -26,7 +26,8 @@ extension ReconStore {
         var result: [String: ReceiptHeader] = [:]
         func collect(_ sql: String, _ values: [String]) throws {
             let stmt = try db.prepare(
-                "SELECT \(ReceiptsRow.headerColumns) FROM receipts r WHERE r.\(sql)")
+                // A receipt without `received_at` is placed on the timeline by its import time.
+                "SELECT \(ReceiptsRow.timelineColumns) FROM receipts r WHERE r.\(sql)")
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {

@@ -12,6 +12,8 @@ enum Schema {
         Migration(name: "v1-ledger", sql: ledger),
         Migration(name: "v2-evidence", sql: evidence),
         Migration(name: "v3-findings-and-runs", sql: findingsAndRuns),
+        // When Apple signed each statement (JWS `signedDate`): the latest one decides refunds.
+        Migration(name: "issue9-evidence-signed-date", sql: "ALTER TABLE evidence ADD COLUMN signed_date INTEGER;"),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.

@@ -126,33 +126,82 @@ public struct VerifyStage: Sendable {
             guard let row = job.rows.first else { return [] }
             return [await verifyWithServerAPI(row)]
         }
+        let settled: Settled
         switch receipt.format {
-        case .signedTransaction: return settleSignedTransaction(job, receipt: receipt)
-        case .appReceipt, .transactionReceipt: return await verifyWithVerifyReceipt(job, receipt: receipt)
+        case .signedTransaction: settled = settleSignedTransaction(job, receipt: receipt)
+        case .appReceipt, .transactionReceipt: settled = await verifyWithVerifyReceipt(job, receipt: receipt)
         }
+        return settled.records + (await settleUnlisted(settled.unlisted))
+    }
+
+    /// Records for rows, plus rows the evidence is valid for but does not list.
+    struct Settled {
+        var records: [VerificationRecord]
+        var unlisted: (rows: [LedgerTransaction], base: VerificationRecord, detail: String)?
+
+        init(
+            _ records: [VerificationRecord],
+            unlisted: (rows: [LedgerTransaction], base: VerificationRecord, detail: String)? = nil
+        ) {
+            self.records = records
+            self.unlisted = unlisted
+        }
+    }
+
+    /// Rows a valid answer does not list are not invalid: Apple leaves finished consumables out
+    /// of the app receipt ("the in-app purchase receipt for a consumable product is added to the
+    /// receipt when the purchase is made. It is kept in the receipt until your app finishes that
+    /// transaction"), and a JWS may be for another purchase. Ask Get Transaction Info where
+    /// credentials exist; otherwise leave them pending with that reason.
+    func settleUnlisted(
+        _ unlisted: (rows: [LedgerTransaction], base: VerificationRecord, detail: String)?
+    ) async -> [VerificationRecord] {
+        guard let unlisted, !unlisted.rows.isEmpty else { return [] }
+        guard serverAPI != nil else {
+            var pending = unlisted.base
+            pending.recordIDs = unlisted.rows.map(\.recordID)
+            pending.transactionID = unlisted.rows.first?.transactionID
+            pending.outcome = .skipped
+            pending.detail = "\(unlisted.detail); left pending (no App Store Server API credentials to ask)"
+            pending.entries = []
+            return [pending]
+        }
+        var records: [VerificationRecord] = []
+        for row in unlisted.rows { records.append(await verifyWithServerAPI(row)) }
+        return records
     }
 
     /// A JWS checked offline settles its rows (SPEC §3): valid when the chain and signature
     /// verified and the bundle is the app's; rows naming another transaction are invalid.
-    func settleSignedTransaction(_ job: Job, receipt: UploadedReceipt) -> [VerificationRecord] {
+    func settleSignedTransaction(_ job: Job, receipt: UploadedReceipt) -> Settled {
         let ids = job.rows.map(\.recordID)
         guard let check = job.check else {
-            return [VerificationRecord(recordIDs: ids, receiptID: receipt.receiptID, source: .offline, outcome: .skipped, detail: "receipt not decoded yet")]
+            return Settled([VerificationRecord(recordIDs: ids, receiptID: receipt.receiptID, source: .offline, outcome: .skipped, detail: "receipt not decoded yet")])
         }
         if let failure = check.failure {
-            return [
+            return Settled([
                 VerificationRecord(
                     recordIDs: ids, receiptID: receipt.receiptID, source: .offline, outcome: .invalid,
                     detail: "signed transaction rejected: \(failure.reason)", signature: check.signature)
-            ]
+            ])
+        }
+        if check.signature == .untrusted {
+            // An Xcode / LocalTesting transaction, signed locally: a test purchase Apple never saw.
+            return Settled([
+                VerificationRecord(
+                    recordIDs: ids, receiptID: receipt.receiptID, source: .offline, environment: check.environment,
+                    bundleID: check.bundleID, outcome: .skipped,
+                    detail: "a StoreKit testing transaction, not signed by Apple; left pending",
+                    signature: check.signature)
+            ])
         }
         if !bundleIDs.isEmpty, let bundle = check.bundleID, !bundleIDs.contains(bundle) {
-            return [
+            return Settled([
                 VerificationRecord(
                     recordIDs: ids, receiptID: receipt.receiptID, source: .offline, environment: check.environment,
                     bundleID: bundle, outcome: .invalid, detail: "signed transaction belongs to bundle \(bundle)",
                     signature: check.signature)
-            ]
+            ])
         }
         return split(
             job.rows, known: Set(check.transactionIDs),
@@ -163,46 +212,37 @@ public struct VerifyStage: Sendable {
             missingDetail: "the signed transaction is for another transaction id")
     }
 
-    /// Rows whose transaction the evidence lists get `base`'s outcome; the others are invalid.
-    func split(_ rows: [LedgerTransaction], known: Set<String>, base: VerificationRecord, missingDetail: String) -> [VerificationRecord] {
+    /// Rows whose transaction the evidence lists get `base`'s outcome; the others are unlisted
+    /// (see ``settleUnlisted(_:)``), never invalid for that alone.
+    func split(_ rows: [LedgerTransaction], known: Set<String>, base: VerificationRecord, missingDetail: String) -> Settled {
         var found = base
         found.recordIDs = rows.filter { known.contains($0.transactionID) }.map(\.recordID)
         let missing = rows.filter { !known.contains($0.transactionID) }
-        var records = [found]
-        if !missing.isEmpty {
-            var invalid = base
-            invalid.recordIDs = missing.map(\.recordID)
-            invalid.transactionID = missing.first?.transactionID
-            invalid.outcome = .invalid
-            invalid.detail = missingDetail
-            invalid.entries = []
-            records.append(invalid)
-        }
-        return records
+        return Settled([found], unlisted: (missing, base, missingDetail))
     }
 
-    func verifyWithVerifyReceipt(_ job: Job, receipt: UploadedReceipt) async -> [VerificationRecord] {
+    func verifyWithVerifyReceipt(_ job: Job, receipt: UploadedReceipt) async -> Settled {
         let ids = job.rows.map(\.recordID)
         guard let client = verifyReceipt else {
-            return [VerificationRecord(recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt, outcome: .skipped, detail: "verifyReceipt not configured")]
+            return Settled([VerificationRecord(recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt, outcome: .skipped, detail: "verifyReceipt not configured")])
         }
         let outcome = await client.verify(receiptData: receipt.data, excludeOldTransactions: excludeOldTransactions)
         switch outcome {
         case .unreachable(let reason, let statuses, let attempts):
             let seen = statuses.isEmpty ? "" : " (statuses seen: \(statuses.map(String.init).joined(separator: ", ")))"
-            return [
+            return Settled([
                 VerificationRecord(
                     recordIDs: ids, receiptID: receipt.receiptID, transactionID: job.rows.first?.transactionID,
                     source: .verifyReceipt, appleStatus: statuses.last, outcome: .unreachable,
                     detail: "Apple unreachable: \(reason)\(seen)", attempts: attempts)
-            ]
+            ])
         case .httpFailure(let status, let endpoint, _, let attempts):
-            return [
+            return Settled([
                 VerificationRecord(
                     recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt, endpoint: endpoint.absoluteString,
                     httpStatus: status, outcome: .unreachable, detail: "HTTP \(status) from \(endpoint.absoluteString)",
                     attempts: attempts)
-            ]
+            ])
         case .answered(let answer):
             var base = VerificationRecord(
                 recordIDs: ids, receiptID: receipt.receiptID, transactionID: job.rows.first?.transactionID,
@@ -214,7 +254,7 @@ public struct VerifyStage: Sendable {
                 if !bundleIDs.isEmpty, let bundle = answer.bundleID, !bundleIDs.contains(bundle) {
                     base.outcome = .invalid
                     base.detail = "Apple says the receipt belongs to bundle \(bundle)"
-                    return [base]
+                    return Settled([base])
                 }
                 base.detail = "Apple: status \(answer.status), \(answer.receiptEnvironment.rawValue)"
                 return split(
@@ -223,11 +263,11 @@ public struct VerifyStage: Sendable {
             case .invalid:
                 base.outcome = .invalid
                 base.detail = "Apple: status \(answer.status) (receipt invalid)"
-                return [base]
+                return Settled([base])
             case .wrongEnvironment, .configurationProblem, .unresolved:
                 base.outcome = .unreachable
                 base.detail = "Apple: status \(answer.status) (\(answer.verdict.rawValue)); left pending"
-                return [base]
+                return Settled([base])
             }
         }
     }

@@ -9,11 +9,13 @@ import Testing
             groups: [Fx.group("1700000100", [], [Fx.verifyReceipt("1700000100", uploader: "u7")])],
             expected: [ExpectedFinding(.missingRecord, "1700000100", users: ["u7"], amount: Fx.usd(9_990))]),
         DetectorCase(
-            name: "a verified JWS states its price and quantity",
+            // Apple's `price` is "the total amount of the transaction for the quantity the customer
+            // purchased": 2 × 4.99 is stated as 9.98, and is not multiplied again.
+            name: "a verified JWS states its price as the total for its quantity",
             groups: [
                 Fx.group(
                     "1700000200", [],
-                    [Fx.evidence("1700000200", quantity: 2, price: Fx.usd(4_990), uploader: "u8")])
+                    [Fx.evidence("1700000200", quantity: 2, price: Fx.usd(9_980), uploader: "u8")])
             ],
             expected: [ExpectedFinding(.missingRecord, "1700000200", users: ["u8"], amount: Fx.usd(9_980))]),
         DetectorCase(

@@ -3,10 +3,14 @@ import Testing
 @testable import IAPRecon
 
 @Suite struct RefundedDeliveredTests {
-    static func refund(_ tx: String, at recordedAt: Int64, edit: @escaping (inout EvidenceEntry) -> Void)
-        -> EvidenceRecord
-    {
-        Fx.serverAPI(tx, price: Fx.usd(19_980), recordedAt: recordedAt, edit: edit)
+    /// A Server API transaction recorded at `recordedAt`, signed by Apple at `signedAt`.
+    static func refund(
+        _ tx: String, at recordedAt: Int64, signedAt: Int64? = nil, edit: @escaping (inout EvidenceEntry) -> Void
+    ) -> EvidenceRecord {
+        Fx.serverAPI(tx, price: Fx.usd(19_980), recordedAt: recordedAt) {
+            $0.signedDate = signedAt ?? recordedAt
+            edit(&$0)
+        }
     }
 
     static let cases: [DetectorCase] = [
@@ -37,18 +41,21 @@ import Testing
             ],
             expected: [ExpectedFinding(.refundedDelivered, "1600000200", users: ["u1"], amount: Fx.usd(9_990))]),
         DetectorCase(
-            name: "a later answer that is silent about refunds does not clear the refund",
+            // Apple's latest signed statement decides (signedDate), not when we happened to record it.
+            name: "a transaction Apple signed before the refund, recorded after it, does not clear the refund",
             groups: [
                 Fx.group(
                     "1600000300", [Fx.row("r1", tx: "1600000300", price: Fx.usd(19_980))],
                     [
                         refund("1600000300", at: Fx.asOf - 2 * Fx.day) { $0.cancellationDate = Fx.asOf - 2 * Fx.day },
-                        refund("1600000300", at: Fx.asOf - Fx.day) { _ in },
+                        refund("1600000300", at: Fx.asOf - Fx.day, signedAt: Fx.asOf - 3 * Fx.day) { _ in },
                     ])
             ],
             expected: [ExpectedFinding(.refundedDelivered, "1600000300", users: ["u1"], amount: Fx.usd(19_980))]),
         DetectorCase(
-            name: "near miss: a REFUND_REVERSED after the refund clears it",
+            // Apple has no REFUND_REVERSED revocationType: after a reversal Apple signs the transaction
+            // again without revocationDate (App Store Server API, REFUND_REVERSED notification).
+            name: "near miss: a later signed transaction without revocationDate reverses the refund",
             groups: [
                 Fx.group(
                     "1600000400", [Fx.row("r1", tx: "1600000400", price: Fx.usd(19_980))],
@@ -57,10 +64,24 @@ import Testing
                             $0.cancellationDate = Fx.asOf - 2 * Fx.day
                             $0.revocationType = "REFUND_FULL"
                         },
-                        refund("1600000400", at: Fx.asOf - Fx.day) { $0.revocationType = "REFUND_REVERSED" },
+                        refund("1600000400", at: Fx.asOf - Fx.day) { _ in },
                     ])
             ],
             expected: []),
+        DetectorCase(
+            name: "a refund signed after the reversal-looking answer stands, whatever the recording order",
+            groups: [
+                Fx.group(
+                    "1600000450", [Fx.row("r1", tx: "1600000450", price: Fx.usd(19_980))],
+                    [
+                        refund("1600000450", at: Fx.asOf - Fx.day, signedAt: Fx.asOf - 2 * Fx.day) {
+                            $0.cancellationDate = Fx.asOf - 2 * Fx.day
+                            $0.revocationType = "REFUND_FULL"
+                        },
+                        refund("1600000450", at: Fx.asOf - Fx.hour, signedAt: Fx.asOf - 3 * Fx.day) { _ in },
+                    ])
+            ],
+            expected: [ExpectedFinding(.refundedDelivered, "1600000450", users: ["u1"], amount: Fx.usd(19_980))]),
         DetectorCase(
             name: "near miss: an unverified offline receipt's cancellation proves nothing",
             groups: [

@@ -149,22 +149,22 @@ struct HostileInputTests {
         #expect(mutatedSuccesses > 0)
     }
 
-    @Test func derNormalizationSurvivesGarbage() {
+    @Test func signatureCheckSurvivesGarbage() async {
         var random = SeededGenerator(seed: 7)
+        let trust = TrustStore.apple
+        let now = Date(timeIntervalSince1970: 1_735_689_600)
         for _ in 0..<1_000 {
             let bytes = (0..<Int.random(in: 0..<64, using: &random)).map { _ in
                 UInt8.random(in: 0...255, using: &random)
             }
-            _ = AppReceiptDecoder.derNormalized(bytes)
+            let (status, _) = await AppReceiptSignature.check(bytes, trust: trust, at: now)
+            #expect(status == .invalid)
         }
-        #expect(
-            AppReceiptDecoder.derNormalized([0x30, 0x80, 0x02, 0x01, 0x05, 0x00, 0x00]) == [
-                0x30, 0x03, 0x02, 0x01, 0x05,
-            ])
-        #expect(
-            AppReceiptDecoder.derNormalized([0x24, 0x80, 0x04, 0x01, 0xAA, 0x04, 0x01, 0xBB, 0x00, 0x00]) == [
-                0x04, 0x02, 0xAA, 0xBB,
-            ])
+        // Indefinite lengths parse (BER), but a SignedData without signers is not signed.
+        let (status, detail) = await AppReceiptSignature.check(
+            [0x30, 0x80, 0x02, 0x01, 0x05, 0x00, 0x00], trust: trust, at: now)
+        #expect(status == .invalid)
+        #expect(detail?.contains("not PKCS#7 SignedData") == true)
     }
 
     // MARK: JWS

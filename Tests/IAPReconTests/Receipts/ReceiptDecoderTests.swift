@@ -97,10 +97,16 @@ struct ReceiptDecoderTests {
         #expect(result.failureKind == .untrustedChain)
     }
 
-    @Test func xcodeSignedTransactionIsAnUntrustedChainFailure() async throws {
+    /// Apple documents environment `Xcode` for StoreKit testing in Xcode: a test purchase, kept as
+    /// untrusted evidence (never revenue) rather than dropped as a chain failure.
+    @Test func xcodeSignedTransactionIsUntrustedEvidenceOfATestPurchase() async throws {
         let result = await decoder().decode(
             upload(.signedTransaction, try ReceiptFixtures.xcode("xcode-signed-transaction")))
-        #expect(result.failureKind == .untrustedChain)
+        let evidence = try result.get()
+        #expect(evidence.signature == .untrusted)
+        #expect(evidence.environment == .xcode)
+        #expect(evidence.entries.map(\.transactionID) == ["0"])
+        #expect(evidence.entries.first?.productID == "pass.premium")
     }
 
     @Test(arguments: [

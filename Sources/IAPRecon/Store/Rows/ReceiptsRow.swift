@@ -10,6 +10,12 @@ enum ReceiptsRow {
         r.claimed_environment AS claimed_environment
         """
 
+    /// The header columns for a timeline: a receipt without `received_at` is placed by its import time.
+    static let timelineColumns = """
+        r.receipt_id AS receipt_id, r.user_id AS user_id, COALESCE(r.received_at, r.imported_at) AS received_at,
+        r.format AS format, r.claimed_environment AS claimed_environment
+        """
+
     /// The header columns and the payload, for a table aliased `r`.
     static let uploadColumns = headerColumns + ", r.data AS data"
 

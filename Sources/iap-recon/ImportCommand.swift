@@ -1,7 +1,7 @@
 import ArgumentParser
 import IAPRecon
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Load transactions, receipts and products into the store (idempotent upsert).",
@@ -17,14 +17,14 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.request.isEmpty {
-            throw ValidationError("nothing to import: give --transactions, --receipts or --products")
+            throw ValidationError("nothing to import: give --transactions, --receipts, --products or --notifications")
         }
     }
 
-    func run() throws {
+    func run() async throws {
         var config = try options.makeConfig(databasePath: store.databasePath)
         config.strict = inputs.strict
         let logger = options.makeLogger()
-        try runJob { try Jobs.importFiles(inputs.request, config: config, logger: logger) }
+        try await runAsyncJob { try await Jobs.importAll(inputs.request, config: config, logger: logger) }
     }
 }

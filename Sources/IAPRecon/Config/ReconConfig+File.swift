@@ -22,6 +22,7 @@ extension ReconConfig {
         "retry-budget": "wall time one request may spend retrying, duration (default 60s)",
         "retry-base-delay": "first backoff delay, duration (default 500ms; doubles to 20s, with jitter)",
         "exclude-old-transactions": "true to send exclude-old-transactions to verifyReceipt (default false)",
+        "history-days": "days the first notification-history sweep goes back (default 30, at most 180)",
         "shared-secret": "verifyReceipt password (secret; prefer IAP_RECON_SHARED_SECRET)",
         "api-key-file": "App Store Server API .p8 key file",
         "api-key-id": "App Store Server API key id",
@@ -100,6 +101,12 @@ extension ReconConfig {
                 throw .invalid(key: "exclude-old-transactions in \(path)", value: "\(value)", expected: "true or false")
             }
             excludeOldTransactions = flag
+        }
+        if let v = try string("history-days") {
+            guard let n = Int(v), (1...180).contains(n) else {
+                throw .invalid(key: "history-days in \(path)", value: v, expected: "a whole number from 1 to 180")
+            }
+            historyDays = n
         }
         if let v = try string("shared-secret") { sharedSecret = v }
         if let v = try string("api-key-file") { apiKeyFile = v }

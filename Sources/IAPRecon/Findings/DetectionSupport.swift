@@ -133,7 +133,8 @@ enum DetectionSupport {
     static func isAuthentic(_ record: EvidenceRecord) -> Bool {
         switch record.source {
         case .verifyReceipt: return record.appleStatus == 0
-        case .serverAPI: return true
+        // issue10: a notification's signed transaction was verified like a Server API answer.
+        case .serverAPI, .notification: return true
         case .offline: return record.signature == .verified
         }
     }
@@ -144,7 +145,7 @@ enum DetectionSupport {
     static func confirmsValidity(_ record: EvidenceRecord) -> Bool {
         switch record.source {
         case .verifyReceipt: return record.appleStatus == 0
-        case .serverAPI: return true
+        case .serverAPI, .notification: return true  // issue10: notification = Apple's signed word
         case .offline: return record.receiptFormat == .signedTransaction && record.signature == .verified
         }
     }
@@ -163,7 +164,7 @@ enum DetectionSupport {
             case 0: return record.effectiveEnvironment
             default: return nil
             }
-        case .serverAPI:
+        case .serverAPI, .notification:  // issue10
             return record.effectiveEnvironment
         case .offline:
             return record.signature == .verified ? record.effectiveEnvironment : nil
@@ -179,6 +180,8 @@ enum DetectionSupport {
             return "Apple's verifyReceipt answer\(status)\(receipt)"
         case .serverAPI:
             return "the App Store Server API"
+        case .notification:  // issue10
+            return "an App Store Server Notification"
         case .offline:
             let what: String
             switch record.receiptFormat {
@@ -416,6 +419,12 @@ enum RefundState {
     /// a `REFUND_REVERSED`.
     private static func classify(_ record: EvidenceRecord) -> RefundState? {
         let entry = record.entry
+        // issue10: a notification carries Apple's signed transaction as of the notification's
+        // signedDate (stored as the evidence's recordedAt). One without `revocationDate` (a
+        // REFUND_REVERSED, a later renewal or consumption request) says "not refunded" now.
+        if record.source == .notification, entry.cancellationDate == nil, entry.revocationType == nil {
+            return .notRefunded
+        }
         let type = entry.revocationType?.uppercased()
         if type == "REFUND_REVERSED" || entry.cancellationReason?.uppercased() == "REFUND_REVERSED" {
             return .notRefunded

@@ -168,6 +168,13 @@ enum SimulatedServerAPI {
     }
 
     static func payload(_ transaction: SimulatorTransaction, store: SimulatorStore, now: Date) -> TransactionPayload {
+        // A reversed refund: Apple's current word is "not revoked".
+        var transaction = transaction
+        if transaction.refundReversedDate != nil {
+            transaction.revocationDate = nil
+            transaction.revocationType = nil
+            transaction.revocationPercentage = nil
+        }
         let isRenewal = transaction.isAutoRenewable && transaction.originalID != transaction.transactionId
         return TransactionPayload(
             transactionId: transaction.transactionId,

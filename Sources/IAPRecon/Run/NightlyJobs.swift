@@ -65,6 +65,13 @@ extension Jobs {
                 progress?("verify", done, total)
             }
             summary.receiptsDecoded = decoded
+            if let client = stage.serverAPI {
+                // Apple's later word: refunds, reversals, revocations and renewals (SPEC §3).
+                let sweep = NotificationHistorySweep(
+                    client: client, check: NotificationCheck(trust: trust, bundleIDs: Set(config.bundleIDs)),
+                    clock: clock, historyDays: config.historyDays)
+                summary.sweep = try await sweep.run(store: store, logger: logger)
+            }
             try? await transport.shutdown()
             return summary
         } catch {
@@ -87,7 +94,7 @@ extension Jobs {
             store: store, config: config, trust: trust, runID: runID, clock: clock, logger: logger, progress: progress)
         let json = (try? JSONEncoder().encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         try store.finishRun(runID, finishedAt: clock.nowMillis(), exitCode: 0, summaryJSON: json)
-        return Outcome(exitCode: 0, lines: [summary.line])
+        return Outcome(exitCode: 0, lines: [summary.line] + (summary.sweep.map { [$0.line] } ?? []))
     }
 
     enum OrderResolution {
@@ -153,6 +160,14 @@ extension Jobs {
                     counts: ["read": summary.counts.read, "accepted": summary.counts.accepted, "rejected": summary.counts.rejected]))
             lines += files.map(\.line)
         }
+        if !request.notifications.isEmpty {
+            let files = try await importNotifications(request.notifications, store: store, config: config, trust: trust)
+            summary.inputs += files
+            summary.counts.read += files.reduce(0) { $0 + $1.read }
+            summary.counts.accepted += files.reduce(0) { $0 + $1.accepted }
+            summary.counts.rejected += files.reduce(0) { $0 + $1.rejected }
+            lines += files.map(\.line)
+        }
 
         let verifyStart = clock.nowMillis()
         let verified = try await decodeAndVerify(
@@ -168,6 +183,15 @@ extension Jobs {
                     "unreachable": verified.unreachable, "no_evidence": verified.noEvidence, "requests": verified.requests,
                 ]))
         lines.append(verified.line)
+        if let sweep = verified.sweep {
+            lines.append(sweep.line)
+            if let index = summary.stages.indices.last {
+                summary.stages[index].counts["history_pages"] = sweep.pages
+                summary.stages[index].counts["history_new_notifications"] = sweep.newNotifications
+                summary.stages[index].counts["history_rejected"] = sweep.rejected
+                summary.stages[index].counts["history_open_windows"] = sweep.openWindows.count
+            }
+        }
 
         let outcome = try detectAndReport(store: store, summary: summary, config: config, clock: clock, logger: logger)
         return Outcome(exitCode: outcome.exitCode, lines: lines + outcome.lines)

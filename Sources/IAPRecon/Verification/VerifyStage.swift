@@ -13,6 +13,8 @@ public struct VerifySummary: Sendable, Hashable, Codable {
     /// Receipts with no ledger row verified for the evidence they hold.
     public var orphanReceipts = 0
     public var requests = 0
+    /// The Get Notification History sweep, when Server API credentials exist.
+    public var sweep: SweepSummary?
 
     public var line: String {
         "verify: \(verified) verified, \(invalid) invalid, \(unreachable) unreachable (still pending), \(noEvidence) without evidence (still pending), \(orphanReceipts) receipts without ledger rows checked, \(receiptsDecoded) receipts decoded"

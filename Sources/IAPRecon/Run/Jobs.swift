@@ -76,6 +76,8 @@ public enum Jobs {
         report.run.exitCode = exitCode
         report.run.finishedAt = Timestamp.iso(clock.nowMillis())
         try job.write(report)
+        // Only a report that was written becomes the baseline of `revenue_changes.csv`.
+        try store.replaceRevenueShown(runID: summary.runID, with: report.revenueShown)
         try store.finishRun(
             summary.runID, finishedAt: clock.nowMillis(), exitCode: exitCode,
             summaryJSON: String(decoding: report.run.json(), as: UTF8.self))

@@ -17,6 +17,7 @@ public struct ReportJob {
     /// The files a report run writes, in `--out`.
     public static let fileNames = [
         "discrepancies.csv", "revenue_daily.csv", "rejected.csv", "reconciliation.xlsx", "run.json",
+        "revenue_changes.csv",
     ]
 
     /// Builds the report from `store` (recording findings under `summary.runID`) and writes every file.
@@ -56,6 +57,12 @@ public struct ReportJob {
             pendingTotal: counts.pending, recoveredFromSandbox: revenue.recoveredFromSandbox,
             excludedAsSandbox: revenue.excludedAsSandbox, unpricedTransactions: revenue.unpricedTransactions,
             duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: summary)
+        // Revenue never changes silently: compare with what the previous report showed, then make
+        // this report the baseline of the next.
+        report.revenueChanges = RevenueChanges.compute(
+            previous: try store.revenueShown(), current: revenue.contributions,
+            refundLearnedBySweep: try store.transactionsRefundedBySweep())
+        report.revenueShown = revenue.contributions.values.sorted { $0.key < $1.key }
         for total in report.totalsByCurrency {
             summary.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
         }
@@ -72,6 +79,7 @@ public struct ReportJob {
         try ReportFile.write(CSVReports.discrepancies(report).encoded(), to: out + "/discrepancies.csv")
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
+        try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
         try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
         var run = report.run
         run.stages.append(.init(name: "report", durationMillis: clock.nowMillis() - writeStart, counts: [:]))

@@ -69,7 +69,7 @@ extension Jobs {
                 // Apple's later word: refunds, reversals, revocations and renewals (SPEC §3).
                 let sweep = NotificationHistorySweep(
                     client: client, check: NotificationCheck(trust: trust, bundleIDs: Set(config.bundleIDs)),
-                    clock: clock, historyDays: config.historyDays)
+                    clock: config.asOf.map(TimeSource.fixed) ?? clock, historyDays: config.historyDays)
                 summary.sweep = try await sweep.run(store: store, logger: logger)
             }
             try? await transport.shutdown()

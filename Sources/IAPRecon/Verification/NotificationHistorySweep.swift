@@ -65,8 +65,9 @@ public struct NotificationHistorySweep: Sendable {
         return summary
     }
 
-    /// The window to sweep now in `environment`: the open one, else a new one.
-    func window(_ environment: StoreEnvironment, store: ReconStore) throws -> ReconStore.NotificationSweepWindow {
+    /// The window to sweep now in `environment`: the open one, else a new one; nil when "now"
+    /// (`--as-of`) is not after the last completed window's start.
+    func window(_ environment: StoreEnvironment, store: ReconStore) throws -> ReconStore.NotificationSweepWindow? {
         if let open = try store.openNotificationSweep(environment: environment) { return open }
         let now = clock.nowMillis()
         let oldest = now - Self.retentionDays(environment) * Self.dayMillis + Self.dayMillis / 24
@@ -74,13 +75,14 @@ public struct NotificationHistorySweep: Sendable {
         if let last = try store.lastCompletedNotificationSweep(environment: environment) {
             start = last.endDate - Self.overlapMillis
         }
+        guard max(start, oldest) < now else { return nil }
         return try store.startNotificationSweep(environment: environment, startDate: max(start, oldest), endDate: now)
     }
 
     func sweep(
         _ environment: StoreEnvironment, store: ReconStore, logger: Logger, into summary: inout SweepSummary
     ) async throws {
-        var window = try window(environment, store: store)
+        guard var window = try window(environment, store: store) else { return }
         var fetched = 0
         while fetched < maxPages {
             let answer = await client.notificationHistoryPage(

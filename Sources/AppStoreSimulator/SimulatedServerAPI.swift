@@ -187,7 +187,7 @@ enum SimulatedServerAPI {
             expiresDate: transaction.expiresDate,
             quantity: transaction.quantity ?? 1,
             type: transaction.appleType,
-            inAppOwnershipType: "PURCHASED",
+            inAppOwnershipType: transaction.inAppOwnershipType ?? "PURCHASED",
             signedDate: Int64((now.timeIntervalSince1970 * 1000).rounded()),
             environment: transaction.storeEnvironment.rawValue,
             transactionReason: isRenewal ? "RENEWAL" : "PURCHASE",

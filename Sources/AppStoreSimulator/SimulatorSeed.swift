@@ -146,6 +146,8 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
     /// epoch ms. The transaction then reads as not revoked everywhere but in the `REFUND`
     /// notification itself.
     public var refundReversedDate: Int64?
+    /// `inAppOwnershipType`: `PURCHASED` (the default) or `FAMILY_SHARED`.
+    public var inAppOwnershipType: String?
 
     /// Creates a transaction.
     public init(
@@ -155,7 +157,7 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         currency: String? = nil, storefront: String? = nil, revocationDate: Int64? = nil,
         revocationReason: Int? = nil, revocationType: String? = nil, revocationPercentage: Int? = nil,
         orderId: String? = nil, webOrderLineItemId: String? = nil, appAccountToken: String? = nil,
-        refundReversedDate: Int64? = nil
+        refundReversedDate: Int64? = nil, inAppOwnershipType: String? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -178,13 +180,14 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         self.webOrderLineItemId = webOrderLineItemId
         self.appAccountToken = appAccountToken
         self.refundReversedDate = refundReversedDate
+        self.inAppOwnershipType = inAppOwnershipType
     }
 
     private enum CodingKeys: String, CodingKey {
         case transactionId, originalTransactionId, productId, bundleId, environment, purchaseDate
         case originalPurchaseDate, expiresDate, quantity, type, price, currency, storefront, revocationDate
         case revocationReason, revocationType, revocationPercentage, orderId, webOrderLineItemId, appAccountToken
-        case refundReversedDate
+        case refundReversedDate, inAppOwnershipType
     }
 
     public init(from decoder: any Decoder) throws {
@@ -210,6 +213,7 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         webOrderLineItemId = try c.decodeIDStringIfPresent(.webOrderLineItemId)
         appAccountToken = try c.decodeIfPresent(String.self, forKey: .appAccountToken)
         refundReversedDate = try c.decodeTimestampIfPresent(.refundReversedDate)
+        inAppOwnershipType = try c.decodeIfPresent(String.self, forKey: .inAppOwnershipType)
     }
 
     /// The original transaction id, defaulted.

@@ -266,8 +266,11 @@ extension DemoDataset {
             p.deliveredAt = nil
             p.finishedAt = nil
             rows.append(p)
-            _ = try addReceipt(p, format: .signedTransaction, receiptID: "rc-unused-\(p.transactionID)")
-            receiptLines.removeLast()  // Apple knows it; the client never uploaded a receipt.
+            // The client never uploaded a receipt, Apple's notification history does not show it,
+            // and Get Transaction Info keeps failing for it.
+            _ = try addReceipt(
+                p, format: .signedTransaction, receiptID: "rc-unused-\(p.transactionID)", registerTransaction: false)
+            receiptLines.removeLast()
             unreachable.append(p.transactionID)
             injected.append((.stuckPending, p.transactionID))
         }

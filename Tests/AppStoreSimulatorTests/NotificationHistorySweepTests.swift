@@ -144,4 +144,37 @@ import Testing
             #expect(rejected.allSatisfy { $0.reason.contains("untrusted certificate chain") })
         }
     }
+
+    /// A refund of a row verified long ago, learned only through the sweep, changes a day the
+    /// previous report already showed: `revenue_changes.csv` says so, and why.
+    @Test func aRefundLearnedByTheSweepIsAReportedRevenueChange() async throws {
+        try await withSimulator { simulator, transport in
+            let renewal = Self.base + 60 * Self.day  // 3002, refunded a day later
+            let ledger = """
+                record_id,user_id,product_id,transaction_id,original_transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at
+                r1,u1,pro.monthly,3002,3000,\(renewal),4.99,USD,verified,\(renewal),\(renewal)
+                r2,u2,pro.monthly,x1,,\(renewal + Self.day),4.99,USD,verified,\(renewal + Self.day),\(renewal + Self.day)
+
+                """
+            var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
+            config.bundleIDs = [SimFixture.bundleID]
+            config.asOf = Self.now
+            _ = try Jobs.importFiles(
+                ImportRequest(transactions: [try dir.write("t.csv", ledger)]), config: config, clock: .fixed(Self.now),
+                logger: logger)
+            _ = try await Jobs.report(config: config, clock: .fixed(Self.now), logger: logger)
+            let header = "date,product_id,currency,previous_net,current_net,difference,transaction_ids,reason\r\n"
+            #expect(try dir.read("out/revenue_changes.csv") == header)
+            #expect(!(try dir.read("out/discrepancies.csv").contains("REFUNDED_DELIVERED")))
+
+            let store = try ReconStore(path: dir.file("s.sqlite"), clock: .fixed(Self.now))
+            _ = try await sweep(simulator, transport, store: store)
+            _ = try await Jobs.report(config: config, clock: .fixed(Self.now), logger: logger)
+            #expect(
+                try dir.read("out/revenue_changes.csv")
+                    == header
+                    + "2024-01-14,pro.monthly,USD,4.99,0.00,-4.99,3002,refund learned from Apple's notification history\r\n")
+            #expect(try dir.read("out/discrepancies.csv").contains("REFUNDED_DELIVERED,high,3002,"))
+        }
+    }
 }

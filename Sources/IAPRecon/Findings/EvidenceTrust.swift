@@ -37,7 +37,8 @@ extension EvidenceRecord {
     var isAuthentic: Bool {
         switch source {
         case .verifyReceipt: return appleStatus == 0
-        case .serverAPI: return true
+        // A notification's signed transaction was verified like a Server API answer.
+        case .serverAPI, .notification: return true
         case .offline: return signature == .verified
         }
     }
@@ -48,7 +49,7 @@ extension EvidenceRecord {
     var confirmsValidity: Bool {
         switch source {
         case .verifyReceipt: return appleStatus == 0
-        case .serverAPI: return true
+        case .serverAPI, .notification: return true  // a notification is Apple's signed word
         case .offline: return receiptFormat == .signedTransaction && signature == .verified
         }
     }
@@ -67,7 +68,7 @@ extension EvidenceRecord {
             case 0: return effectiveEnvironment
             default: return nil
             }
-        case .serverAPI:
+        case .serverAPI, .notification:
             return effectiveEnvironment
         case .offline:
             return signature == .verified ? effectiveEnvironment : nil

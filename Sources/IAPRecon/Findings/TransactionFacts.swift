@@ -200,6 +200,12 @@ enum RefundState {
     /// a `REFUND_REVERSED`.
     private static func classify(_ record: EvidenceRecord) -> RefundState? {
         let entry = record.entry
+        // A notification carries Apple's signed transaction as of the notification's signedDate
+        // (stored as the evidence's recordedAt). One without `revocationDate` (a REFUND_REVERSED,
+        // a later renewal or consumption request) says "not refunded" now.
+        if record.source == .notification, entry.cancellationDate == nil, entry.revocationType == nil {
+            return .notRefunded
+        }
         let type = entry.revocationType?.uppercased()
         if type == "REFUND_REVERSED" || entry.cancellationReason?.uppercased() == "REFUND_REVERSED" {
             return .notRefunded

@@ -129,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "iap-reconTests",
-            dependencies: ["iap-recon", "IAPReconTestSupport", "AppStoreSimulator", "ReconDemo"],
+            dependencies: ["iap-recon", "IAPReconTestSupport", "AppStoreSimulator", "AppStoreTestSigning", "ReconDemo"],
             exclude: ["Snapshots"]
         ),
     ],

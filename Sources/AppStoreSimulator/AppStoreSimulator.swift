@@ -20,7 +20,8 @@ import Synchronization
 ///
 /// Routes, under a production base (`/production`) and a sandbox base (`/sandbox`):
 /// `POST /verifyReceipt`, `GET /inApps/v1/transactions/{id}`, `GET /inApps/v2/history/{id}`,
-/// `GET /inApps/v1/lookup/{orderId}`, `GET /inApps/v2/refund/lookup/{id}`. Server API answers
+/// `GET /inApps/v1/lookup/{orderId}`, `GET /inApps/v2/refund/lookup/{id}`,
+/// `POST /inApps/v1/notifications/history`. Server API answers
 /// are JWS signed by a test ``SigningAuthority`` whose root is ``rootCertificateDER``.
 ///
 /// ```swift
@@ -223,6 +224,15 @@ public final class AppStoreSimulator: Sendable {
                 SimulatedServerAPI.orderLookup(
                     store: state.store, authority: state.authority, environment: environment,
                     orderID: context.parameters.get("orderId") ?? "", now: now)
+            }
+        }
+        router.post("/:environment/inApps/v1/notifications/history") { request, context -> Response in
+            let buffer = try await request.body.collect(upTo: 1 << 20)
+            let body = Data(buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? [])
+            return serverAPI(request, context, state) { environment, _ in
+                SimulatedNotificationHistory.answer(
+                    store: state.store, authority: state.authority, environment: environment, body: body,
+                    paginationToken: request.uri.queryParameters.get("paginationToken"))
             }
         }
         router.get("/:environment/inApps/v2/refund/lookup/:id") { request, context -> Response in

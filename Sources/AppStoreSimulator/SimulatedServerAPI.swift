@@ -169,6 +169,13 @@ enum SimulatedServerAPI {
     }
 
     static func payload(_ transaction: SimulatorTransaction, store: SimulatorStore, now: Date) -> TransactionPayload {
+        // A reversed refund: Apple's current word is "not revoked".
+        var transaction = transaction
+        if transaction.refundReversedDate != nil {
+            transaction.revocationDate = nil
+            transaction.revocationType = nil
+            transaction.revocationPercentage = nil
+        }
         let isRenewal = transaction.isAutoRenewable && transaction.originalID != transaction.transactionId
         return TransactionPayload(
             transactionId: transaction.transactionId,
@@ -181,7 +188,7 @@ enum SimulatedServerAPI {
             expiresDate: transaction.expiresDate,
             quantity: transaction.quantity ?? 1,
             type: transaction.appleType,
-            inAppOwnershipType: "PURCHASED",
+            inAppOwnershipType: transaction.inAppOwnershipType ?? "PURCHASED",
             signedDate: Int64((now.timeIntervalSince1970 * 1000).rounded()),
             environment: transaction.storeEnvironment.rawValue,
             transactionReason: isRenewal ? "RENEWAL" : "PURCHASE",

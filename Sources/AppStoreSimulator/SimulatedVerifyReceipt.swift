@@ -134,7 +134,7 @@ enum SimulatedVerifyReceipt {
             entry["expires_date_ms"] = .string(String(expires))
         }
         if let webOrder = transaction.webOrderLineItemId { entry["web_order_line_item_id"] = .string(webOrder) }
-        if let revoked = transaction.revocationDate {
+        if let revoked = transaction.revocationDate, transaction.refundReversedDate == nil {
             entry["cancellation_date"] = .string(appleDate(revoked))
             entry["cancellation_date_ms"] = .string(String(revoked))
             entry["cancellation_reason"] = .string(String(transaction.revocationReason ?? 0))

@@ -142,6 +142,12 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
     public var webOrderLineItemId: String?
     /// `appAccountToken`.
     public var appAccountToken: String?
+    /// When Apple reversed the refund of ``revocationDate`` (a `REFUND_REVERSED` notification),
+    /// epoch ms. The transaction then reads as not revoked everywhere but in the `REFUND`
+    /// notification itself.
+    public var refundReversedDate: Int64?
+    /// `inAppOwnershipType`: `PURCHASED` (the default) or `FAMILY_SHARED`.
+    public var inAppOwnershipType: String?
 
     /// Creates a transaction.
     public init(
@@ -150,7 +156,8 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         expiresDate: Int64? = nil, quantity: Int? = nil, type: String = "Consumable", price: Int64? = nil,
         currency: String? = nil, storefront: String? = nil, revocationDate: Int64? = nil,
         revocationReason: Int? = nil, revocationType: String? = nil, revocationPercentage: Int? = nil,
-        orderId: String? = nil, webOrderLineItemId: String? = nil, appAccountToken: String? = nil
+        orderId: String? = nil, webOrderLineItemId: String? = nil, appAccountToken: String? = nil,
+        refundReversedDate: Int64? = nil, inAppOwnershipType: String? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -172,12 +179,15 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         self.orderId = orderId
         self.webOrderLineItemId = webOrderLineItemId
         self.appAccountToken = appAccountToken
+        self.refundReversedDate = refundReversedDate
+        self.inAppOwnershipType = inAppOwnershipType
     }
 
     private enum CodingKeys: String, CodingKey {
         case transactionId, originalTransactionId, productId, bundleId, environment, purchaseDate
         case originalPurchaseDate, expiresDate, quantity, type, price, currency, storefront, revocationDate
         case revocationReason, revocationType, revocationPercentage, orderId, webOrderLineItemId, appAccountToken
+        case refundReversedDate, inAppOwnershipType
     }
 
     public init(from decoder: any Decoder) throws {
@@ -202,6 +212,8 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         orderId = try c.decodeIfPresent(String.self, forKey: .orderId)
         webOrderLineItemId = try c.decodeIDStringIfPresent(.webOrderLineItemId)
         appAccountToken = try c.decodeIfPresent(String.self, forKey: .appAccountToken)
+        refundReversedDate = try c.decodeTimestampIfPresent(.refundReversedDate)
+        inAppOwnershipType = try c.decodeIfPresent(String.self, forKey: .inAppOwnershipType)
     }
 
     /// The original transaction id, defaulted.

@@ -269,8 +269,11 @@ extension DemoDataset {
             p.deliveredAt = nil
             p.finishedAt = nil
             rows.append(p)
-            _ = try addReceipt(p, format: .signedTransaction, receiptID: "rc-unused-\(p.transactionID)")
-            receiptLines.removeLast()  // Apple knows it; the client never uploaded a receipt.
+            // The client never uploaded a receipt, Apple's notification history does not show it,
+            // and Get Transaction Info keeps failing for it.
+            _ = try addReceipt(
+                p, format: .signedTransaction, receiptID: "rc-unused-\(p.transactionID)", registerTransaction: false)
+            receiptLines.removeLast()
             unreachable.append(p.transactionID)
             injected.append((.stuckPending, p.transactionID))
         }
@@ -368,6 +371,55 @@ extension DemoDataset {
             p.receiptID = try addReceipt(p, format: .signedTransaction, applePrice: 990)
             rows.append(p)
             injected.append((.priceMismatch, p.transactionID))
+        }
+
+        // Apple's later word, which only the notification-history sweep brings (no receipt says it).
+        // A refund of a purchase verified days ago: REFUNDED_DELIVERED, learned from the sweep.
+        do {
+            var p = fresh("remove_ads", user: "user-refunded-later", daysAgo: 10)
+            p.receiptID = try addReceipt(p, format: .signedTransaction)
+            seedTransactions[seedTransactions.count - 1].revocationDate = p.purchaseDate + 4 * day
+            seedTransactions[seedTransactions.count - 1].revocationReason = 0
+            seedTransactions[seedTransactions.count - 1].revocationType = "REFUND_FULL"
+            rows.append(p)
+            injected.append((.refundedDelivered, p.transactionID))
+        }
+        // A refund Apple reversed two days later (REFUND, then REFUND_REVERSED): no finding.
+        do {
+            var p = fresh("remove_ads", user: "user-refund-reversed", daysAgo: 12)
+            p.receiptID = try addReceipt(p, format: .signedTransaction)
+            seedTransactions[seedTransactions.count - 1].revocationDate = p.purchaseDate + 3 * day
+            seedTransactions[seedTransactions.count - 1].revocationReason = 0
+            seedTransactions[seedTransactions.count - 1].revocationType = "REFUND_FULL"
+            seedTransactions[seedTransactions.count - 1].refundReversedDate = p.purchaseDate + 5 * day
+            rows.append(p)
+        }
+        // A renewal Apple charged (DID_RENEW) that the ledger never booked: MISSING_RECORD.
+        do {
+            var p = fresh("pro_monthly", user: "user-renewal", daysAgo: 29)
+            p.receiptID = try addReceipt(p, format: .signedTransaction)
+            rows.append(p)
+            next += 1
+            let renewal = String(next)
+            seedTransactions.append(
+                SimulatorTransaction(
+                    transactionId: renewal, originalTransactionId: p.transactionID, productId: "pro_monthly",
+                    bundleId: bundle, environment: "Production", purchaseDate: p.purchaseDate + 28 * day,
+                    originalPurchaseDate: p.purchaseDate, expiresDate: p.purchaseDate + 58 * day,
+                    type: "Auto-Renewable Subscription", price: 4_990, currency: "USD", storefront: "USA",
+                    orderId: "MK" + renewal))
+            injected.append((.missingRecord, renewal))
+        }
+        // Family Sharing: a family member's access revoked (REVOKE, FAMILY_REVOKE); nobody was refunded.
+        do {
+            let p = fresh("remove_ads", user: "user-family-member", daysAgo: 14)
+            rows.append(p)
+            seedTransactions.append(
+                SimulatorTransaction(
+                    transactionId: p.transactionID, productId: "remove_ads", bundleId: bundle, environment: "Production",
+                    purchaseDate: p.purchaseDate, type: "Non-Consumable", price: 2_990, currency: "USD",
+                    storefront: "USA", revocationDate: p.purchaseDate + 6 * day, revocationReason: 0,
+                    revocationType: "FAMILY_REVOKE", inAppOwnershipType: "FAMILY_SHARED"))
         }
 
         // The ledger, in a stable order, with a few malformed rows a real export has.

@@ -71,7 +71,7 @@ struct Bench {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let recon = try ReconDependencies(config: config, logger: logger)
-        _ = try recon.importFiles(ImportRequest(transactions: [dir + "/t.csv"], receipts: [dir + "/r.jsonl"]))
+        _ = try await recon.importFiles(ImportRequest(transactions: [dir + "/t.csv"], receipts: [dir + "/r.jsonl"]))
         let start = Date()
         let outcome = try await recon.verify()
         let seconds = Date().timeIntervalSince(start)

@@ -17,14 +17,14 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if inputs.request.isEmpty {
-            throw ValidationError("nothing to import: give --transactions, --receipts or --products")
+            throw ValidationError("nothing to import: give --transactions, --receipts, --products or --notifications")
         }
     }
 
     func run() async throws {
         let strict = inputs.strict
         try await execute(options, databasePath: store.databasePath, configure: { $0.strict = strict }) { recon in
-            try recon.importFiles(inputs.request)
+            try await recon.importFiles(inputs.request)
         }
     }
 }

@@ -20,11 +20,16 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("products"), help: ArgumentHelp("Product catalog, .csv (repeatable).", valueName: "file"))
     var products: [String] = []
 
+    @Option(
+        name: .customLong("notifications"),
+        help: ArgumentHelp("App Store Server Notifications V2 as the webhook stored them, .jsonl (repeatable).", valueName: "file"))
+    var notifications: [String] = []
+
     @Flag(name: .customLong("strict"), help: "Exit non-zero when any input row is rejected.")
     var strict = false
 
     var request: ImportRequest {
-        ImportRequest(transactions: transactions, receipts: receipts, products: products)
+        ImportRequest(transactions: transactions, receipts: receipts, products: products, notifications: notifications)
     }
 }
 
@@ -116,6 +121,11 @@ struct ConfigOptions: ParsableArguments {
     @Flag(name: .customLong("exclude-old-transactions"), help: "Ask verifyReceipt for only the latest renewal of each subscription.")
     var excludeOldTransactions = false
 
+    @Option(
+        name: .customLong("history-days"),
+        help: ArgumentHelp("How far back the first notification-history sweep goes (default 30, at most 180).", valueName: "n"))
+    var historyDays: Int?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -125,6 +135,9 @@ struct ConfigOptions: ParsableArguments {
     func validate() throws {
         if let concurrency, !(1...256).contains(concurrency) {
             throw ValidationError("--concurrency must be from 1 to 256")
+        }
+        if let historyDays, !(1...180).contains(historyDays) {
+            throw ValidationError("--history-days must be from 1 to 180 (Apple keeps 180 days of notification history)")
         }
         guard logFormat == "text" || logFormat == "json" else { throw ValidationError("--log-format must be text or json") }
         for (flag, value) in [("--verify-receipt-url", verifyReceiptURL), ("--sandbox-verify-receipt-url", sandboxVerifyReceiptURL), ("--server-api-url", serverAPIURL), ("--sandbox-server-api-url", sandboxServerAPIURL)] {
@@ -154,6 +167,7 @@ struct ConfigOptions: ParsableArguments {
         if let sandboxServerAPIURL { config.sandboxServerAPIURL = sandboxServerAPIURL }
         if let concurrency { config.concurrency = concurrency }
         if excludeOldTransactions { config.excludeOldTransactions = true }
+        if let historyDays { config.historyDays = historyDays }
         if let requestTimeout, let ms = DurationText.millis(requestTimeout) { config.requestTimeoutMillis = ms }
         if let deliveryGrace, let ms = DurationText.millis(deliveryGrace) { config.deliveryGraceMillis = ms }
         if let finishGrace, let ms = DurationText.millis(finishGrace) { config.finishGraceMillis = ms }

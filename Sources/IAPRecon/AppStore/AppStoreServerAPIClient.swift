@@ -9,9 +9,9 @@ import Logging
 public struct AppStoreServerAPIClient: Sendable {
     /// Where to send requests, the per-request timeout and the concurrency.
     public let endpoints: AppStoreEndpoints
-    private let signer: AppStoreTokenSigner
-    private let retryPolicy: RetryPolicy
-    private let executor: AppleRequestExecutor
+    let signer: AppStoreTokenSigner
+    let retryPolicy: RetryPolicy
+    let executor: AppleRequestExecutor
 
     /// Creates a client.
     ///
@@ -200,7 +200,7 @@ public struct AppStoreServerAPIClient: Sendable {
 
     // MARK: - One call
 
-    private enum Call<Value: Sendable>: Sendable {
+    enum Call<Value: Sendable>: Sendable {
         case ok(Value)
         case failed(httpStatus: Int, apiError: AppleAPIError?, message: String?)
         case unreachable(String)
@@ -230,16 +230,18 @@ public struct AppStoreServerAPIClient: Sendable {
     }
 
     /// One endpoint call in one environment, retried under the policy.
-    private func perform<Value: Sendable>(
+    func perform<Value: Sendable>(
         _ endpoint: AppleEndpointKind, environment: StoreEnvironment, path: String, query: [(String, String)],
+        method: AppleHTTPRequest.Method = .get, body: Data? = nil,
         _ decode: @escaping @Sendable (AppleJSONValue) -> Value?
     ) async -> (Call<Value>, Int) {
         let url = Self.url(base: endpoints.serverAPIBase(for: environment), path: path, query: query)
         let run: RetryRun<Call<Value>> = await retryPolicy.run { attempt in
             let token = await signer.token()
+            var headers = ["authorization": "Bearer " + token, "accept": "application/json"]
+            if body != nil { headers["content-type"] = "application/json" }
             let request = AppleHTTPRequest(
-                method: .get, url: url, headers: ["authorization": "Bearer " + token, "accept": "application/json"],
-                endpoint: endpoint, environment: environment)
+                method: method, url: url, headers: headers, body: body, endpoint: endpoint, environment: environment)
             switch await executor.send(request, attempt: attempt) {
             case .failure(let error):
                 return .retry(reason: "\(error) at \(environment) \(endpoint)", retryAfter: nil)

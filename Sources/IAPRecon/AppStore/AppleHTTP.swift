@@ -12,6 +12,8 @@ public enum AppleEndpointKind: String, Sendable, Hashable, CaseIterable, CustomS
     case orderLookup
     /// `GET /inApps/v2/refund/lookup/{transactionId}` (Get Refund History).
     case refundHistory
+    /// `POST /inApps/v1/notifications/history` (Get Notification History).
+    case notificationHistory
 
     public var description: String { rawValue }
 }

@@ -10,6 +10,7 @@ public actor RateLimiter {
     /// Requests per second by endpoint Apple publishes or we assume.
     public static let appleDefaults: [AppleEndpointKind: Double] = [
         .transactionInfo: 50, .transactionHistory: 50, .orderLookup: 10, .refundHistory: 10,
+        .notificationHistory: 50,
     ]
 
     private struct Bucket {

@@ -29,6 +29,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         "retry-budget": "wall time one request may spend retrying, duration (default 60s)",
         "retry-base-delay": "first backoff delay, duration (default 500ms; doubles to 20s, with jitter)",
         "exclude-old-transactions": "true to send exclude-old-transactions to verifyReceipt (default false)",
+        "history-days": "days the first notification-history sweep goes back (default 30, at most 180)",
         "shared-secret": "verifyReceipt password (secret; prefer IAP_RECON_SHARED_SECRET)",
         "api-key-file": "App Store Server API .p8 key file",
         "api-key-id": "App Store Server API key id",
@@ -54,6 +55,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var retryBudgetMillis: Int64?
     public var retryBaseDelayMillis: Int64?
     public var excludeOldTransactions: Bool?
+    public var historyDays: Int?
     public var sharedSecret: String?
     public var apiKeyFile: String?
     public var apiKeyID: String?
@@ -151,6 +153,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
             }
             excludeOldTransactions = flag
         }
+        historyDays = try number("history-days", in: 1...180)
         sharedSecret = try text("shared-secret")
         apiKeyFile = try text("api-key-file")
         apiKeyID = try text("api-key-id")
@@ -208,6 +211,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         if let sandboxServerAPIURL { config.sandboxServerAPIURL = sandboxServerAPIURL }
         if let concurrency { config.concurrency = concurrency }
         if let excludeOldTransactions { config.excludeOldTransactions = excludeOldTransactions }
+        if let historyDays { config.historyDays = historyDays }
         if let sharedSecret { config.sharedSecret = sharedSecret }
         if let apiKeyFile { config.apiKeyFile = apiKeyFile }
         if let apiKeyID { config.apiKeyID = apiKeyID }

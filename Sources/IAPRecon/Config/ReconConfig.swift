@@ -44,6 +44,8 @@ public struct ReconConfig: Sendable, Hashable {
     public var retryBaseDelayMillis: Int64 = 500
     /// Ask verifyReceipt for only the latest renewal of each subscription.
     public var excludeOldTransactions = false
+    /// How far back (days) the first Get Notification History sweep goes; Apple keeps 180.
+    public var historyDays = 30
     /// verifyReceipt password. Secret.
     public var sharedSecret: String?
     /// App Store Server API credentials. The key file's path is not secret; its contents are.

@@ -30,6 +30,8 @@ public struct ReconSettings: Sendable {
     public var retry: RetrySettings
     /// Ask verifyReceipt for only the latest renewal of each subscription.
     public var excludeOldTransactions: Bool
+    /// How far back the first Get Notification History sweep goes, in days (1...180; Apple keeps 180).
+    public var historyDays: Int
     /// verifyReceipt password.
     public var sharedSecret: SharedSecret?
     /// App Store Server API credentials, when complete.
@@ -92,6 +94,9 @@ extension ReconConfig {
         guard (1...20).contains(retryAttempts) else {
             throw .invalid(key: "retry-attempts", value: "\(retryAttempts)", expected: "a whole number from 1 to 20")
         }
+        guard (1...180).contains(historyDays) else {
+            throw .invalid(key: "history-days", value: "\(historyDays)", expected: "a whole number from 1 to 180")
+        }
         let trust: TrustStore
         do {
             trust = try TrustStore.loading(files: trustedRoots)
@@ -124,7 +129,7 @@ extension ReconConfig {
             retry: .init(
                 attempts: retryAttempts, budget: .milliseconds(retryBudgetMillis),
                 baseDelay: .milliseconds(retryBaseDelayMillis)),
-            excludeOldTransactions: excludeOldTransactions, sharedSecret: sharedSecret.map(SharedSecret.init),
+            excludeOldTransactions: excludeOldTransactions, historyDays: historyDays, sharedSecret: sharedSecret.map(SharedSecret.init),
             serverAPIKey: serverAPIKey)
     }
 

@@ -49,7 +49,8 @@ extension EvidenceRecord {
     var isAuthentic: Bool {
         switch source {
         case .verifyReceipt: return appleStatus == 0
-        case .serverAPI: return true
+        // A notification's signed transaction was verified like a Server API answer.
+        case .serverAPI, .notification: return true
         case .offline: return signature == .verified
         }
     }
@@ -60,7 +61,7 @@ extension EvidenceRecord {
     var confirmsValidity: Bool {
         switch source {
         case .verifyReceipt: return appleStatus == 0
-        case .serverAPI: return true
+        case .serverAPI, .notification: return true  // a notification is Apple's signed word
         case .offline: return receiptFormat == .signedTransaction && signature == .verified
         }
     }
@@ -79,7 +80,7 @@ extension EvidenceRecord {
             case 0: return effectiveEnvironment
             default: return nil
             }
-        case .serverAPI:
+        case .serverAPI, .notification:
             return effectiveEnvironment
         case .offline:
             return signature == .verified ? effectiveEnvironment : nil

@@ -43,6 +43,8 @@ enum FindingText {
             return "Apple's verifyReceipt answer\(status)\(receipt)"
         case .serverAPI:
             return "the App Store Server API"
+        case .notification:
+            return "an App Store Server Notification"
         case .offline:
             let what: String
             switch record.receiptFormat {

@@ -219,6 +219,12 @@ enum RefundState {
     /// transaction stands (after a reversal, Apple signs it again without one).
     private static func classify(_ record: EvidenceRecord) -> RefundState? {
         let entry = record.entry
+        // A notification carries Apple's signed transaction as of the notification's signedDate
+        // (stored as the evidence's recordedAt). One without `revocationDate` (a REFUND_REVERSED,
+        // a later renewal or consumption request) says "not refunded" now.
+        if record.source == .notification, entry.cancellationDate == nil, entry.revocationType == nil {
+            return .notRefunded
+        }
         let type = entry.revocationType?.uppercased()
         if type == "FAMILY_REVOKE" { return .familyRevoked(record) }
         if type == "REFUND_PRORATED" { return .refunded(.prorated(entry.revocationPercentage), record) }

@@ -1,13 +1,18 @@
 import Foundation
 
-/// The first stage: loads the given files into the store (SPEC §1), one summary per file.
+/// The first stage: loads the given files into the store (SPEC §1), one summary per file: the
+/// ledger, receipts and catalog, then the notification files, each notification verified before
+/// it is kept (SPEC §1.4).
 public struct ImportStage {
     public var store: ReconStore
+    /// Verifies App Store Server Notifications (trust store and bundle ids of the settings).
+    public var notifications: NotificationImporter
     /// Called now and then with (file, rows read so far).
     public var progress: ((String, Int) -> Void)?
 
-    public init(store: ReconStore, progress: ((String, Int) -> Void)? = nil) {
+    public init(store: ReconStore, notifications: NotificationImporter, progress: ((String, Int) -> Void)? = nil) {
         self.store = store
+        self.notifications = notifications
         self.progress = progress
     }
 
@@ -27,7 +32,20 @@ public struct ImportStage {
     /// Imports every file of `request`.
     ///
     /// - Throws: when a file cannot be read or the store cannot be written.
-    public func run(_ request: ImportRequest) throws -> Result {
-        Result(files: try Importer(progress: progress).run(request, into: store))
+    public func run(_ request: ImportRequest) async throws -> Result {
+        for path in request.notifications {
+            // A missing file fails before anything is written.
+            try ChunkedFile(path: path).close()
+        }
+        var plain = request
+        plain.notifications = []
+        var files: [ImportFileSummary] = []
+        if !plain.isEmpty {
+            files += try Importer(progress: progress).run(plain, into: store)
+        }
+        for path in request.notifications {
+            files.append(try await notifications.importFile(path, into: store))
+        }
+        return Result(files: files)
     }
 }

@@ -17,14 +17,19 @@ public struct ImportRequest: Sendable, Hashable {
     public var transactions: [String]
     public var receipts: [String]
     public var products: [String]
+    /// Notification files: verified and imported by ``NotificationImporter`` (async), not here.
+    public var notifications: [String]
 
-    public init(transactions: [String] = [], receipts: [String] = [], products: [String] = []) {
+    public init(
+        transactions: [String] = [], receipts: [String] = [], products: [String] = [], notifications: [String] = []
+    ) {
         self.transactions = transactions
         self.receipts = receipts
         self.products = products
+        self.notifications = notifications
     }
 
-    public var isEmpty: Bool { transactions.isEmpty && receipts.isEmpty && products.isEmpty }
+    public var isEmpty: Bool { transactions.isEmpty && receipts.isEmpty && products.isEmpty && notifications.isEmpty }
 }
 
 /// Loads input files into the store: streaming, idempotent (upsert by id), every bad row kept.
@@ -146,6 +151,7 @@ public struct Importer {
                 case .transactions: try emit(.transaction(try RowParser.transaction(row), line: line))
                 case .receipts: try emit(.receipt(try RowParser.receipt(row), line: line))
                 case .products: try emit(.product(try RowParser.product(row), line: line))
+                case .notifications: throw RowRejection("notifications are imported with their signatures checked")
                 }
             } catch let rejection as RowRejection {
                 try emit(
@@ -167,12 +173,13 @@ public struct Importer {
         case .transactions: return .recordID
         case .receipts: return .receiptID
         case .products: return .productID
+        case .notifications: return .recordID
         }
     }
 
     static func isJSONL(_ path: String, kind: InputKind) -> Bool {
         switch kind {
-        case .receipts: return !path.lowercased().hasSuffix(".csv")
+        case .receipts, .notifications: return !path.lowercased().hasSuffix(".csv")
         case .products: return path.lowercased().hasSuffix(".jsonl")
         case .transactions:
             let lower = path.lowercased()

@@ -39,6 +39,21 @@ public struct LookupReport: Sendable, Codable, Hashable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// One notification as the timeline shows it.
+    static func describe(_ n: ReconStore.NotificationSummary) -> String {
+        let type = n.subtype.map { "\(n.type)/\($0)" } ?? n.type
+        var text = "Apple notification \(type)"
+        if let id = n.transactionID { text += " for transaction \(id)" }
+        if let product = n.productID { text += " (\(product))" }
+        text += ", signed \(Timestamp.iso(n.signedDate))"
+        if let environment = n.environment { text += ", \(environment)" }
+        if let revoked = n.revocationDate {
+            text += "; revoked \(Timestamp.iso(revoked))" + (n.revocationType.map { " (\($0))" } ?? "")
+        }
+        text += n.source == "history" ? " — from Apple's notification history" : " — received by the webhook"
+        return text
+    }
+
     /// The JSON view, keys sorted.
     public func json() -> String {
         let encoder = JSONEncoder()
@@ -114,6 +129,12 @@ public enum Lookup {
                 v.verifiedAt, 2, "verification",
                 "\(v.source)\(status)\(env): \(v.outcome) after \(v.attempts) attempt\(v.attempts == 1 ? "" : "s")\(detail)",
                 record: v.recordID, transaction: v.transactionID)
+        }
+        // Apple's notifications about these purchases: type, subtype and Apple's signed date.
+        let notifications = try store.notifications(
+            transactionIDs: transactionIDs.sorted(), originalTransactionIDs: rows.map(\.originalTransactionID))
+        for n in notifications {
+            add(n.signedDate, 5, "notification", LookupReport.describe(n), transaction: n.transactionID)
         }
         // Refunds only from authentic evidence for this app (a forged or foreign receipt says nothing);
         // `FAMILY_REVOKE` is Apple revoking a family member's access, not a refund.

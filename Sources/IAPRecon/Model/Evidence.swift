@@ -6,6 +6,9 @@ public enum EvidenceSource: String, Sendable, Hashable, CaseIterable {
     case verifyReceipt
     /// The App Store Server API (Get Transaction Info, history, order lookup, refund history).
     case serverAPI
+    /// An App Store Server Notification V2 (imported or swept from Get Notification History):
+    /// Apple's signed word, verified like a Server API answer.
+    case notification
 }
 
 /// What an offline signature check concluded.

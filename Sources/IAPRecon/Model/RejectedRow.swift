@@ -1,6 +1,8 @@
 /// Which kind of input file a row came from.
 public enum InputKind: String, Sendable, Hashable, CaseIterable {
     case transactions, receipts, products
+    /// App Store Server Notifications V2 as the webhook stored them (`.jsonl`).
+    case notifications
 }
 
 /// An input row that was not accepted, kept with where it came from and why.

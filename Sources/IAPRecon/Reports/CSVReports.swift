@@ -47,4 +47,25 @@ public enum CSVReports {
                 [.text(row.source), .number(String(row.line)), .text(row.recordID ?? ""), .text(row.reason)]
             })
     }
+
+    /// `revenue_changes.csv` columns (SPEC §5).
+    public static let revenueChangesHeader = [
+        "date", "product_id", "currency", "previous_net", "current_net", "difference", "transaction_ids", "reason",
+    ]
+
+    /// `revenue_changes.csv`: every change to a day the previous report already showed.
+    public static func revenueChanges(_ report: ReconciliationReport) -> CSVTable {
+        CSVTable(
+            header: revenueChangesHeader,
+            rows: report.revenueChanges.map { change in
+                func money(_ milli: Int64) -> CSVCell {
+                    .number(Money(milliunits: milli, currency: change.currency).formatted)
+                }
+                return [
+                    .text(change.date), .text(change.productID), .text(change.currency), money(change.previousNet),
+                    money(change.currentNet), money(change.difference),
+                    .text(change.transactionIDs.joined(separator: " ")), .text(change.reason),
+                ]
+            })
+    }
 }

@@ -16,6 +16,10 @@ public struct ReconciliationReport: Sendable {
     public var unpricedTransactions: Int
     public var duplicateRowsIgnored: Int
     public var run: RunRecord
+    /// Changes to days the previous report from this store already showed.
+    public var revenueChanges: [RevenueChange] = []
+    /// What this report shows per transaction: the next report's baseline, stored once written.
+    public var revenueShown: [RevenueContribution] = []
 
     /// Excel's row limit leaves room for a header.
     public static let pendingLimit = 1_000_000

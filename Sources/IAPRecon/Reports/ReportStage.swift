@@ -2,8 +2,8 @@ import Foundation
 import Logging
 
 /// The last stage: gathers what the report files show from the store and this run's detection,
-/// and writes `discrepancies.csv`, `revenue_daily.csv`, `rejected.csv` and `reconciliation.xlsx`
-/// into the output folder. (`run.json` is the run recorder's, written once the run is complete.)
+/// and writes `discrepancies.csv`, `revenue_daily.csv`, `rejected.csv`, `revenue_changes.csv` and
+/// `reconciliation.xlsx` into the output folder. (`run.json` is the run recorder's, written once the run is complete.)
 public struct ReportStage {
     public var outputDirectory: String
     public var timeZoneName: String
@@ -18,6 +18,7 @@ public struct ReportStage {
     /// The files a report run writes, in the output folder.
     public static let fileNames = [
         "discrepancies.csv", "revenue_daily.csv", "rejected.csv", "reconciliation.xlsx", "run.json",
+        "revenue_changes.csv",
     ]
 
     /// This run's findings as recorded in the store, with their history.
@@ -56,6 +57,12 @@ public struct ReportStage {
             pendingTotal: counts.pending, recoveredFromSandbox: revenue.recoveredFromSandbox,
             excludedAsSandbox: revenue.excludedAsSandbox, unpricedTransactions: revenue.unpricedTransactions,
             duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: run)
+        // Revenue never changes silently: compare with what the previous report showed; this
+        // report becomes the next one's baseline once written (``recordShown(_:runID:store:)``).
+        report.revenueChanges = RevenueChanges.compute(
+            previous: try store.revenueShown(), current: revenue.contributions,
+            refundLearnedBySweep: try store.transactionsRefundedBySweep())
+        report.revenueShown = revenue.contributions.values.sorted { $0.key < $1.key }
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
         }
@@ -70,8 +77,15 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.discrepancies(report).encoded(), to: out + "/discrepancies.csv")
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
+        try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
         try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
         logger.info("reports written", metadata: ["out": "\(out)"])
+    }
+
+    /// Makes what `report` shows the baseline of the next report's `revenue_changes.csv`: only a
+    /// report that was written.
+    public func recordShown(_ report: ReconciliationReport, runID: Int64, store: ReconStore) throws {
+        try store.replaceRevenueShown(runID: runID, with: report.revenueShown)
     }
 
     /// One line saying what the report concluded.

@@ -4,7 +4,15 @@ enum RevenuePolicy {
     /// The ledger row that carries a transaction's revenue: the first booked row credited to its
     /// user (a real purchase, not marked invalid). Duplicates of it count once. Nil: nothing counts.
     static func countedRecord(_ facts: TransactionFacts) -> LedgerTransaction? {
-        facts.group.records.filter { facts.isCredited($0) }.min(by: LedgerTransaction.bookingOrder)
+        if let credited = facts.group.records.filter({ facts.isCredited($0) }).min(by: LedgerTransaction.bookingOrder) {
+            return credited
+        }
+        // A row the backend marked `invalid` after Apple refunded it is a correctly handled refund:
+        // Apple did sell it, so the purchase counts on its day and the refund on the refund day
+        // (the purchase day finance already closed keeps its gross).
+        guard case .refunded = facts.refund else { return nil }
+        return facts.group.records.filter { $0.verificationStatus == .invalid && facts.isRealPurchase($0) }
+            .min(by: LedgerTransaction.bookingOrder)
     }
 
     /// The date and amount of a refund Apple reports, out of `value`. A prorated refund whose

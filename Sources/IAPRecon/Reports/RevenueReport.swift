@@ -58,6 +58,8 @@ public struct RevenueBuilder {
     public private(set) var unpricedTransactions = 0
     /// Extra ledger rows of duplicated transactions, not counted.
     public private(set) var duplicateRowsIgnored = 0
+    /// What each transaction added to each row (for `revenue_changes.csv`).
+    public private(set) var contributions: [RevenueContribution.Key: RevenueContribution] = [:]
 
     /// - Parameters:
     ///   - timeZone: decides the calendar day of a purchase or refund.
@@ -97,7 +99,7 @@ public struct RevenueBuilder {
             }
             return
         }
-        duplicateRowsIgnored += group.records.filter { facts.isCredited($0) }.count - 1
+        duplicateRowsIgnored += max(0, group.records.filter { facts.isCredited($0) }.count - 1)
         guard let value = facts.value(of: record) else {
             unpricedTransactions += 1
             return
@@ -113,6 +115,7 @@ public struct RevenueBuilder {
             sums[key, default: Sums()].units += Int64(record.quantity)
             sums[key, default: Sums()].gross += value.milliunits
             sums[key, default: Sums()].netByRate[rate, default: 0] += value.milliunits
+            contribute(key, group.transactionID, gross: value.milliunits, refunds: 0, refundSource: nil)
         }
         if let refund = RevenuePolicy.refund(facts, of: value) {
             let refundDay = day(of: refund.date)
@@ -120,7 +123,23 @@ public struct RevenueBuilder {
             let key = Key(day: refundDay, productID: record.productID, currency: value.currency)
             sums[key, default: Sums()].refunds += refund.amount.milliunits
             sums[key, default: Sums()].netByRate[rate, default: 0] -= refund.amount.milliunits
+            var source: String?
+            if case .refunded(_, let evidence) = facts.refund { source = FindingText.describe(evidence) }
+            contribute(key, group.transactionID, gross: 0, refunds: refund.amount.milliunits, refundSource: source)
         }
+    }
+
+    private mutating func contribute(
+        _ key: Key, _ transactionID: String, gross: Int64, refunds: Int64, refundSource: String?
+    ) {
+        let id = RevenueContribution.Key(
+            date: Timestamp.dayString(key.day), productID: key.productID, currency: key.currency,
+            transactionID: transactionID)
+        var item = contributions[id] ?? RevenueContribution(key: id, gross: 0, refunds: 0, refundSource: nil)
+        item.gross += gross
+        item.refunds += refunds
+        item.refundSource = refundSource ?? item.refundSource
+        contributions[id] = item
     }
 
     /// The rows, by day, product, currency.

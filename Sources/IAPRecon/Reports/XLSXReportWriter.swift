@@ -84,6 +84,27 @@ public enum XLSXReportWriter {
                 ]))
             }
         }
+        // Revenue never changes silently: what changed since the previous report.
+        rows.append(XLSXRow([]))
+        rows.append(XLSXRow([.text("Revenue changes since the previous report")], style: .title))
+        if report.revenueChanges.isEmpty {
+            rows.append(XLSXRow([.text("No day already reported has changed")]))
+        } else {
+            rows.append(
+                XLSXRow(
+                    ["Date", "Product", "Previous net", "Current net", "Difference", "Transactions", "Reason"]
+                        .map { .text($0) }, style: .header))
+            for change in report.revenueChanges {
+                func m(_ v: Int64) -> XLSXCell { .money(Money(milliunits: v, currency: change.currency)) }
+                let day = Timestamp.parse(change.date + "T00:00:00Z").map { Int($0 / 86_400_000) }
+                rows.append(
+                    XLSXRow([
+                        day.map { .date(date($0)) } ?? .text(change.date), .text(change.productID),
+                        m(change.previousNet), m(change.currentNet), m(change.difference),
+                        .text(change.transactionIDs.joined(separator: " ")), .text(change.reason),
+                    ]))
+            }
+        }
         // Daily net revenue per currency, the chart's data.
         rows.append(XLSXRow([]))
         rows.append(XLSXRow([.text("Daily net revenue")], style: .title))

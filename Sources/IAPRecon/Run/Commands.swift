@@ -5,10 +5,10 @@ import Logging
 /// ``ReconDependencies`` and calls one of these; the tests call the same.
 extension ReconDependencies {
     /// `iap-recon import`: loads the files into the store, under the store's lock.
-    public func importFiles(_ request: ImportRequest, progress: RunProgress? = nil) throws -> CommandOutcome {
+    public func importFiles(_ request: ImportRequest, progress: RunProgress? = nil) async throws -> CommandOutcome {
         let lock = try lock("import")
         defer { withExtendedLifetime(lock) {} }
-        let imported = try importStage(progress: progress).run(request)
+        let imported = try await importStage(progress: progress).run(request)
         var lines = imported.lines
         lines.append("total: read \(imported.read), accepted \(imported.accepted), rejected \(imported.rejected)")
         let rejected = imported.rejected
@@ -44,7 +44,7 @@ extension ReconDependencies {
             $0.counts.stillPending = (try? store.counts().pending) ?? 0
         }
         try recorder.finish(.done)
-        return CommandOutcome(.done, lines: [verified.line])
+        return CommandOutcome(.done, lines: VerifyStage.lines(verified))
     }
 
     /// `iap-recon report`: detects and writes the reports from the store, without network.

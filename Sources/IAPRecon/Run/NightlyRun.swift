@@ -18,8 +18,8 @@ public struct NightlyRun {
         var lines: [String] = []
 
         if !request.isEmpty {
-            let imported = try recorder.stage("import", counts: \.counts) {
-                try deps.importStage(progress: progress).run(request)
+            let imported = try await recorder.stage("import", counts: \.counts) {
+                try await deps.importStage(progress: progress).run(request)
             }
             recorder.update {
                 $0.inputs = imported.files
@@ -46,7 +46,7 @@ public struct NightlyRun {
             $0.counts.verified = verified.verified
             $0.counts.invalid = verified.invalid
         }
-        lines.append(verified.line)
+        lines += VerifyStage.lines(verified)
 
         let outcome = try detectAndReport(recorder)
         return CommandOutcome(outcome.status, lines: lines + outcome.lines)
@@ -75,6 +75,7 @@ public struct NightlyRun {
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
                 run: recorder.record)
             try reportStage.write(report)
+            try reportStage.recordShown(report, runID: recorder.runID, store: deps.store)
             return report
         }
         recorder.update { record in
@@ -116,9 +117,16 @@ extension NightlyRun {
 extension VerifySummary {
     /// The counts a run record keeps for the verify stage.
     var counts: [String: Int] {
-        [
+        var counts = [
             "receipts_decoded": receiptsDecoded, "verified": verified, "invalid": invalid, "unreachable": unreachable,
             "no_evidence": noEvidence, "requests": requests,
         ]
+        if let sweep {
+            counts["history_pages"] = sweep.pages
+            counts["history_new_notifications"] = sweep.newNotifications
+            counts["history_rejected"] = sweep.rejected
+            counts["history_open_windows"] = sweep.openWindows.count
+        }
+        return counts
     }
 }

@@ -55,7 +55,21 @@ public final class ReconDependencies {
     // MARK: Stages
 
     func importStage(progress: RunProgress?) -> ImportStage {
-        ImportStage(store: store, progress: progress.map { report in { _, rows in report("import", rows, 0) } })
+        ImportStage(
+            store: store, notifications: NotificationImporter(check: notificationCheck()),
+            progress: progress.map { report in { _, rows in report("import", rows, 0) } })
+    }
+
+    /// Checks App Store Server Notifications against the trust store and the app's bundle ids.
+    func notificationCheck() -> NotificationCheck {
+        NotificationCheck(trust: trust, bundleIDs: Set(settings.bundleIDs), clock: clock)
+    }
+
+    /// The Get Notification History sweep over `client`; its "now" is `--as-of` when given.
+    func notificationSweep(_ client: AppStoreServerAPIClient) -> NotificationHistorySweep {
+        NotificationHistorySweep(
+            client: client, check: notificationCheck(), clock: settings.asOf.map { ManualClock(millis: $0) } ?? clock,
+            historyDays: settings.historyDays)
     }
 
     func decodeStage() -> DecodeStage {
@@ -69,6 +83,7 @@ public final class ReconDependencies {
             verifyReceipt: apple.verifyReceipt, serverAPI: apple.serverAPI, signedData: apple.signedData,
             bundleIDs: Set(settings.bundleIDs), concurrency: settings.endpoints.concurrency, clock: clock)
         stage.excludeOldTransactions = settings.excludeOldTransactions
+        stage.notificationSweep = apple.serverAPI.map(notificationSweep)
         return stage
     }
 

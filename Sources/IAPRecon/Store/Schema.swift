@@ -14,6 +14,7 @@ enum Schema {
         Migration(name: "v3-findings-and-runs", sql: findingsAndRuns),
         // When Apple signed each statement (JWS `signedDate`): the latest one decides refunds.
         Migration(name: "issue9-evidence-signed-date", sql: "ALTER TABLE evidence ADD COLUMN signed_date INTEGER;"),
+        Migration(name: "issue10-notifications", sql: notifications),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.
@@ -219,5 +220,56 @@ enum Schema {
             pid INTEGER NOT NULL,
             acquired_at INTEGER NOT NULL
         );
+        """
+
+    /// App Store Server Notifications V2 (imported from the webhook's files or swept from Get
+    /// Notification History), the sweep windows, and what each report showed per day.
+    private static let notifications = """
+        CREATE TABLE notifications (
+            notification_uuid TEXT PRIMARY KEY NOT NULL,
+            notification_type TEXT NOT NULL,
+            subtype TEXT,
+            signed_date INTEGER NOT NULL,
+            environment TEXT,
+            bundle_id TEXT,
+            transaction_id TEXT,
+            original_transaction_id TEXT,
+            product_id TEXT,
+            revocation_date INTEGER,
+            revocation_type TEXT,
+            verification_id INTEGER,
+            source TEXT NOT NULL,
+            source_file TEXT,
+            source_line INTEGER,
+            received_at INTEGER,
+            signed_payload TEXT NOT NULL,
+            recorded_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX notifications_by_transaction ON notifications(transaction_id);
+        CREATE INDEX notifications_by_original ON notifications(original_transaction_id);
+
+        CREATE TABLE notification_sweeps (
+            id INTEGER PRIMARY KEY,
+            environment TEXT NOT NULL,
+            start_date INTEGER NOT NULL,
+            end_date INTEGER NOT NULL,
+            pagination_token TEXT,
+            pages INTEGER NOT NULL DEFAULT 0,
+            notifications INTEGER NOT NULL DEFAULT 0,
+            started_at INTEGER NOT NULL,
+            completed_at INTEGER
+        );
+        CREATE INDEX notification_sweeps_by_environment ON notification_sweeps(environment, completed_at);
+
+        CREATE TABLE revenue_shown (
+            run_id INTEGER NOT NULL,
+            date TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            gross_milli INTEGER NOT NULL,
+            refunds_milli INTEGER NOT NULL,
+            PRIMARY KEY (run_id, date, product_id, currency, transaction_id)
+        ) WITHOUT ROWID;
         """
 }

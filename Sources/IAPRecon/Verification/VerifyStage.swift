@@ -13,6 +13,8 @@ public struct VerifySummary: Sendable, Hashable, Codable {
     /// Receipts with no ledger row verified for the evidence they hold.
     public var orphanReceipts = 0
     public var requests = 0
+    /// The Get Notification History sweep, when Server API credentials exist.
+    public var sweep: SweepSummary?
 
     public var line: String {
         "verify: \(verified) verified, \(invalid) invalid, \(unreachable) unreachable (still pending), \(noEvidence) without evidence (still pending), \(orphanReceipts) receipts without ledger rows checked, \(receiptsDecoded) receipts decoded"
@@ -35,6 +37,8 @@ public struct VerifyStage: Sendable {
     public var clock: any ReconClock
     /// Sent as verifyReceipt's `exclude-old-transactions`.
     public var excludeOldTransactions = false
+    /// Apple's later word (SPEC §3): swept after the pending rows when Server API credentials exist.
+    public var notificationSweep: NotificationHistorySweep?
 
     public init(
         verifyReceipt: VerifyReceiptClient?, serverAPI: AppStoreServerAPIClient?, signedData: SignedDataVerifier,
@@ -93,7 +97,16 @@ public struct VerifyStage: Sendable {
                 _ = addNext()
             }
         }
+        if let notificationSweep {
+            // Refunds, reversals, revocations and renewals Apple reported since the last sweep.
+            summary.sweep = try await notificationSweep.run(store: store, logger: logger)
+        }
         return summary
+    }
+
+    /// The summary's lines: the verify line, then the sweep's when there was one.
+    public static func lines(_ summary: VerifySummary) -> [String] {
+        [summary.line] + (summary.sweep.map { [$0.line] } ?? [])
     }
 
     /// Pending rows grouped by receipt, plus receipts no ledger row names and no verification

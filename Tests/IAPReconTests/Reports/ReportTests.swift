@@ -22,7 +22,7 @@ func fixturePath(_ relative: String) throws -> String {
             try FileManager.default.copyItem(atPath: try fixturePath("ledger/" + name), toPath: dir.file(name))
         }
         let config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
-        let outcome = try config.dependencies(at: 1_795_176_000_000).importFiles(
+        let outcome = try await config.dependencies(at: 1_795_176_000_000).importFiles(
             ImportRequest(
                 transactions: [dir.file("small-transactions.csv")], products: [dir.file("small-products.csv")]))
         #expect(

@@ -37,7 +37,7 @@ import Testing
             """
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.bundleIDs = ["com.example.app"]
-        _ = try config.dependencies(at: 1_795_176_000_000).importFiles(
+        _ = try await config.dependencies(at: 1_795_176_000_000).importFiles(
             ImportRequest(transactions: [try dir.write("t.csv", ledger)], products: [try dir.write("p.csv", products)]))
         let store = try ReconStore(path: config.databasePath, clock: ManualClock(millis: 1_795_176_000_000))
         func apple(_ records: [String], _ tid: String, status: Int, env: StoreEnvironment, entry: EvidenceEntry) async throws {

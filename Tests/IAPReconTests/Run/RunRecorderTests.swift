@@ -13,11 +13,11 @@ import Testing
     static let asOf: Int64 = 1_795_176_000_000
 
     /// The small ledger imported into a fresh store.
-    func importSmallLedger(_ configure: (inout ReconConfig) -> Void = { _ in }) throws -> ReconConfig {
+    func importSmallLedger(_ configure: (inout ReconConfig) -> Void = { _ in }) async throws -> ReconConfig {
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         configure(&config)
         let recon = try config.dependencies(at: Self.asOf)
-        _ = try recon.importFiles(
+        _ = try await recon.importFiles(
             ImportRequest(
                 transactions: [try fixturePath("ledger/small-transactions.csv")],
                 products: [try fixturePath("ledger/small-products.csv")]))
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func runJSONIsTheStoredRunRecord() async throws {
-        let config = try importSmallLedger()
+        let config = try await importSmallLedger()
         let recon = try config.dependencies(at: Self.asOf)
         _ = try await recon.report()
         let file = try dir.read("out/run.json")
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func theNightlyRunRecordsEveryStageInBoth() async throws {
-        let config = try importSmallLedger()
+        let config = try await importSmallLedger()
         let transport = CannedTransport(sequence: [])  // nothing pending has a receipt: Apple is never asked
         let recon = try ReconDependencies(
             config: config, clock: ManualClock(millis: Self.asOf), logger: logger, transport: transport)
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func verifyStoresTheSameRecordShape() async throws {
-        let config = try importSmallLedger()
+        let config = try await importSmallLedger()
         let recon = try ReconDependencies(
             config: config, clock: ManualClock(millis: Self.asOf), logger: logger,
             transport: CannedTransport(sequence: []))
@@ -82,7 +82,7 @@ import Testing
 
     @Test(arguments: Command.allCases)
     func everyCommandThatWritesTheStoreTakesTheLock(command: Command) async throws {
-        let config = try importSmallLedger()
+        let config = try await importSmallLedger()
         let recon = try ReconDependencies(
             config: config, clock: ManualClock(millis: Self.asOf), logger: logger,
             transport: CannedTransport(sequence: []))
@@ -91,7 +91,7 @@ import Testing
         let lock = try RunLock(storePath: config.databasePath, holder: holder)
         let error = await #expect(throws: StoreError.self) {
             switch command {
-            case .import: _ = try recon.importFiles(ImportRequest(transactions: [ledger]))
+            case .import: _ = try await recon.importFiles(ImportRequest(transactions: [ledger]))
             case .verify: _ = try await recon.verify()
             case .report: _ = try await recon.report()
             case .run: _ = try await recon.nightly(ImportRequest())
@@ -107,19 +107,19 @@ import Testing
         (.low, .findingsAtOrAboveFailOn),
     ] as [(Severity?, IAPRecon.ExitStatus)])
     func failOnDecidesTheExitStatus(failOn: Severity?, expected: IAPRecon.ExitStatus) async throws {
-        let config = try importSmallLedger { $0.failOn = failOn }
+        let config = try await importSmallLedger { $0.failOn = failOn }
         let recon = try config.dependencies(at: Self.asOf)
         let outcome = try await recon.report()
         #expect(outcome.status == expected)
         #expect(try runRecord(try dir.read("out/run.json"))["exit_code"] as? Int == Int(expected.rawValue))
     }
 
-    @Test func strictFailsAnImportThatRejectedRows() throws {
+    @Test func strictFailsAnImportThatRejectedRows() async throws {
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.strict = true
         let recon = try config.dependencies(at: Self.asOf)
         let ledger = try fixturePath("ledger/small-transactions.csv")
-        let outcome = try recon.importFiles(ImportRequest(transactions: [ledger]))
+        let outcome = try await recon.importFiles(ImportRequest(transactions: [ledger]))
         #expect(outcome.status == .failed)
         #expect(outcome.exitCode == 1)
     }

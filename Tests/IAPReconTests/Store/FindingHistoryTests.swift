@@ -14,7 +14,7 @@ import Testing
     func importLedger(_ rows: [String]) async throws {
         let path = try dir.write("t.csv", ([Self.header] + rows).joined(separator: "\n") + "\n")
         let config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
-        _ = try config.dependencies(at: 0).importFiles(ImportRequest(transactions: [path]))
+        _ = try await config.dependencies(at: 0).importFiles(ImportRequest(transactions: [path]))
     }
 
     func report(asOf: Int64) async throws -> [String: Any] {

@@ -1,0 +1,22 @@
+import Foundation
+
+/// A `notifications` row as the lookup timeline shows it.
+enum NotificationsRow {
+    static let table = "notifications"
+
+    static let columns = """
+        notification_uuid, notification_type, subtype, signed_date, environment, transaction_id,
+        original_transaction_id, product_id, revocation_date, revocation_type, source
+        """
+
+    static func summary(_ statement: SQLiteStatement) -> ReconStore.NotificationSummary {
+        let row = SQLiteRow(statement, table: table)
+        return ReconStore.NotificationSummary(
+            uuid: row.text("notification_uuid"), type: row.text("notification_type"),
+            subtype: row.optionalText("subtype"), signedDate: row.int64("signed_date"),
+            environment: row.optionalText("environment"), transactionID: row.optionalText("transaction_id"),
+            originalTransactionID: row.optionalText("original_transaction_id"),
+            productID: row.optionalText("product_id"), revocationDate: row.optionalInt64("revocation_date"),
+            revocationType: row.optionalText("revocation_type"), source: row.text("source"))
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Logging
+
+/// What one Get Notification History sweep did.
+public struct SweepSummary: Sendable, Hashable, Codable {
+    /// Pages fetched in this run.
+    public var pages = 0
+    /// Notifications kept for the first time.
+    public var newNotifications = 0
+    /// Notifications already kept (webhook retries, the one-day overlap).
+    public var knownNotifications = 0
+    /// Notifications that failed verification (kept as rejected rows).
+    public var rejected = 0
+    /// Windows completed in this run.
+    public var completedWindows = 0
+    /// Environments whose window stays open because Apple could not be reached or refused.
+    public var openWindows: [String] = []
+
+    public var line: String {
+        let open = openWindows.isEmpty ? "" : "; left open for the next run: \(openWindows.joined(separator: ", "))"
+        return "notification history: \(pages) pages, \(newNotifications) new, \(knownNotifications) already kept, "
+            + "\(rejected) rejected\(open)"
+    }
+}
+
+/// Sweeps Apple's notification history (SPEC §3): production, then sandbox; the window runs
+/// from the end of the last completed sweep less one day of overlap (the first sweep goes back
+/// ``historyDays``) to now.
+///
+/// Every page's notifications are kept before its pagination token is saved, so a killed sweep
+/// resumes at the page it was on and loses nothing (a page fetched twice is deduplicated by
+/// `notificationUUID`). The window is completed only after the last page; an unreachable Apple
+/// leaves it open for the next run. Rate limit and `Retry-After` are the client's.
+public struct NotificationHistorySweep: Sendable {
+    public var client: AppStoreServerAPIClient
+    public var check: NotificationCheck
+    /// "Now" for the window's end: `--as-of` when given, else the root's clock.
+    public var clock: any ReconClock
+    /// How far back the first sweep goes, in days (at most 180).
+    public var historyDays: Int
+    /// Stop after this many pages in one run (a runaway `hasMore` never loops forever).
+    public var maxPages = 10_000
+
+    static let dayMillis: Int64 = 86_400_000
+    /// One day of overlap with the previous window (SPEC §3).
+    static let overlapMillis: Int64 = dayMillis
+
+    public init(client: AppStoreServerAPIClient, check: NotificationCheck, clock: any ReconClock, historyDays: Int) {
+        self.client = client
+        self.check = check
+        self.clock = clock
+        self.historyDays = historyDays
+    }
+
+    /// How long Apple keeps history: 180 days in production, 30 in sandbox (Get Notification History).
+    static func retentionDays(_ environment: StoreEnvironment) -> Int64 {
+        environment == .production ? 180 : 30
+    }
+
+    /// Sweeps production, then sandbox.
+    public func run(store: ReconStore, logger: Logger) async throws -> SweepSummary {
+        var summary = SweepSummary()
+        for environment in [StoreEnvironment.production, .sandbox] {
+            try await sweep(environment, store: store, logger: logger, into: &summary)
+        }
+        return summary
+    }
+
+    /// The window to sweep now in `environment`: the open one, else a new one; nil when "now"
+    /// (`--as-of`) is not after the last completed window's start.
+    func window(_ environment: StoreEnvironment, store: ReconStore) throws -> ReconStore.NotificationSweepWindow? {
+        if let open = try store.openNotificationSweep(environment: environment) { return open }
+        let now = clock.nowMillis()
+        let oldest = now - Self.retentionDays(environment) * Self.dayMillis + Self.dayMillis / 24
+        var start = now - Int64(min(max(historyDays, 1), 180)) * Self.dayMillis
+        if let last = try store.lastCompletedNotificationSweep(environment: environment) {
+            start = last.endDate - Self.overlapMillis
+        }
+        guard max(start, oldest) < now else { return nil }
+        return try store.startNotificationSweep(environment: environment, startDate: max(start, oldest), endDate: now)
+    }
+
+    func sweep(
+        _ environment: StoreEnvironment, store: ReconStore, logger: Logger, into summary: inout SweepSummary
+    ) async throws {
+        guard var window = try window(environment, store: store) else { return }
+        var fetched = 0
+        while fetched < maxPages {
+            let answer = await client.notificationHistoryPage(
+                startDate: window.startDate, endDate: window.endDate, paginationToken: window.paginationToken,
+                environment: environment)
+            let page: NotificationHistoryPage
+            switch answer {
+            case .success(let value): page = value
+            case .unreachable(let reason, let attempts):
+                logger.warning(
+                    "Apple unreachable; notification-history window left open",
+                    metadata: ["environment": "\(environment.rawValue)", "reason": "\(reason)", "attempts": "\(attempts)"])
+                summary.openWindows.append(environment.rawValue)
+                return
+            case .failure(let failure):
+                logger.warning(
+                    "Get Notification History refused; window left open",
+                    metadata: ["environment": "\(environment.rawValue)", "failure": "\(failure)"])
+                summary.openWindows.append(environment.rawValue)
+                return
+            }
+            fetched += 1
+            summary.pages += 1
+            var added = 0
+            for (index, signed) in page.signedPayloads.enumerated() {
+                switch await check.verify(signed) {
+                case .success(let notification):
+                    if try store.recordNotification(notification, origin: .history) {
+                        added += 1
+                    } else {
+                        summary.knownNotifications += 1
+                    }
+                case .failure(let rejection):
+                    summary.rejected += 1
+                    try store.rejectNotification(
+                        RejectedRow(
+                            kind: .notifications,
+                            source: "notification history \(environment.rawValue) window \(window.id) page \(window.pages + 1)",
+                            line: index + 1, recordID: nil, reason: rejection.reason,
+                            raw: signed))
+                }
+            }
+            summary.newNotifications += added
+            if page.hasMore, page.paginationToken == nil || page.paginationToken == window.paginationToken {
+                logger.warning(
+                    "Apple said hasMore without a new paginationToken; window left open",
+                    metadata: ["environment": "\(environment.rawValue)"])
+                summary.openWindows.append(environment.rawValue)
+                return
+            }
+            try store.advanceNotificationSweep(window.id, paginationToken: page.paginationToken, newNotifications: added)
+            window.paginationToken = page.paginationToken
+            window.pages += 1
+            if !page.hasMore {
+                try store.completeNotificationSweep(window.id)
+                summary.completedWindows += 1
+                return
+            }
+        }
+        summary.openWindows.append(environment.rawValue)
+    }
+}

@@ -54,12 +54,12 @@ enum DetectionSupport {
     static func catalogValue(
         _ productID: String, storefront: String?, quantity: Int, in context: DetectionContext
     ) -> Money? {
-        context.product(productID, storefront: storefront)?.price.map { times($0, quantity) }
+        context.product(productID, storefront: storefront)?.price.flatMap { times($0, quantity) }
     }
 
-    /// `unit × quantity`, exact.
-    static func times(_ unit: Money, _ quantity: Int) -> Money {
-        Money(milliunits: unit.milliunits * Int64(quantity), currency: unit.currency)
+    /// `unit × quantity`, exact; nil when it overflows the money type.
+    static func times(_ unit: Money, _ quantity: Int) -> Money? {
+        unit.times(quantity)
     }
 
     /// What a ledger row is worth: its recorded price × quantity, else Apple's (JWS) unit price ×
@@ -70,7 +70,7 @@ enum DetectionSupport {
         of row: LedgerTransaction, applePrice: Money?, in context: DetectionContext
     ) -> Money? {
         if let total = row.lineTotal { return total }
-        if let applePrice { return times(applePrice, row.quantity) }
+        if let applePrice, let total = times(applePrice, row.quantity) { return total }
         return catalogValue(row.productID, storefront: row.storefront, quantity: row.quantity, in: context)
     }
 
@@ -83,8 +83,8 @@ enum DetectionSupport {
     /// different currencies.
     static func difference(_ lhs: Money?, _ rhs: Money?) -> Money? {
         guard let lhs, let rhs, lhs.currency.uppercased() == rhs.currency.uppercased() else { return nil }
-        let gap = lhs.milliunits - rhs.milliunits
-        return Money(milliunits: gap < 0 ? -gap : gap, currency: lhs.currency.uppercased())
+        let gap = Money.difference(lhs.milliunits, rhs.milliunits)
+        return Money(milliunits: gap < 0 ? Money.difference(0, gap) : gap, currency: lhs.currency.uppercased())
     }
 
     /// Parses Apple's JWS `type` (`Consumable`, `Non-Consumable`, `Auto-Renewable Subscription`,
@@ -461,7 +461,7 @@ struct MoneyTally {
             return
         }
         if totals[money.currency] == nil { currencies.append(money.currency) }
-        totals[money.currency, default: 0] += money.milliunits
+        totals[money.currency] = Money.sum(totals[money.currency] ?? 0, money.milliunits)
     }
 
     /// The total, when it is in one currency and every value is known.

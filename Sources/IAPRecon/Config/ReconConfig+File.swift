@@ -11,6 +11,7 @@ extension ReconConfig {
         "finish-grace": "duration (default 24h)",
         "pending-limit": "duration (default 24h)",
         "bundle-id": "list of the app's bundle ids",
+        "ledger-start": "when the ledger begins, a date (2026-01-01) or time; older purchases are not MISSING_RECORD",
         "trusted-root": "list of extra root certificate files (DER or PEM)",
         "verify-receipt-url": "default https://buy.itunes.apple.com/verifyReceipt",
         "sandbox-verify-receipt-url": "default https://sandbox.itunes.apple.com/verifyReceipt",
@@ -27,6 +28,11 @@ extension ReconConfig {
         "api-key-id": "App Store Server API key id",
         "issuer-id": "App Store Server API issuer id",
     ]
+
+    /// `--ledger-start`: a day (`2026-01-01`, midnight UTC) or an ISO 8601 time / epoch ms.
+    public static func ledgerStart(_ text: String) -> Int64? {
+        Timestamp.parse(text + "T00:00:00Z") ?? Timestamp.parse(text)
+    }
 
     /// Applies a JSON config file: an object whose keys are ``fileKeys``.
     ///
@@ -84,6 +90,12 @@ extension ReconConfig {
             retryAttempts = n
         }
         if let v = try list("bundle-id") { bundleIDs = v }
+        if let v = try string("ledger-start") {
+            guard let start = Self.ledgerStart(v) else {
+                throw .invalid(key: "ledger-start in \(path)", value: v, expected: "a date like 2026-01-01 or an ISO 8601 time")
+            }
+            ledgerStart = start
+        }
         if let v = try list("trusted-root") { trustedRoots = v }
         if let v = try string("verify-receipt-url") { verifyReceiptURL = v }
         if let v = try string("sandbox-verify-receipt-url") { sandboxVerifyReceiptURL = v }

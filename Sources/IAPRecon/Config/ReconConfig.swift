@@ -27,6 +27,9 @@ public struct ReconConfig: Sendable, Hashable {
     public var pendingLimitMillis: Int64 = 86_400_000
     /// The app's own bundle ids.
     public var bundleIDs: [String] = []
+    /// When the ledger begins (epoch ms): Apple's entries for purchases before it are not
+    /// `MISSING_RECORD` (SPEC §4, `--ledger-start`). Nil: the ledger holds everything.
+    public var ledgerStart: Int64?
     /// Extra trusted root certificates (DER or PEM files).
     public var trustedRoots: [String] = []
     public var verifyReceiptURL = "https://buy.itunes.apple.com/verifyReceipt"

@@ -22,7 +22,7 @@ public enum Jobs {
     ) throws -> Outcome {
         let store = try ReconStore(path: config.databasePath, clock: clock)
         let summaries = try Importer(progress: progress).run(request, into: store)
-        var lines = summaries.map(\.line)
+        var lines = summaries.flatMap { [$0.line] + ($0.warnings ?? []).map { "warning: " + $0 } }
         let rejected = summaries.reduce(0) { $0 + $1.rejected }
         let read = summaries.reduce(0) { $0 + $1.read }
         let accepted = summaries.reduce(0) { $0 + $1.accepted }
@@ -40,7 +40,7 @@ public enum Jobs {
     /// `iap-recon report`: detects and writes the reports from the store, without network.
     public static func report(config: ReconConfig, clock: TimeSource = .system, logger: Logger) async throws -> Outcome {
         let trust = try config.trustStore()
-        let store = try ReconStore(path: config.databasePath, clock: clock)
+        let store = try ReconStore.existing(path: config.databasePath, clock: clock)
         let started = clock.nowMillis()
         let decoded = try await ReceiptDecodeStage(
             decoder: ReceiptDecoder(trust: trust, expectedBundleIDs: Set(config.bundleIDs)), clock: clock
@@ -75,7 +75,7 @@ public enum Jobs {
         if config.strict, summary.counts.rejected > 0 { exitCode = 1 }
         report.run.exitCode = exitCode
         report.run.finishedAt = Timestamp.iso(clock.nowMillis())
-        try job.write(report)
+        try job.write(&report)
         try store.finishRun(
             summary.runID, finishedAt: clock.nowMillis(), exitCode: exitCode,
             summaryJSON: String(decoding: report.run.json(), as: UTF8.self))
@@ -114,6 +114,10 @@ extension Jobs {
         -> Outcome
     {
         var subject = subject
+        // Before anything else: a mistyped path answers "no store", never "no purchases".
+        guard FileManager.default.fileExists(atPath: config.databasePath) else {
+            throw StoreError.noStore(path: config.databasePath)
+        }
         if case .order(let orderID, _) = subject {
             guard config.hasServerAPICredentials else {
                 throw ConfigError.invalid(
@@ -127,7 +131,7 @@ extension Jobs {
             case .failure(let message): return Outcome(exitCode: 0, lines: ["order \(orderID): \(message)"])
             }
         }
-        let store = try ReconStore(path: config.databasePath)
+        let store = try ReconStore.existing(path: config.databasePath)
         let report = try Lookup.build(subject, store: store, bundleIDs: Set(config.bundleIDs))
         let text = json ? report.json() : report.text()
         return Outcome(exitCode: 0, lines: [String(text.dropLast())])

@@ -34,7 +34,7 @@ extension Jobs {
             do {
                 let key = try AppStoreAPIKey(keyID: keyID, issuerID: issuer, bundleID: bundle, p8File: URL(fileURLWithPath: file))
                 serverAPI = try AppStoreServerAPIClient(
-                    key: key, endpoints: endpoints, transport: transport, retryPolicy: retry, rateLimiter: limiter, logger: logger)
+                    key: key, otherBundleIDs: Array(config.bundleIDs.dropFirst()), endpoints: endpoints, transport: transport, retryPolicy: retry, rateLimiter: limiter, logger: logger)
             } catch {
                 throw ConfigError.invalid(key: "api-key-file", value: file, expected: error.description)
             }
@@ -78,7 +78,7 @@ extension Jobs {
         config: ReconConfig, clock: TimeSource = .system, logger: Logger, progress: Progress? = nil
     ) async throws -> Outcome {
         let trust = try config.trustStore()
-        let store = try ReconStore(path: config.databasePath, clock: clock)
+        let store = try ReconStore.existing(path: config.databasePath, clock: clock)
         let lock = try RunLock(storePath: config.databasePath, holder: lockHolder("verify", clock: clock))
         defer { withExtendedLifetime(lock) {} }
         let started = clock.nowMillis()
@@ -151,7 +151,7 @@ extension Jobs {
                 .init(
                     name: "import", durationMillis: clock.nowMillis() - importStart,
                     counts: ["read": summary.counts.read, "accepted": summary.counts.accepted, "rejected": summary.counts.rejected]))
-            lines += files.map(\.line)
+            lines += files.flatMap { [$0.line] + ($0.warnings ?? []).map { "warning: " + $0 } }
         }
 
         let verifyStart = clock.nowMillis()

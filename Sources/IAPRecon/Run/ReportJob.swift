@@ -31,12 +31,22 @@ public struct ReportJob {
 
         let detectStart = clock.nowMillis()
         let catalog = try store.catalog()
-        let context = DetectionContext(
+        var context = DetectionContext(
             asOf: asOf, deliveryGraceMillis: config.deliveryGraceMillis, finishGraceMillis: config.finishGraceMillis,
             pendingLimitMillis: config.pendingLimitMillis, bundleIDs: Set(config.bundleIDs), catalog: catalog)
+        context.ledgerStart = config.ledgerStart
         var revenue = RevenueBuilder(timeZone: zone, context: context, from: from, to: to)
         let findings = try DetectionStage(context: context).run(store: store) { facts in revenue.add(facts) }
-        let (current, resolved) = try store.recordFindings(findings, runID: summary.runID, at: asOf)
+        // A report for a past as-of reads the findings history but never writes it: resolving or
+        // reopening the live history from an old point of view would rewrite what is known now.
+        let current: [ReconStore.FindingHistory]
+        let resolved: [ReconStore.FindingHistory]
+        if let latest = try store.latestFindingsAsOf(), asOf < latest {
+            current = try store.findingsWithoutRecording(findings, at: asOf)
+            resolved = []
+        } else {
+            (current, resolved) = try store.recordFindings(findings, runID: summary.runID, at: asOf)
+        }
         summary.stages.append(
             .init(name: "detect", durationMillis: clock.nowMillis() - detectStart, counts: ["findings": findings.count]))
 
@@ -58,21 +68,29 @@ public struct ReportJob {
             duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: summary)
         for total in report.totalsByCurrency {
             summary.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
+            if [total.gross, total.refunds, total.net, total.proceeds].contains(where: Money.isSaturated) {
+                summary.warnings = (summary.warnings ?? [])
+                    + ["revenue in \(total.currency) overflows the money type; its sums are capped and shown as 'overflow'"]
+            }
         }
         report.run = summary
         return report
     }
 
     /// Writes every report file of `report` into the output folder (run.json last, so its
-    /// presence means the rest is there).
-    public func write(_ report: ReconciliationReport) throws {
+    /// presence means the rest is there). Values a format cannot hold become warnings in
+    /// `report.run` (and so in run.json), never a failed report.
+    public func write(_ report: inout ReconciliationReport) throws {
         let out = config.outputDirectory
         try ReportFile.ensureDirectory(out)
         let writeStart = clock.nowMillis()
         try ReportFile.write(CSVReports.discrepancies(report).encoded(), to: out + "/discrepancies.csv")
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
-        try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
+        let warnings = report.run.warnings ?? []
+        let workbookWarnings = try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
+        if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }
+        for warning in workbookWarnings { logger.warning("\(warning)") }
         var run = report.run
         run.stages.append(.init(name: "report", durationMillis: clock.nowMillis() - writeStart, counts: [:]))
         try ReportFile.write(run.json(), to: out + "/run.json")
@@ -96,12 +114,14 @@ public struct DetectionStage {
     public func run(store: ReconStore, each: (TransactionFacts) -> Void) throws -> [Finding] {
         var collector = FindingCollector()
         try store.forEachTransactionGroup { group in
+            let group = group.asOf(context.asOf)
+            guard !group.records.isEmpty || !group.evidence.isEmpty else { return }
             let facts = TransactionFacts(group, in: context)
             each(facts)
             detectors.inspect(facts, into: &collector)
         }
         try store.forEachOriginalTransactionGroup { group in
-            detectors.inspect(group, in: context, into: &collector)
+            detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
         }
         try store.forEachReceiptCase { receiptCase in
             detectors.inspect(receiptCase, in: context, into: &collector)

@@ -80,7 +80,11 @@ final class LedgerWriter {
                 original_transaction_id = ?5, purchase_date = ?6, quantity = ?7, environment = ?8,
                 price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
                 delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file_id = ?16, source_line = ?17,
-                imported_at = ?18
+                imported_at = ?18,
+                recon_verdict = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
+                    THEN recon_verdict END,
+                recon_verification_id = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
+                    THEN recon_verification_id END
             """)
         upsertReceipt = try store.db.prepare(
             """
@@ -143,6 +147,13 @@ final class LedgerWriter {
             p.price.map { .integer($0.milliunits) } ?? .null, p.price.map { .text($0.currency) } ?? .null,
             .integer(p.proceedsRatePPM), .text(source), .integer(Int64(line)), .integer(now),
         ])
+    }
+
+    /// Forgets the rejections an earlier import of `source` left, so a re-import's rejections
+    /// replace them (a row fixed at the source leaves `rejected.csv`).
+    func forgetRejections(of source: String, kind: InputKind) throws(StoreError) {
+        try store.db.prepare("DELETE FROM rejected_rows WHERE source_file = ? AND kind = ?")
+            .run([.text(source), .text(kind.rawValue)])
     }
 
     func reject(_ r: RejectedRow) throws(StoreError) {

@@ -43,6 +43,21 @@ public final class ReconStore {
         }
     }
 
+    /// Opens the store at `path`, which must exist: for `verify`, `report`, `lookup` and
+    /// `serve`. Only `import`, `run` and `demo` create a store (SPEC §2).
+    ///
+    /// - Throws: ``StoreError/noStore(path:)`` when there is no file at `path`, else as
+    ///   ``init(path:clock:readOnly:)``.
+    public static func existing(path: String, clock: TimeSource = .system, readOnly: Bool = false) throws(StoreError)
+        -> ReconStore
+    {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .noStore(path: path)
+        }
+        return try ReconStore(path: path, clock: clock, readOnly: readOnly)
+    }
+
     private func appliedMigrations() throws(StoreError) -> [String] {
         try db.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)",

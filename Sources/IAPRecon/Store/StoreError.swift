@@ -10,6 +10,9 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
     case newerSchema(path: String, found: Int, known: Int)
     /// Another run holds the store's lock.
     case locked(holder: String)
+    /// A command that only reads or updates a store was pointed at a path with none (a typo
+    /// must not create an empty store that answers "nothing found").
+    case noStore(path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -21,6 +24,8 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
             return "store '\(path)' has schema version \(found); this iap-recon knows up to \(known)"
         case .locked(let holder):
             return "store is locked by \(holder)"
+        case .noStore(let path):
+            return "no store at \(path)"
         }
     }
 }

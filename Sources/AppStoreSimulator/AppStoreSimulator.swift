@@ -199,6 +199,11 @@ public final class AppStoreSimulator: Sendable {
             guard let environment = environment(context) else { return reply(.empty(404)) }
             let buffer = try await request.body.collect(upTo: 8 << 20)
             let body = Data(buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? [])
+            if let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+                let data = json["receipt-data"] as? String
+            {
+                state.log.noteReceipt(SimulatorReceipt.hash(data), environment: environment)
+            }
             return reply(
                 SimulatedVerifyReceipt.answer(store: state.store, endpoint: environment, body: body, now: Date()))
         }

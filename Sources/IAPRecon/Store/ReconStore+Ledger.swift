@@ -86,13 +86,16 @@ final class LedgerWriter {
                 recon_verification_id = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
                     THEN recon_verification_id END
             """)
+        // A receipt re-imported unchanged keeps its import time, so it is not decoded again (its
+        // evidence keeps its place in the record; a changed one is decoded anew).
         upsertReceipt = try store.db.prepare(
             """
             INSERT INTO receipts (receipt_id, user_id, received_at, format, data, claimed_environment,
                 source_file, source_line, imported_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (receipt_id) DO UPDATE SET user_id = ?2, received_at = ?3, format = ?4, data = ?5,
-                claimed_environment = ?6, source_file = ?7, source_line = ?8, imported_at = ?9
+                claimed_environment = ?6, source_file = ?7, source_line = ?8,
+                imported_at = CASE WHEN format IS ?4 AND data IS ?5 THEN imported_at ELSE ?9 END
             """)
         upsertProduct = try store.db.prepare(
             """

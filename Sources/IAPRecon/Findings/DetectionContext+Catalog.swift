@@ -13,7 +13,7 @@ extension DetectionContext {
 
     /// The catalog price of `quantity` units of a product in a storefront, if the catalog has one.
     func catalogValue(_ productID: String, storefront: String?, quantity: Int) -> Money? {
-        product(productID, storefront: storefront)?.price.map { $0.times(quantity) }
+        product(productID, storefront: storefront)?.price.flatMap { $0.times(quantity) }
     }
 
     /// What a ledger row is worth: its recorded price × quantity, else Apple's (JWS) unit price ×
@@ -22,7 +22,7 @@ extension DetectionContext {
     /// - Parameter applePrice: Apple's unit price for the transaction, when evidence states one.
     func value(of row: LedgerTransaction, applePrice: Money?) -> Money? {
         if let total = row.lineTotal { return total }
-        if let applePrice { return applePrice.times(row.quantity) }
+        if let applePrice, let total = applePrice.times(row.quantity) { return total }
         return catalogValue(row.productID, storefront: row.storefront, quantity: row.quantity)
     }
 }

@@ -7,6 +7,7 @@
 /// trusted source; Apple has not refunded or revoked it; and it is not a family-shared copy
 /// (`inAppOwnershipType` `FAMILY_SHARED`: the family member did not pay). The amount is Apple's
 /// price × quantity, else the catalog price × quantity. Users are the receipts' uploaders.
+/// A purchase before `--ledger-start` is older than the ledger itself: not missing from it.
 public struct MissingRecord: TransactionDetector {
     public let code = FindingCode.missingRecord
 
@@ -26,6 +27,7 @@ public struct MissingRecord: TransactionDetector {
         let quantity = TransactionFacts.preferred(facts.usable) { $0.entry.quantity }.first ?? 1
         let storefront = TransactionFacts.preferred(facts.usable) { $0.entry.storefront }.first
         let purchased = TransactionFacts.preferred(facts.usable) { $0.entry.purchaseDate }.first
+        if let start = context.ledgerStart, let purchased, purchased < start { return }
         let amount =
             facts.applePrice.map { $0.times(quantity) }
             ?? product.flatMap {

@@ -10,7 +10,7 @@ public struct RevenueRow: Sendable, Hashable {
     /// Milliunits of `currency`.
     public var gross: Int64
     public var refunds: Int64
-    public var net: Int64 { gross - refunds }
+    public var net: Int64 { Money.difference(gross, refunds) }
     public var estimatedProceeds: Int64
 
     public var date: String { Timestamp.dayString(day) }
@@ -85,7 +85,7 @@ public struct RevenueBuilder {
             if let booked = group.records.filter(\.ledgerCountsAsRevenue).min(by: LedgerTransaction.bookingOrder),
                 let value = facts.value(of: booked)
             {
-                excludedAsSandbox[value.currency, default: 0] += value.milliunits
+                excludedAsSandbox[value.currency] = Money.sum(excludedAsSandbox[value.currency] ?? 0, value.milliunits)
             }
             return
         }
@@ -97,21 +97,23 @@ public struct RevenueBuilder {
         let rate = context.product(record.productID, storefront: record.storefront)?.proceedsRatePPM
             ?? CatalogProduct.defaultProceedsRatePPM
         if !record.environment.isProduction {
-            recoveredFromSandbox[value.currency, default: 0] += value.milliunits
+            recoveredFromSandbox[value.currency] = Money.sum(recoveredFromSandbox[value.currency] ?? 0, value.milliunits)
         }
         let purchaseDay = day(of: record.purchaseDate)
         if inRange(purchaseDay) {
             let key = Key(day: purchaseDay, productID: record.productID, currency: value.currency)
-            sums[key, default: Sums()].units += Int64(record.quantity)
-            sums[key, default: Sums()].gross += value.milliunits
-            sums[key, default: Sums()].grossProceeds += value.scaled(byPPM: rate).milliunits
+            sums[key, default: Sums()].units = Money.sum(sums[key]?.units ?? 0, Int64(record.quantity))
+            sums[key, default: Sums()].gross = Money.sum(sums[key]?.gross ?? 0, value.milliunits)
+            sums[key, default: Sums()].grossProceeds = Money.sum(
+                sums[key]?.grossProceeds ?? 0, value.scaled(byPPM: rate).milliunits)
         }
         if let refund = RevenuePolicy.refund(facts, of: value) {
             let refundDay = day(of: refund.date)
             guard inRange(refundDay) else { return }
             let key = Key(day: refundDay, productID: record.productID, currency: value.currency)
-            sums[key, default: Sums()].refunds += refund.amount.milliunits
-            sums[key, default: Sums()].refundProceeds += refund.amount.scaled(byPPM: rate).milliunits
+            sums[key, default: Sums()].refunds = Money.sum(sums[key]?.refunds ?? 0, refund.amount.milliunits)
+            sums[key, default: Sums()].refundProceeds = Money.sum(
+                sums[key]?.refundProceeds ?? 0, refund.amount.scaled(byPPM: rate).milliunits)
         }
     }
 
@@ -121,7 +123,7 @@ public struct RevenueBuilder {
             let s = sums[key] ?? Sums()
             return RevenueRow(
                 day: key.day, productID: key.productID, currency: key.currency, units: s.units, gross: s.gross,
-                refunds: s.refunds, estimatedProceeds: s.grossProceeds - s.refundProceeds)
+                refunds: s.refunds, estimatedProceeds: Money.difference(s.grossProceeds, s.refundProceeds))
         }
     }
 }

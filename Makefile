@@ -5,9 +5,13 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev
 TEST_PACKAGES := unzip
 BENCH_PACKAGES := sqlite3 time bc python3 python3-venv
+# The reliability suite: mounts a tiny tmpfs (util-linux), checks the store with python3's sqlite3.
+RELIABILITY_PACKAGES := util-linux python3 coreutils
+CRASH_KILLS ?= 50
+FUZZ_SECONDS ?= 60
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: all build test demo bench deps test-deps bench-deps clean
+.PHONY: all build test reliability demo bench deps test-deps bench-deps reliability-deps clean
 
 all: build
 
@@ -28,14 +32,29 @@ test-deps: deps
 bench-deps: deps
 	$(call ensure_packages,$(BENCH_PACKAGES))
 
+reliability-deps: test-deps
+	$(call ensure_packages,$(RELIABILITY_PACKAGES))
+
 build: deps
 	$(SWIFT) build
 
 # Serially: the suite runs HTTP servers and subprocesses whose timeouts should not race the
 # CPU-heavy tests for this machine's two cores.
-test: test-deps
+# The suite includes the reliability suite's bounded form: a crash loop of 3 kills, the fault
+# matrix, and the disk-full / read-only checks.
+test: reliability-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
+	./scripts/disk-faults.sh
+
+# The full reliability suite: crash loop of $(CRASH_KILLS) kills, fault matrix, disk faults, and
+# libFuzzer over the input readers for $(FUZZ_SECONDS) s each; prints its figures.
+reliability: reliability-deps
+	$(SWIFT) build --build-tests
+	IAP_RECON_CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --no-parallel --filter 'CrashLoopTests|FaultMatrixTests' 2>&1 \
+		| tee .build/reliability.log | grep -E 'crash loop:|✘|passed after|failed after'
+	./scripts/disk-faults.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
 
 demo: deps
 	$(SWIFT) build
@@ -46,4 +65,4 @@ bench: bench-deps
 	./scripts/bench.sh
 
 clean:
-	rm -rf .build reports/*.csv reports/*.xlsx reports/*.json reports/*.sqlite*
+	rm -rf .build .build-fuzz reports/*.csv reports/*.xlsx reports/*.json reports/*.sqlite*

@@ -201,29 +201,34 @@ public final class AppStoreSimulator: Sendable {
             guard let environment = environment(context) else { return reply(.empty(404)) }
             let buffer = try await request.body.collect(upTo: 8 << 20)
             let body = Data(buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? [])
+            if let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+                let data = json["receipt-data"] as? String
+            {
+                state.log.noteReceipt(SimulatorReceipt.hash(data), environment: environment)
+            }
             return reply(
                 SimulatedVerifyReceipt.answer(store: state.store, endpoint: environment, body: body, now: Date()))
         }
         router.get("/:environment/inApps/v1/transactions/:id") { request, context -> Response in
-            serverAPI(request, context, state) { environment, now in
+            serverAPI(request, context, state) { environment, now, bundleID in
                 SimulatedServerAPI.transactionInfo(
                     store: state.store, authority: state.authority, environment: environment,
-                    id: context.parameters.get("id") ?? "", now: now)
+                    id: context.parameters.get("id") ?? "", now: now, bundleID: bundleID)
             }
         }
         router.get("/:environment/inApps/v2/history/:id") { request, context -> Response in
-            serverAPI(request, context, state) { environment, now in
+            serverAPI(request, context, state) { environment, now, bundleID in
                 SimulatedServerAPI.history(
                     store: state.store, authority: state.authority, environment: environment,
                     id: context.parameters.get("id") ?? "",
-                    revision: request.uri.queryParameters.get("revision"), now: now)
+                    revision: request.uri.queryParameters.get("revision"), now: now, bundleID: bundleID)
             }
         }
         router.get("/:environment/inApps/v1/lookup/:orderId") { request, context -> Response in
-            serverAPI(request, context, state) { environment, now in
+            serverAPI(request, context, state) { environment, now, bundleID in
                 SimulatedServerAPI.orderLookup(
                     store: state.store, authority: state.authority, environment: environment,
-                    orderID: context.parameters.get("orderId") ?? "", now: now)
+                    orderID: context.parameters.get("orderId") ?? "", now: now, bundleID: bundleID)
             }
         }
         router.post("/:environment/inApps/v1/notifications/history") { request, context -> Response in
@@ -236,11 +241,11 @@ public final class AppStoreSimulator: Sendable {
             }
         }
         router.get("/:environment/inApps/v2/refund/lookup/:id") { request, context -> Response in
-            serverAPI(request, context, state) { environment, now in
+            serverAPI(request, context, state) { environment, now, bundleID in
                 SimulatedServerAPI.refundHistory(
                     store: state.store, authority: state.authority, environment: environment,
                     id: context.parameters.get("id") ?? "",
-                    revision: request.uri.queryParameters.get("revision"), now: now)
+                    revision: request.uri.queryParameters.get("revision"), now: now, bundleID: bundleID)
             }
         }
 
@@ -265,7 +270,7 @@ public final class AppStoreSimulator: Sendable {
 
     private static func serverAPI(
         _ request: Request, _ context: SimulatorContext, _ state: SimulatorState,
-        _ answer: (StoreEnvironment, Date) -> SimulatorReply
+        _ answer: (StoreEnvironment, Date, String?) -> SimulatorReply
     ) -> Response {
         guard let environment = environment(context) else { return reply(.empty(404)) }
         let now = Date()
@@ -275,7 +280,8 @@ public final class AppStoreSimulator: Sendable {
             context.logger.debug("Bearer token rejected", metadata: ["reason": "\(problem)"])
             return reply(.empty(401))
         }
-        return reply(answer(environment, now))
+        let bundleID = SimulatedServerAPI.tokenBundleID(authorization: request.headers[.authorization])
+        return reply(answer(environment, now, bundleID))
     }
 
     static func reply(_ reply: SimulatorReply) -> Response {

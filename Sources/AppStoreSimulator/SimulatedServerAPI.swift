@@ -34,13 +34,22 @@ enum SimulatedServerAPI {
             audience as? String == "appstoreconnect-v1"
                 || (audience as? [String])?.contains("appstoreconnect-v1") == true
         else { return "wrong aud" }
-        guard claims["bid"] as? String == store.seed.bundleId else { return "wrong bid" }
+        guard let bid = claims["bid"] as? String, store.bundleIDs.contains(bid) else { return "wrong bid" }
         guard let iat = integer(claims["iat"]), let exp = integer(claims["exp"]) else { return "iat or exp missing" }
         let nowSeconds = Int64(now.timeIntervalSince1970)
         guard exp > nowSeconds else { return "expired" }
         guard exp - iat <= 3600, exp > iat else { return "exp more than 60 minutes after iat" }
         guard iat <= nowSeconds + 60 else { return "iat in the future" }
         return nil
+    }
+
+    /// The `bid` claim of a bearer token already accepted by ``tokenProblem(authorization:store:now:)``.
+    static func tokenBundleID(authorization: String?) -> String? {
+        guard let token = authorization?.dropFirst("Bearer ".count).split(separator: ".").dropFirst().first,
+            let data = base64URLDecode(String(token)),
+            let claims = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return nil }
+        return claims["bid"] as? String
     }
 
     /// An integer JSON value, however Foundation bridged it.
@@ -55,9 +64,12 @@ enum SimulatedServerAPI {
     }
 
     static func transactionInfo(
-        store: SimulatorStore, authority: SigningAuthority, environment: StoreEnvironment, id: String, now: Date
+        store: SimulatorStore, authority: SigningAuthority, environment: StoreEnvironment, id: String, now: Date,
+        bundleID: String? = nil
     ) -> SimulatorReply {
-        guard let transaction = store.transactions[id], transaction.storeEnvironment == environment else {
+        guard let transaction = store.transactions[id], transaction.storeEnvironment == environment,
+            store.belongs(transaction, to: bundleID)
+        else {
             return notFound
         }
         guard let signed = sign(transaction, store: store, authority: authority, now: now) else {
@@ -68,9 +80,11 @@ enum SimulatedServerAPI {
 
     static func history(
         store: SimulatorStore, authority: SigningAuthority, environment: StoreEnvironment, id: String,
-        revision: String?, now: Date
+        revision: String?, now: Date, bundleID: String? = nil
     ) -> SimulatorReply {
-        guard let transaction = store.transactions[id], transaction.storeEnvironment == environment else {
+        guard let transaction = store.transactions[id], transaction.storeEnvironment == environment,
+            store.belongs(transaction, to: bundleID)
+        else {
             return notFound
         }
         let family = (store.families[transaction.originalID] ?? []).filter { $0.storeEnvironment == environment }
@@ -81,9 +95,11 @@ enum SimulatedServerAPI {
 
     static func refundHistory(
         store: SimulatorStore, authority: SigningAuthority, environment: StoreEnvironment, id: String,
-        revision: String?, now: Date
+        revision: String?, now: Date, bundleID: String? = nil
     ) -> SimulatorReply {
-        guard let transaction = store.transactions[id], transaction.storeEnvironment == environment else {
+        guard let transaction = store.transactions[id], transaction.storeEnvironment == environment,
+            store.belongs(transaction, to: bundleID)
+        else {
             return notFound
         }
         let refunded = (store.families[transaction.originalID] ?? [])
@@ -95,9 +111,12 @@ enum SimulatedServerAPI {
     }
 
     static func orderLookup(
-        store: SimulatorStore, authority: SigningAuthority, environment: StoreEnvironment, orderID: String, now: Date
+        store: SimulatorStore, authority: SigningAuthority, environment: StoreEnvironment, orderID: String, now: Date,
+        bundleID: String? = nil
     ) -> SimulatorReply {
-        let matches = (store.orders[orderID] ?? []).filter { $0.storeEnvironment == environment }
+        let matches = (store.orders[orderID] ?? []).filter {
+            $0.storeEnvironment == environment && store.belongs($0, to: bundleID)
+        }
         guard !matches.isEmpty else { return SimulatorReply.json(200, ["status": 1]) }
         let signed = matches.compactMap { sign($0, store: store, authority: authority, now: now) }
         return SimulatorReply.json(200, ["status": 0, "signedTransactions": .array(signed.map(SimJSON.string))])

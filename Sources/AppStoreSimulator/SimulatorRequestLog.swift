@@ -1,4 +1,5 @@
 import Foundation
+import IAPRecon
 import Synchronization
 
 /// One request the simulator received.
@@ -20,6 +21,24 @@ public struct SimulatorRequest: Sendable, Hashable {
 /// Every request the simulator received, for tests asserting attempt counts.
 public final class SimulatorRequestLog: Sendable {
     private let entries = Mutex<[SimulatorRequest]>([])
+    private let receipts = Mutex<[VerifyReceiptRequest]>([])
+
+    /// One `verifyReceipt` request: which receipt (SHA-256 of its `receipt-data`, hex), where, when.
+    public struct VerifyReceiptRequest: Sendable, Hashable {
+        public var receiptSHA256: String
+        public var environment: StoreEnvironment
+        public var receivedAt: Date
+    }
+
+    func noteReceipt(_ sha256: String, environment: StoreEnvironment) {
+        receipts.withLock {
+            $0.append(VerifyReceiptRequest(receiptSHA256: sha256, environment: environment, receivedAt: Date()))
+        }
+    }
+
+    /// Every `verifyReceipt` request by receipt, in arrival order (to count how often one
+    /// receipt was asked).
+    public var verifyReceiptRequests: [VerifyReceiptRequest] { receipts.withLock { $0 } }
 
     init() {}
 

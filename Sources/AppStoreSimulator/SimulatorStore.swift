@@ -69,6 +69,16 @@ struct SimulatorStore: Sendable {
     let pageSize: Int
     let apiPublicKey: P256.Signing.PublicKey?
 
+    /// Every app the seed sells for: a Server API token may name any of them.
+    var bundleIDs: Set<String> { Set([seed.bundleId] + seed.transactions.compactMap(\.bundleId)) }
+
+    /// Whether `transaction` is `bundleID`'s (nil: any app); a token for another app does not
+    /// see it, as Apple answers another app's transaction id with "not found".
+    func belongs(_ transaction: SimulatorTransaction, to bundleID: String?) -> Bool {
+        guard let bundleID else { return true }
+        return (transaction.bundleId ?? seed.bundleId) == bundleID
+    }
+
     init(_ seed: SimulatorSeed) throws(SimulatorError) {
         self.seed = seed
         var transactions: [String: SimulatorTransaction] = [:]

@@ -5,7 +5,7 @@ import Logging
 
 /// `--db PATH`: every command names the store.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite store (created with its schema if absent).", valueName: "path"))
+    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite store (import and run create it when absent; other commands need it).", valueName: "path"))
     var databasePath: String
 }
 
@@ -97,6 +97,9 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app's own bundle id (repeatable).", valueName: "id"))
     var bundleIDs: [String] = []
 
+    @Option(name: .customLong("ledger-start"), help: ArgumentHelp("When the ledger begins (2026-01-01): Apple's older purchases are not MISSING_RECORD.", valueName: "date"))
+    var ledgerStart: String?
+
     @Option(name: .customLong("trusted-root"), help: ArgumentHelp("Extra trusted root certificate, DER or PEM (repeatable).", valueName: "file"))
     var trustedRoots: [String] = []
 
@@ -150,6 +153,9 @@ struct ConfigOptions: ParsableArguments {
                 throw ValidationError("\(flag) '\(value)' is not a duration (e.g. 90m, 1h, 2d)")
             }
         }
+        if let ledgerStart, ReconConfig.ledgerStartMillis(ledgerStart) == nil {
+            throw ValidationError("--ledger-start '\(ledgerStart)' is not a date like 2026-01-01 or an ISO 8601 time")
+        }
         if Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level '\(logLevel)' must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -173,6 +179,7 @@ struct ConfigOptions: ParsableArguments {
         if let finishGrace, let ms = DurationText.millis(finishGrace) { config.finishGraceMillis = ms }
         if let pendingLimit, let ms = DurationText.millis(pendingLimit) { config.pendingLimitMillis = ms }
         if !bundleIDs.isEmpty { config.bundleIDs = bundleIDs }
+        if let ledgerStart { config.ledgerStart = ledgerStart }
         config.trustedRoots += trustedRoots
         return config
     }
@@ -191,13 +198,14 @@ struct ConfigOptions: ParsableArguments {
 /// composition root and the logger, calls the library, prints its lines and ends with its exit
 /// status. The one place a command's error line is printed.
 func execute(
-    _ options: ConfigOptions, databasePath: String, configure: (inout ReconConfig) -> Void = { _ in },
+    _ options: ConfigOptions, databasePath: String, opening: ReconStore.Opening,
+    configure: (inout ReconConfig) -> Void = { _ in },
     _ command: (ReconDependencies) async throws -> CommandOutcome
 ) async throws {
     try await execute {
         var config = try options.makeConfig(databasePath: databasePath)
         configure(&config)
-        let dependencies = try ReconDependencies(config: config, logger: options.makeLogger())
+        let dependencies = try ReconDependencies(config: config, logger: options.makeLogger(), opening: opening)
         return try await command(dependencies)
     }
 }

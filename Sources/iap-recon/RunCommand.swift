@@ -21,7 +21,8 @@ struct RunCommand: AsyncParsableCommand {
             reportOptions.apply(to: &config)
             config.strict = inputs.strict
         }
-        try await execute(options, databasePath: store.databasePath, configure: configure) { recon in
+        try await execute(options, databasePath: store.databasePath, opening: .createIfAbsent,
+            configure: configure) { recon in
             try await recon.nightly(inputs.request, progress: TerminalProgress.make())
         }
     }

@@ -19,7 +19,7 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() async throws {
-        try await execute(options, databasePath: store.databasePath) { recon in
+        try await execute(options, databasePath: store.databasePath, opening: .existing) { recon in
             try await recon.verify(progress: TerminalProgress.make())
         }
     }

@@ -72,6 +72,17 @@ import Testing
         }
     }
 
+    /// A mistyped `--db` used to create an empty store and answer "no purchases in the store",
+    /// exit 0: a support agent would tell a paying customer they never paid.
+    @Test(arguments: [["lookup", "--user", "u1"], ["report", "--out", "out"], ["verify"]])
+    func noStoreAtPathExitsOne(arguments: [String]) throws {
+        let typo = dir.file("stor.sqlite")
+        let result = try runIAPRecon([arguments[0], "--db", typo] + arguments.dropFirst(), directory: dir.path)
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("iap-recon: error: no store at \(typo)"))
+        #expect(!FileManager.default.fileExists(atPath: typo))
+    }
+
     @Test func unreadableStoreExitsOne() throws {
         try dir.write("bad.sqlite", String(repeating: "garbage ", count: 512))
         let result = try runIAPRecon(["report", "--db", dir.file("bad.sqlite"), "--out", dir.file("out")])

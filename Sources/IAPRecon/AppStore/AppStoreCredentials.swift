@@ -31,6 +31,19 @@ public struct AppStoreAPIKey: Sendable, CustomStringConvertible, CustomDebugStri
     public let bundleID: String
     let privateKey: P256.Signing.PrivateKey
 
+    /// The same key for another app of the same team: a token names one app (`bid`), so asking
+    /// about another app's transaction needs a token carrying that app's bundle id.
+    public func forBundle(_ bundleID: String) -> AppStoreAPIKey {
+        AppStoreAPIKey(keyID: keyID, issuerID: issuerID, bundleID: bundleID, privateKey: privateKey)
+    }
+
+    private init(keyID: String, issuerID: String, bundleID: String, privateKey: P256.Signing.PrivateKey) {
+        self.keyID = keyID
+        self.issuerID = issuerID
+        self.bundleID = bundleID
+        self.privateKey = privateKey
+    }
+
     /// Reads a key from the contents of a `.p8` file (PEM PKCS#8; bare base64 DER accepted too).
     ///
     /// - Throws: ``AppStoreConfigError/invalidPrivateKey(source:)`` when it is not a P-256 key;

@@ -9,7 +9,9 @@ import Logging
 public struct AppStoreServerAPIClient: Sendable {
     /// Where to send requests, the per-request timeout and the concurrency.
     public let endpoints: AppStoreEndpoints
-    let signer: AppStoreTokenSigner
+    /// One token signer per app (the key's bundle id first): a token carries one `bid`, and
+    /// Apple answers another app's transaction id with "not found".
+    let signers: [AppStoreTokenSigner]
     let retryPolicy: RetryPolicy
     let executor: AppleRequestExecutor
 
@@ -23,16 +25,25 @@ public struct AppStoreServerAPIClient: Sendable {
     ///   - rateLimiter: Shared token buckets (Apple's per-endpoint rates by default).
     ///   - tokenLifetime: `exp − iat` of the bearer tokens, at most 60 minutes.
     ///   - logger: Where request outcomes go (debug level).
+    ///   - otherBundleIDs: The app's further bundle ids (`--bundle-id` beyond the first): a call
+    ///     Apple answers "not found" for one app is asked again for the next.
     /// - Throws: ``AppStoreConfigError`` for invalid endpoints or token lifetime.
     public init(
-        key: AppStoreAPIKey, endpoints: AppStoreEndpoints = .apple, transport: any HTTPTransport,
+        key: AppStoreAPIKey, otherBundleIDs: [String] = [], endpoints: AppStoreEndpoints = .apple,
+        transport: any HTTPTransport,
         retryPolicy: RetryPolicy = .default, rateLimiter: RateLimiter = RateLimiter(),
         tokenLifetime: Duration = .seconds(5 * 60),
         logger: Logger = Logger(label: "iap-recon.server-api")
     ) throws(AppStoreConfigError) {
         try endpoints.validate()
         self.endpoints = endpoints
-        self.signer = try AppStoreTokenSigner(key: key, lifetime: tokenLifetime, clock: retryPolicy.clock)
+        var bundles = [key.bundleID]
+        for bundle in otherBundleIDs where !bundle.isEmpty && !bundles.contains(bundle) { bundles.append(bundle) }
+        var signers: [AppStoreTokenSigner] = []
+        for bundle in bundles {
+            signers.append(try AppStoreTokenSigner(key: key.forBundle(bundle), lifetime: tokenLifetime, clock: retryPolicy.clock))
+        }
+        self.signers = signers
         self.retryPolicy = retryPolicy
         self.executor = AppleRequestExecutor(
             transport: transport, rateLimiter: rateLimiter, gate: ConcurrencyGate(limit: endpoints.concurrency),
@@ -49,9 +60,11 @@ public struct AppStoreServerAPIClient: Sendable {
         -> APIResult<TransactionInfoAnswer>
     {
         let path = "/inApps/v1/transactions/" + Self.escapePath(transactionID)
-        let (call, asked, attempts) = await performWithFallback(
-            .transactionInfo, environment: environment, path: path, query: []
-        ) { json in json["signedTransactionInfo"]?.string }
+        let (call, asked, attempts) = await acrossApps({ signer in
+            await performWithFallback(
+                .transactionInfo, environment: environment, path: path, query: [], signer: signer
+            ) { json in json["signedTransactionInfo"]?.string }
+        }, notFound: { Self.isNotFound($0.0) })
         switch call {
         case .ok(let signed):
             return .success(
@@ -75,9 +88,11 @@ public struct AppStoreServerAPIClient: Sendable {
     public func transactionHistory(
         transactionID: String, environment: StoreEnvironment? = nil, revision: String? = nil, maxPages: Int = 500
     ) async -> APIResult<TransactionHistoryAnswer> {
-        await pagedHistory(
-            .transactionHistory, path: "/inApps/v2/history/" + Self.escapePath(transactionID),
-            environment: environment, revision: revision, maxPages: maxPages)
+        await acrossApps({ signer in
+            await pagedHistory(
+                .transactionHistory, path: "/inApps/v2/history/" + Self.escapePath(transactionID),
+                environment: environment, revision: revision, maxPages: maxPages, signer: signer)
+        }, notFound: Self.isNotFound)
     }
 
     /// Get Refund History v2 (`GET /inApps/v2/refund/lookup/{transactionId}`), every page.
@@ -90,9 +105,11 @@ public struct AppStoreServerAPIClient: Sendable {
     public func refundHistory(
         transactionID: String, environment: StoreEnvironment? = nil, revision: String? = nil, maxPages: Int = 500
     ) async -> APIResult<TransactionHistoryAnswer> {
-        await pagedHistory(
-            .refundHistory, path: "/inApps/v2/refund/lookup/" + Self.escapePath(transactionID),
-            environment: environment, revision: revision, maxPages: maxPages)
+        await acrossApps({ signer in
+            await pagedHistory(
+                .refundHistory, path: "/inApps/v2/refund/lookup/" + Self.escapePath(transactionID),
+                environment: environment, revision: revision, maxPages: maxPages, signer: signer)
+        }, notFound: Self.isNotFound)
     }
 
     /// Look Up Order ID (`GET /inApps/v1/lookup/{orderId}`).
@@ -102,12 +119,18 @@ public struct AppStoreServerAPIClient: Sendable {
         -> APIResult<OrderLookupAnswer>
     {
         let path = "/inApps/v1/lookup/" + Self.escapePath(orderID)
-        let (call, attempts) = await perform(.orderLookup, environment: environment, path: path, query: []) {
-            json -> (Int, [String])? in
-            guard let status = json["status"]?.int64, let small = Int(exactly: status) else { return nil }
-            let signed = json["signedTransactions"]?.list.compactMap(\.string) ?? []
-            return (small, signed)
-        }
+        let (call, attempts) = await acrossApps({ signer in
+            await perform(.orderLookup, environment: environment, path: path, query: [], signer: signer) {
+                json -> (Int, [String])? in
+                guard let status = json["status"]?.int64, let small = Int(exactly: status) else { return nil }
+                let signed = json["signedTransactions"]?.list.compactMap(\.string) ?? []
+                return (small, signed)
+            }
+        }, notFound: { answer in
+            // Status 1: the order id is not this app's.
+            if case .ok(let (status, _)) = answer.0 { return status == 1 }
+            return false
+        })
         switch call {
         case .ok(let (status, signed)):
             return .success(
@@ -136,7 +159,7 @@ public struct AppStoreServerAPIClient: Sendable {
 
     private func pagedHistory(
         _ endpoint: AppleEndpointKind, path: String, environment: StoreEnvironment?, revision: String?,
-        maxPages: Int
+        maxPages: Int, signer: AppStoreTokenSigner
     ) async -> APIResult<TransactionHistoryAnswer> {
         let decode: @Sendable (AppleJSONValue) -> HistoryPage? = { json in
             guard json.object != nil, let signed = json["signedTransactions"] else { return nil }
@@ -159,11 +182,11 @@ public struct AppStoreServerAPIClient: Sendable {
             let call: Call<HistoryPage>
             if pages == 0 {
                 let first = await performWithFallback(
-                    endpoint, environment: environment, path: path, query: query, decode)
+                    endpoint, environment: environment, path: path, query: query, signer: signer, decode)
                 (call, asked) = (first.0, first.1)
                 attempts += first.2
             } else {
-                let next = await perform(endpoint, environment: asked, path: path, query: query, decode)
+                let next = await perform(endpoint, environment: asked, path: path, query: query, signer: signer, decode)
                 call = next.0
                 attempts += next.1
             }
@@ -198,6 +221,30 @@ public struct AppStoreServerAPIClient: Sendable {
         }
     }
 
+    // MARK: - Several apps
+
+    /// `call` with each app's token in turn until one answer is not "not found" (the last
+    /// app's answer otherwise).
+    private func acrossApps<Result>(
+        _ call: (AppStoreTokenSigner) async -> Result, notFound: (Result) -> Bool
+    ) async -> Result {
+        var answer = await call(signers[0])
+        for signer in signers.dropFirst() where notFound(answer) {
+            answer = await call(signer)
+        }
+        return answer
+    }
+
+    private static func isNotFound<Value>(_ call: Call<Value>) -> Bool {
+        if case .failed(_, let apiError, _) = call { return apiError?.isNotFoundInEnvironment == true }
+        return false
+    }
+
+    private static func isNotFound<Value>(_ result: APIResult<Value>) -> Bool {
+        if case .failure(let failure) = result { return failure.apiError?.isNotFoundInEnvironment == true }
+        return false
+    }
+
     // MARK: - One call
 
     enum Call<Value: Sendable>: Sendable {
@@ -210,14 +257,15 @@ public struct AppStoreServerAPIClient: Sendable {
     /// production says the id is not there (4040010, 4040005) or answers a bare 401.
     private func performWithFallback<Value: Sendable>(
         _ endpoint: AppleEndpointKind, environment: StoreEnvironment?, path: String, query: [(String, String)],
-        _ decode: @escaping @Sendable (AppleJSONValue) -> Value?
+        signer: AppStoreTokenSigner, _ decode: @escaping @Sendable (AppleJSONValue) -> Value?
     ) async -> (Call<Value>, StoreEnvironment, Int) {
         if let environment {
-            let (call, attempts) = await perform(endpoint, environment: environment, path: path, query: query, decode)
+            let (call, attempts) = await perform(
+                endpoint, environment: environment, path: path, query: query, signer: signer, decode)
             return (call, environment, attempts)
         }
         let (production, productionAttempts) = await perform(
-            endpoint, environment: .production, path: path, query: query, decode)
+            endpoint, environment: .production, path: path, query: query, signer: signer, decode)
         guard case .failed(let status, let apiError, _) = production,
             apiError?.isNotFoundInEnvironment == true || (status == 401 && apiError == nil)
         else { return (production, .production, productionAttempts) }
@@ -225,7 +273,7 @@ public struct AppStoreServerAPIClient: Sendable {
             "Not known in production; asking sandbox",
             metadata: ["endpoint": "\(endpoint)", "http_status": "\(status)", "error": "\(apiError?.rawValue ?? 0)"])
         let (sandbox, sandboxAttempts) = await perform(
-            endpoint, environment: .sandbox, path: path, query: query, decode)
+            endpoint, environment: .sandbox, path: path, query: query, signer: signer, decode)
         return (sandbox, .sandbox, productionAttempts + sandboxAttempts)
     }
 
@@ -233,7 +281,7 @@ public struct AppStoreServerAPIClient: Sendable {
     func perform<Value: Sendable>(
         _ endpoint: AppleEndpointKind, environment: StoreEnvironment, path: String, query: [(String, String)],
         method: AppleHTTPRequest.Method = .get, body: Data? = nil,
-        _ decode: @escaping @Sendable (AppleJSONValue) -> Value?
+        signer: AppStoreTokenSigner, _ decode: @escaping @Sendable (AppleJSONValue) -> Value?
     ) async -> (Call<Value>, Int) {
         let url = Self.url(base: endpoints.serverAPIBase(for: environment), path: path, query: query)
         let run: RetryRun<Call<Value>> = await retryPolicy.run { attempt in

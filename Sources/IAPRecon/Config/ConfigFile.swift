@@ -18,6 +18,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         "finish-grace": "duration (default 24h)",
         "pending-limit": "duration (default 24h)",
         "bundle-id": "list of the app's bundle ids",
+        "ledger-start": "when the ledger begins, a date (2026-01-01) or time; older purchases are not MISSING_RECORD",
         "trusted-root": "list of extra root certificate files (DER or PEM)",
         "verify-receipt-url": "default https://buy.itunes.apple.com/verifyReceipt",
         "sandbox-verify-receipt-url": "default https://sandbox.itunes.apple.com/verifyReceipt",
@@ -44,6 +45,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var finishGraceMillis: Int64?
     public var pendingLimitMillis: Int64?
     public var bundleIDs: [String]?
+    public var ledgerStart: String?
     public var trustedRoots: [String]?
     public var verifyReceiptURL: String?
     public var sandboxVerifyReceiptURL: String?
@@ -141,6 +143,12 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         retryAttempts = try number("retry-attempts", in: 1...20)
         concurrency = try number("concurrency", in: 1...256)
         bundleIDs = try list("bundle-id")
+        if let value = try text("ledger-start") {
+            guard ReconConfig.ledgerStartMillis(value) != nil else {
+                throw Problem(key: "ledger-start", value: value, expected: ReconConfig.ledgerStartExpected)
+            }
+            ledgerStart = value
+        }
         trustedRoots = try list("trusted-root")
         verifyReceiptURL = try text("verify-receipt-url")
         sandboxVerifyReceiptURL = try text("sandbox-verify-receipt-url")
@@ -204,6 +212,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         if let retryBaseDelayMillis { config.retryBaseDelayMillis = retryBaseDelayMillis }
         if let retryAttempts { config.retryAttempts = retryAttempts }
         if let bundleIDs { config.bundleIDs = bundleIDs }
+        if let ledgerStart { config.ledgerStart = ledgerStart }
         if let trustedRoots { config.trustedRoots = trustedRoots }
         if let verifyReceiptURL { config.verifyReceiptURL = verifyReceiptURL }
         if let sandboxVerifyReceiptURL { config.sandboxVerifyReceiptURL = sandboxVerifyReceiptURL }

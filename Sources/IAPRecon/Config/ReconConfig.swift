@@ -28,6 +28,9 @@ public struct ReconConfig: Sendable, Hashable {
     public var pendingLimitMillis: Int64 = 86_400_000
     /// The app's own bundle ids.
     public var bundleIDs: [String] = []
+    /// When the ledger begins (`--ledger-start`: a day `2026-01-01` or an ISO 8601 time / epoch
+    /// ms), as given; checked into ``ReconSettings/ledgerStart``. Nil: the ledger holds everything.
+    public var ledgerStart: String?
     /// Extra trusted root certificates (DER or PEM files).
     public var trustedRoots: [String] = []
     public var verifyReceiptURL = "https://buy.itunes.apple.com/verifyReceipt"

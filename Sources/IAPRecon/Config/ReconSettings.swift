@@ -22,6 +22,9 @@ public struct ReconSettings: Sendable {
     public var pendingLimit: Duration
     /// The app's own bundle ids.
     public var bundleIDs: [String]
+    /// When the ledger begins (epoch ms): Apple's entries for purchases before it are not
+    /// `MISSING_RECORD` (`--ledger-start`). Nil: the ledger holds everything.
+    public var ledgerStart: Int64?
     /// Apple's roots plus every `--trusted-root` file, loaded.
     public var trust: TrustStore
     /// Apple's URLs, the per-request timeout and the concurrency.
@@ -61,10 +64,12 @@ public struct ReconSettings: Sendable {
 
     /// The detection thresholds at `asOf` with `catalog`.
     func detectionContext(asOf: Int64, catalog: [String: [CatalogProduct]]) -> DetectionContext {
-        DetectionContext(
+        var context = DetectionContext(
             asOf: asOf, deliveryGraceMillis: deliveryGrace.inMilliseconds,
             finishGraceMillis: finishGrace.inMilliseconds, pendingLimitMillis: pendingLimit.inMilliseconds,
             bundleIDs: Set(bundleIDs), catalog: catalog)
+        context.ledgerStart = ledgerStart
+        return context
     }
 }
 
@@ -117,6 +122,12 @@ extension ReconConfig {
             }
             throw .invalid(key: "endpoint", value: "", expected: error.description)
         }
+        let ledgerStartMillis = try ledgerStart.map { text throws(ConfigError) in
+            guard let millis = Self.ledgerStartMillis(text) else {
+                throw .invalid(key: "ledger-start", value: text, expected: Self.ledgerStartExpected)
+            }
+            return millis
+        }
         var serverAPIKey: ReconSettings.ServerAPIKeyFile?
         if hasServerAPICredentials, let apiKeyFile, let apiKeyID, let issuerID, let bundle = bundleIDs.first {
             serverAPIKey = .init(path: apiKeyFile, keyID: apiKeyID, issuerID: issuerID, bundleID: bundle)
@@ -125,13 +136,21 @@ extension ReconConfig {
             databasePath: databasePath, outputDirectory: outputDirectory, asOf: asOf, timeZone: zone,
             revenueDays: .init(from: from, to: to), failOn: failOn, strict: strict,
             deliveryGrace: .milliseconds(deliveryGraceMillis), finishGrace: .milliseconds(finishGraceMillis),
-            pendingLimit: .milliseconds(pendingLimitMillis), bundleIDs: bundleIDs, trust: trust, endpoints: endpoints,
+            pendingLimit: .milliseconds(pendingLimitMillis), bundleIDs: bundleIDs, ledgerStart: ledgerStartMillis,
+            trust: trust, endpoints: endpoints,
             retry: .init(
                 attempts: retryAttempts, budget: .milliseconds(retryBudgetMillis),
                 baseDelay: .milliseconds(retryBaseDelayMillis)),
             excludeOldTransactions: excludeOldTransactions, historyDays: historyDays, sharedSecret: sharedSecret.map(SharedSecret.init),
             serverAPIKey: serverAPIKey)
     }
+
+    /// `--ledger-start`: a day (`2026-01-01`, midnight UTC) or an ISO 8601 time / epoch ms.
+    public static func ledgerStartMillis(_ text: String) -> Int64? {
+        Timestamp.parse(text + "T00:00:00Z") ?? Timestamp.parse(text)
+    }
+
+    static let ledgerStartExpected = "a date like 2026-01-01 or an ISO 8601 time"
 
     /// Day number (since 1970-01-01) of a `yyyy-MM-dd` bound.
     static func day(_ text: String, key: String) throws(ConfigError) -> Int {

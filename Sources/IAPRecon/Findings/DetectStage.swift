@@ -12,17 +12,20 @@ public struct DetectStage {
         self.detectors = detectors
     }
 
-    /// Runs detection over the whole store; `each` sees every transaction's facts too (worked
-    /// out once per group, shared with the detectors).
+    /// Runs detection over the whole store as of `context.asOf` (a cut-off: what happened later
+    /// is left out, see ``TransactionGroup/asOf(_:)``); `each` sees every transaction's facts too
+    /// (worked out once per group, shared with the detectors).
     public func run(store: ReconStore, each: (TransactionFacts) -> Void) throws -> [Finding] {
         var collector = FindingCollector()
         try store.forEachTransactionGroup { group in
+            let group = group.asOf(context.asOf)
+            guard !group.records.isEmpty || !group.evidence.isEmpty else { return }
             let facts = TransactionFacts(group, in: context)
             each(facts)
             detectors.inspect(facts, into: &collector)
         }
         try store.forEachOriginalTransactionGroup { group in
-            detectors.inspect(group, in: context, into: &collector)
+            detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
         }
         try store.forEachReceiptCase { receiptCase in
             detectors.inspect(receiptCase, in: context, into: &collector)

@@ -16,7 +16,7 @@ extension DetectionContext {
 
     /// The catalog price of `quantity` units of a product in a storefront, if the catalog has one.
     func catalogValue(_ productID: String, storefront: String?, quantity: Int) -> Money? {
-        product(productID, storefront: storefront)?.price.map { $0.times(quantity) }
+        product(productID, storefront: storefront)?.price.flatMap { $0.times(quantity) }
     }
 
     /// What a ledger row is worth: its recorded price × quantity, else Apple's (JWS) `price`,

@@ -11,6 +11,8 @@ public struct DetectionContext: Sendable {
     public var bundleIDs: Set<String>
     /// The catalog: product id → rows (one per storefront, nil storefront = default row).
     public var catalog: [String: [CatalogProduct]]
+    /// When the ledger begins (`--ledger-start`); nil: it holds everything.
+    public var ledgerStart: Int64?
 
     public init(
         asOf: Int64, deliveryGraceMillis: Int64 = 3_600_000, finishGraceMillis: Int64 = 86_400_000,

@@ -8,6 +8,7 @@
 /// (`inAppOwnershipType` `FAMILY_SHARED`: the family member did not pay). The amount is Apple's
 /// `price` ("the total amount of the transaction for the quantity the customer purchased"), else
 /// the catalog price × quantity. Users are the receipts' uploaders.
+/// A purchase before `--ledger-start` is older than the ledger itself: not missing from it.
 public struct MissingRecord: TransactionDetector {
     public let code = FindingCode.missingRecord
 
@@ -27,6 +28,7 @@ public struct MissingRecord: TransactionDetector {
         let quantity = TransactionFacts.preferred(facts.usable) { $0.entry.quantity }.first ?? 1
         let storefront = TransactionFacts.preferred(facts.usable) { $0.entry.storefront }.first
         let purchased = TransactionFacts.preferred(facts.usable) { $0.entry.purchaseDate }.first
+        if let start = context.ledgerStart, let purchased, purchased < start { return }
         let amount =
             facts.applePrice
             ?? product.flatMap {

@@ -23,8 +23,8 @@ public struct ImportStage {
         public var accepted: Int { files.reduce(0) { $0 + $1.accepted } }
         public var rejected: Int { files.reduce(0) { $0 + $1.rejected } }
 
-        /// One line per file.
-        public var lines: [String] { files.map(\.line) }
+        /// One line per file, each followed by the file's warnings (unknown columns).
+        public var lines: [String] { files.flatMap { [$0.line] + ($0.warnings ?? []).map { "warning: " + $0 } } }
         /// The counts a run record keeps for this stage.
         public var counts: [String: Int] { ["read": read, "accepted": accepted, "rejected": rejected] }
     }

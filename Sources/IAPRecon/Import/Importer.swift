@@ -7,6 +7,8 @@ public struct ImportFileSummary: Sendable, Hashable, Codable {
     public var read: Int
     public var accepted: Int
     public var rejected: Int
+    /// Columns the file names that its kind does not know (absent when none).
+    public var warnings: [String]?
 
     /// `transactions.csv: read 10, accepted 9, rejected 1`.
     public var line: String { "\(kind) \(file): read \(read), accepted \(accepted), rejected \(rejected)" }
@@ -107,16 +109,22 @@ public struct Importer {
         var inBatch = 0
         try store.beginBatch()
         do {
+            try writer.forgetRejections(of: path, kind: kind)
             loop: while true {
                 switch queue.pop() {
                 case .rows(let rows):
                     for row in rows {
+                        if case .warning(let text) = row {
+                            summary.warnings = (summary.warnings ?? []) + [text]
+                            continue
+                        }
                         summary.read += 1
                         switch row {
                         case .transaction(let t, let line): try writer.upsert(t, source: path, line: line)
                         case .receipt(let r, let line): try writer.upsert(r, source: path, line: line)
                         case .product(let p, let line): try writer.upsert(p, source: path, line: line)
                         case .rejected(let rejection): try writer.reject(rejection)
+                        case .warning: break
                         }
                         if case .rejected = row { summary.rejected += 1 } else { summary.accepted += 1 }
                         inBatch += 1
@@ -161,10 +169,13 @@ public struct Importer {
                             reason: rejection.reason, raw: raw)))
             }
         }
+        let warn: ([String]) throws -> Void = { header in
+            for line in UnknownColumns.warnings(header: header, kind: kind, file: path) { try emit(.warning(line)) }
+        }
         if Self.isJSONL(path, kind: kind) {
-            try readJSONL(path, handle)
+            try readJSONL(path, warn, handle)
         } else {
-            try readCSV(path, kind: kind, handle)
+            try readCSV(path, kind: kind, warn, handle)
         }
     }
 
@@ -188,13 +199,15 @@ public struct Importer {
     }
 
     private static func readCSV(
-        _ path: String, kind: InputKind, _ handle: (Int, String, RowFields?, String?) throws -> Void
+        _ path: String, kind: InputKind, _ warn: ([String]) throws -> Void,
+        _ handle: (Int, String, RowFields?, String?) throws -> Void
     ) throws {
         var reader = try CSVReader(path: path)
         var layout: FieldLayout?
         var width = 0
         try reader.forEach { record in
             guard let header = layout else {
+                try warn(record.fields)
                 layout = FieldLayout(header: record.fields)
                 width = record.fields.count
                 return
@@ -212,39 +225,23 @@ public struct Importer {
         }
     }
 
-    private static func readJSONL(_ path: String, _ handle: (Int, String, RowFields?, String?) throws -> Void) throws {
+    private static func readJSONL(
+        _ path: String, _ warn: ([String]) throws -> Void, _ handle: (Int, String, RowFields?, String?) throws -> Void
+    ) throws {
         var reader = try LineReader(path: path)
+        var keysSeen: Set<String> = []
         try reader.forEach { line in
             let (row, error) = Self.jsonRow(line.text)
+            // Each key is judged once per file, the first time a line carries it.
+            let fresh = (row?.names ?? []).filter { keysSeen.insert($0).inserted }
+            if !fresh.isEmpty { try warn(fresh) }
             try handle(line.line, line.text, row, error)
         }
     }
 
     /// One JSONL line as row fields, or why it is not one.
     static func jsonRow(_ text: String) -> (RowFields?, String?) {
-        guard let data = text.data(using: .utf8),
-            let object = try? JSONSerialization.jsonObject(with: data, options: [])
-        else { return (nil, "bad JSON") }
-        guard let dictionary = object as? [String: Any] else { return (nil, "bad JSON: a line must be one JSON object") }
-        var keys: [String] = []
-        var values: [String] = []
-        var problem: String?
-        for key in dictionary.keys.sorted() {
-            let value = dictionary[key]
-            let text: String
-            switch value {
-            case let string as String: text = string
-            case is NSNull, nil: text = ""
-            case let number as NSNumber: text = number.stringValue
-            default:
-                text = ""
-                if problem == nil { problem = "bad JSON: field '\(key)' must be a string or a number" }
-            }
-            keys.append(key)
-            values.append(text)
-        }
-        let row = RowFields(layout: FieldLayout(header: keys), values: values)
-        return (row, problem)
+        RowFields.jsonLine(text)
     }
 }
 
@@ -254,6 +251,8 @@ enum ParsedRow: Sendable {
     case receipt(UploadedReceipt, line: Int)
     case product(CatalogProduct, line: Int)
     case rejected(RejectedRow)
+    /// Not a row: a warning about the file (an unknown column).
+    case warning(String)
 }
 
 /// What the parser thread hands the writer.

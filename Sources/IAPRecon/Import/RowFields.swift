@@ -40,6 +40,8 @@ enum Field: Int, CaseIterable {
 struct FieldLayout {
     /// `positions[field.rawValue]` is the column of `field`, or -1 when the file lacks it.
     let positions: [Int]
+    /// The header's names as given.
+    let names: [String]
 
     /// The layout of a header row (names compared trimmed and case-insensitively; unknown
     /// columns ignored; the first of duplicate columns wins).
@@ -50,6 +52,7 @@ struct FieldLayout {
             if let field = Field.byName[key], positions[field.rawValue] < 0 { positions[field.rawValue] = index }
         }
         self.positions = positions
+        names = header
     }
 }
 
@@ -64,6 +67,9 @@ struct RowFields {
         self.layout = layout
         self.values = values
     }
+
+    /// The column names of the row's file (a JSONL line's keys).
+    var names: [String] { layout.names }
 
     /// The raw value, nil when absent or empty (surrounding blanks trimmed).
     func string(_ field: Field) -> String? {
@@ -88,6 +94,9 @@ struct RowFields {
             throw RowRejection(
                 "bad timestamp in '\(field.name)': '\(text.prefix(40))' (expected ISO 8601 with offset or epoch milliseconds)")
         }
+        guard Timestamp.plausible.contains(millis) else {
+            throw RowRejection(Timestamp.implausibleReason(field: field.name, text: text, millis: millis))
+        }
         return millis
     }
 
@@ -96,10 +105,16 @@ struct RowFields {
         return try timestamp(field) ?? 0
     }
 
-    func positiveInt(_ field: Field) throws(RowRejection) -> Int? {
+    /// A quantity: a whole number from 1 to 10 (Apple sells at most 10 of a product in one
+    /// transaction: SKMutablePayment.quantity's documented maximum).
+    func quantity(_ field: Field) throws(RowRejection) -> Int? {
         guard let text = string(field) else { return nil }
-        guard let value = Int(text), value > 0, value <= 1_000_000 else {
-            throw RowRejection("bad number in '\(field.name)': '\(text.prefix(40))' (expected a whole number ≥ 1)")
+        guard let value = Int(text) else {
+            throw RowRejection("bad number in '\(field.name)': '\(text.prefix(40))' (expected a whole number from 1 to 10)")
+        }
+        guard (1...10).contains(value) else {
+            throw RowRejection(
+                "implausible value in '\(field.name)': \(value) (Apple sells from 1 to 10 of a product in one transaction)")
         }
         return value
     }
@@ -138,12 +153,22 @@ struct RowFields {
             return nil
         case (.some(let text), .some(let code)):
             do {
-                return try Money.parse(text, currency: code)
-            } catch {
+                let money = try Money.parse(text, currency: code)
+                guard money.milliunits >= 0 else {
+                    throw RowRejection(
+                        "implausible value in '\(priceField.name)': '\(text.prefix(40))' is negative (a price is what the customer paid)")
+                }
+                return money
+            } catch let rejection as RowRejection {
+                throw rejection
+            } catch let error as MoneyError {
                 switch error {
                 case .unknownCurrency: throw RowRejection("unknown currency '\(code.prefix(10))' in '\(currencyField.name)'")
+                case .outOfRange: throw RowRejection("bad price in '\(priceField.name)': \(error) for the money type")
                 default: throw RowRejection("bad price in '\(priceField.name)': \(error)")
                 }
+            } catch {
+                throw RowRejection("bad price in '\(priceField.name)': \(error)")
             }
         }
     }
@@ -170,12 +195,18 @@ enum RowParser {
                 "bad value in 'verification_status': '\(statusText.prefix(40))' (expected pending, verified, invalid or error)")
         }
         let storefront = try storefront(row.string(.storefront))
+        let quantity = try row.quantity(.quantity) ?? 1
+        let price = try row.money(price: .price, currency: .currency)
+        if let price, price.times(quantity) == nil {
+            throw RowRejection(
+                "implausible value in 'price': \(price.formatted) \(price.currency) × \(quantity) does not fit the money type")
+        }
         return LedgerTransaction(
             recordID: recordID, userID: userID, productID: productID, transactionID: transactionID,
             originalTransactionID: row.string(.originalTransactionID), purchaseDate: purchaseDate,
-            quantity: try row.positiveInt(.quantity) ?? 1,
+            quantity: quantity,
             environment: try row.environment(.environment) ?? .production,
-            price: try row.money(price: .price, currency: .currency), storefront: storefront,
+            price: price, storefront: storefront,
             verificationStatus: status, deliveredAt: try row.timestamp(.deliveredAt),
             finishedAt: try row.timestamp(.finishedAt), receiptID: row.string(.receiptID))
     }

@@ -2,11 +2,6 @@ import Foundation
 
 /// Exact arithmetic on amounts and amounts as text.
 extension Money {
-    /// `self × quantity`, exact.
-    func times(_ quantity: Int) -> Money {
-        Money(milliunits: milliunits * Int64(quantity), currency: currency)
-    }
-
     /// Whether two amounts are the same money (currency codes compared case-insensitively).
     func isSame(as other: Money) -> Bool {
         milliunits == other.milliunits && currency.uppercased() == other.currency.uppercased()
@@ -16,8 +11,8 @@ extension Money {
     /// different currencies.
     static func difference(_ lhs: Money?, _ rhs: Money?) -> Money? {
         guard let lhs, let rhs, lhs.currency.uppercased() == rhs.currency.uppercased() else { return nil }
-        let gap = lhs.milliunits - rhs.milliunits
-        return Money(milliunits: gap < 0 ? -gap : gap, currency: lhs.currency.uppercased())
+        let gap = Money.difference(lhs.milliunits, rhs.milliunits)
+        return Money(milliunits: gap < 0 ? Money.difference(0, gap) : gap, currency: lhs.currency.uppercased())
     }
 
     /// `9.99 USD`.
@@ -42,7 +37,7 @@ struct MoneyTally {
             return
         }
         if totals[money.currency] == nil { currencies.append(money.currency) }
-        totals[money.currency, default: 0] += money.milliunits
+        totals[money.currency] = Money.sum(totals[money.currency] ?? 0, money.milliunits)
     }
 
     /// The total, when it is in one currency and every value is known.

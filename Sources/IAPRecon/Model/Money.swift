@@ -66,11 +66,16 @@ public struct Money: Sendable, Hashable, Comparable {
         while fraction.count > maxDecimals, fraction.last == 0 { fraction.removeLast() }
         guard fraction.count <= maxDecimals else { throw .tooManyDecimals(text, allowed: maxDecimals) }
         var scaled = whole
-        for _ in 0..<scale { scaled *= 10 }
+        for _ in 0..<scale {
+            let (next, overflow) = scaled.multipliedReportingOverflow(by: 10)
+            guard !overflow else { throw .outOfRange(text) }
+            scaled = next
+        }
         var fractionScaled: Int64 = 0
         for digit in fraction { fractionScaled = fractionScaled * 10 + Int64(digit) }
         for _ in fraction.count..<scale { fractionScaled *= 10 }
-        let result = scaled + fractionScaled
+        let (result, overflow) = scaled.addingReportingOverflow(fractionScaled)
+        guard !overflow else { throw .outOfRange(text) }
         return negative ? -result : result
     }
 
@@ -109,7 +114,7 @@ public struct Money: Sendable, Hashable, Comparable {
         let wide = (Int128(product.high) << 64) | Int128(product.low)
         let half = Int128(500_000)
         let rounded = wide >= 0 ? (wide + half) / 1_000_000 : (wide - half) / 1_000_000
-        return Money(milliunits: Int64(rounded), currency: currency)
+        return Money(milliunits: Int64(clamping: rounded), currency: currency)
     }
 }
 

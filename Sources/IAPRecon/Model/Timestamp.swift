@@ -177,3 +177,23 @@ public enum Timestamp {
         return String(format: "%04d-%02d-%02d", y, m, d)
     }
 }
+
+extension Timestamp {
+    /// The instants a ledger or receipt row can hold (SPEC §1.1): from 2008-07-01 (the App Store
+    /// opened on 2008-07-10) to before 2100-01-01.
+    public static let plausible: Range<Int64> = 1_214_870_400_000..<4_102_444_800_000
+
+    /// Why `millis` (parsed from `text` in `field`) is not a plausible instant; says "epoch
+    /// seconds?" when the text is an integer that would be plausible read as seconds.
+    static func implausibleReason(field: String, text: String, millis: Int64) -> String {
+        let shown = millis < plausible.lowerBound ? "before 2008-07-01" : "after 2100-01-01"
+        var reason = "implausible timestamp in '\(field)': '\(text.prefix(40))' is \(shown)"
+        let integer = !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        if integer, case let (seconds, overflow) = millis.multipliedReportingOverflow(by: 1000), !overflow,
+            plausible.contains(seconds)
+        {
+            reason += " (epoch seconds? this field takes epoch milliseconds: '\(text.prefix(40))000')"
+        }
+        return reason
+    }
+}

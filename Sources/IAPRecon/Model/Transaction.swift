@@ -46,8 +46,9 @@ public struct LedgerTransaction: Sendable, Hashable {
         self.receiptID = receiptID
     }
 
-    /// The customer price of the whole row (`price × quantity`), when a price was recorded.
+    /// The customer price of the whole row (`price × quantity`), when a price was recorded and
+    /// the total fits the money type (import rejects rows whose total does not).
     public var lineTotal: Money? {
-        price.map { Money(milliunits: $0.milliunits * Int64(quantity), currency: $0.currency) }
+        price.flatMap { $0.times(quantity) }
     }
 }

@@ -30,14 +30,14 @@ public struct ReconciliationReport: Sendable {
         for row in revenue {
             var s = sums[row.currency] ?? (0, 0, 0, 0)
             s.0 += row.units
-            s.1 += row.gross
-            s.2 += row.refunds
-            s.3 += row.estimatedProceeds
+            s.1 = Money.sum(s.1, row.gross)
+            s.2 = Money.sum(s.2, row.refunds)
+            s.3 = Money.sum(s.3, row.estimatedProceeds)
             sums[row.currency] = s
         }
         return sums.keys.sorted().map { currency in
             let s = sums[currency] ?? (0, 0, 0, 0)
-            return (currency, s.0, s.1, s.2, s.1 - s.2, s.3)
+            return (currency, s.0, s.1, s.2, Money.difference(s.1, s.2), s.3)
         }
     }
 }

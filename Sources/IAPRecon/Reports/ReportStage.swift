@@ -65,20 +65,28 @@ public struct ReportStage {
         report.revenueShown = revenue.contributions.values.sorted { $0.key < $1.key }
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
+            if [total.gross, total.refunds, total.net, total.proceeds].contains(where: Money.isSaturated) {
+                run.warnings = (run.warnings ?? [])
+                    + ["revenue in \(total.currency) overflows the money type; its sums are capped and shown as 'overflow'"]
+            }
         }
         report.run = run
         return report
     }
 
-    /// Writes the CSV files and the workbook of `report`.
-    public func write(_ report: ReconciliationReport) throws {
+    /// Writes the CSV files and the workbook of `report`. Values a format cannot hold become
+    /// warnings in `report.run` (and so in run.json), never a failed report.
+    public func write(_ report: inout ReconciliationReport) throws {
         let out = outputDirectory
         try ReportFile.ensureDirectory(out)
         try ReportFile.write(CSVReports.discrepancies(report).encoded(), to: out + "/discrepancies.csv")
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
-        try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
+        let warnings = report.run.warnings ?? []
+        let workbookWarnings = try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
+        if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }
+        for warning in workbookWarnings { logger.warning("\(warning)") }
         logger.info("reports written", metadata: ["out": "\(out)"])
     }
 

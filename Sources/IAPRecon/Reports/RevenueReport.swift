@@ -10,7 +10,7 @@ public struct RevenueRow: Sendable, Hashable {
     /// Milliunits of `currency`.
     public var gross: Int64
     public var refunds: Int64
-    public var net: Int64 { gross - refunds }
+    public var net: Int64 { Money.difference(gross, refunds) }
     public var estimatedProceeds: Int64
 
     public var date: String { Timestamp.dayString(day) }
@@ -39,8 +39,9 @@ public struct RevenueBuilder {
 
         func estimatedProceeds(currency: String) -> Int64 {
             netByRate.keys.sorted().reduce(0) { total, rate in
-                total + Money(milliunits: netByRate[rate] ?? 0, currency: currency)
-                    .scaledToMinorUnit(byPPM: rate).milliunits
+                Money.sum(
+                    total,
+                    Money(milliunits: netByRate[rate] ?? 0, currency: currency).scaledToMinorUnit(byPPM: rate).milliunits)
             }
         }
     }
@@ -95,7 +96,7 @@ public struct RevenueBuilder {
             if let booked = group.records.filter(\.ledgerCountsAsRevenue).min(by: LedgerTransaction.bookingOrder),
                 let value = facts.value(of: booked)
             {
-                excludedAsSandbox[value.currency, default: 0] += value.milliunits
+                excludedAsSandbox[value.currency] = Money.sum(excludedAsSandbox[value.currency] ?? 0, value.milliunits)
             }
             return
         }
@@ -107,22 +108,24 @@ public struct RevenueBuilder {
         let rate = context.product(record.productID, storefront: record.storefront)?.proceedsRatePPM
             ?? CatalogProduct.defaultProceedsRatePPM
         if !record.environment.isProduction {
-            recoveredFromSandbox[value.currency, default: 0] += value.milliunits
+            recoveredFromSandbox[value.currency] = Money.sum(recoveredFromSandbox[value.currency] ?? 0, value.milliunits)
         }
         let purchaseDay = day(of: record.purchaseDate)
         if inRange(purchaseDay) {
             let key = Key(day: purchaseDay, productID: record.productID, currency: value.currency)
-            sums[key, default: Sums()].units += Int64(record.quantity)
-            sums[key, default: Sums()].gross += value.milliunits
-            sums[key, default: Sums()].netByRate[rate, default: 0] += value.milliunits
+            sums[key, default: Sums()].units = Money.sum(sums[key]?.units ?? 0, Int64(record.quantity))
+            sums[key, default: Sums()].gross = Money.sum(sums[key]?.gross ?? 0, value.milliunits)
+            sums[key, default: Sums()].netByRate[rate] = Money.sum(
+                sums[key]?.netByRate[rate] ?? 0, value.milliunits)
             contribute(key, group.transactionID, gross: value.milliunits, refunds: 0, refundSource: nil)
         }
         if let refund = RevenuePolicy.refund(facts, of: value) {
             let refundDay = day(of: refund.date)
             guard inRange(refundDay) else { return }
             let key = Key(day: refundDay, productID: record.productID, currency: value.currency)
-            sums[key, default: Sums()].refunds += refund.amount.milliunits
-            sums[key, default: Sums()].netByRate[rate, default: 0] -= refund.amount.milliunits
+            sums[key, default: Sums()].refunds = Money.sum(sums[key]?.refunds ?? 0, refund.amount.milliunits)
+            sums[key, default: Sums()].netByRate[rate] = Money.difference(
+                sums[key]?.netByRate[rate] ?? 0, refund.amount.milliunits)
             var source: String?
             if case .refunded(_, let evidence) = facts.refund { source = FindingText.describe(evidence) }
             contribute(key, group.transactionID, gross: 0, refunds: refund.amount.milliunits, refundSource: source)

@@ -5,9 +5,16 @@ import Foundation
 /// Sheets: Summary (totals per currency, findings by code and severity, new/resolved, a daily
 /// revenue chart), Revenue, Discrepancies, Pending, Rejected, Run.
 public enum XLSXReportWriter {
-    /// Writes the workbook for `report` to `path` (atomically).
-    public static func write(_ report: ReconciliationReport, to path: String) throws {
-        try XLSXWriter.write(document(for: report), to: path, createdAt: report.asOf)
+    /// Writes the workbook for `report` to `path` (atomically). A stored value the format cannot
+    /// hold is written as text.
+    ///
+    /// - Returns: one warning per value written as text, for `run.json`.
+    @discardableResult
+    public static func write(_ report: ReconciliationReport, to path: String) throws -> [String] {
+        let fileName = String(path.split(separator: "/").last ?? Substring(path))
+        let (document, warnings) = document(for: report).storable(fileName: fileName)
+        try XLSXWriter.write(document, to: path, createdAt: report.asOf)
+        return warnings
     }
 
     /// The workbook as values (tests read it back from here too).
@@ -72,7 +79,7 @@ public enum XLSXReportWriter {
         for code in FindingCode.allCases.sorted(by: { ($0.severity, $0.rawValue) < ($1.severity, $1.rawValue) }) {
             let items = byCode[code] ?? []
             var perCurrency: [String: Int64] = [:]
-            for item in items { if let a = item.finding.amount { perCurrency[a.currency, default: 0] += a.milliunits } }
+            for item in items { if let a = item.finding.amount { perCurrency[a.currency] = Money.sum(perCurrency[a.currency] ?? 0, a.milliunits) } }
             let newCount = Int64(items.filter(\.isNew).count)
             if perCurrency.isEmpty {
                 rows.append(XLSXRow([.text(code.rawValue), .text(code.severity.rawValue), .integer(Int64(items.count)), .integer(newCount), .empty, .empty]))

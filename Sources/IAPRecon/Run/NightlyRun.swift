@@ -71,10 +71,10 @@ public struct NightlyRun {
 
         let reportStage = deps.reportStage()
         let report = try recorder.stage("report") {
-            let report = try reportStage.assemble(
+            var report = try reportStage.assemble(
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
                 run: recorder.record)
-            try reportStage.write(report)
+            try reportStage.write(&report)
             try reportStage.recordShown(report, runID: recorder.runID, store: deps.store)
             return report
         }
@@ -99,7 +99,10 @@ extension NightlyRun {
         public var revenue: RevenueBuilder
     }
 
-    /// Detects at `asOf` and records the findings under `runID` (with their history).
+    /// Detects at `asOf` and records the findings under `runID` (with their history). A report
+    /// for an as-of earlier than the latest recorded one reads the history but never writes it:
+    /// resolving or reopening the live history from an old point of view would rewrite what is
+    /// known now.
     public func detect(asOf: Int64, runID: Int64) throws -> Detection {
         let settings = deps.settings
         let stage = try deps.detectStage(asOf: asOf)
@@ -107,7 +110,14 @@ extension NightlyRun {
             timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
             to: settings.revenueDays.to)
         let found = try stage.run(store: deps.store) { facts in revenue.add(facts) }
-        let (current, resolved) = try deps.store.recordFindings(found, runID: runID, at: asOf)
+        let current: [ReconStore.FindingHistory]
+        let resolved: [ReconStore.FindingHistory]
+        if let latest = try deps.store.latestFindingsAsOf(), asOf < latest {
+            current = try deps.store.findingsWithoutRecording(found, at: asOf)
+            resolved = []
+        } else {
+            (current, resolved) = try deps.store.recordFindings(found, runID: runID, at: asOf)
+        }
         return Detection(
             findings: ReportStage.RecordedFindings(found: found, current: current, resolved: resolved),
             revenue: revenue)

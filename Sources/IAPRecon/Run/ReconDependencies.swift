@@ -22,26 +22,30 @@ public final class ReconDependencies {
     /// - Parameters:
     ///   - transport: the HTTP seam; nil (production) builds an ``AsyncHTTPTransport`` from the
     ///     settings when a stage needs the network, and shuts it down after.
-    /// - Throws: ``StoreError`` when the store cannot be opened.
+    ///   - opening: whether the command may create the store (`import`, `run`, `demo`) or needs
+    ///     it to exist (`verify`, `report`, `lookup`).
+    /// - Throws: ``StoreError`` when the store cannot be opened (``StoreError/noStore(path:)``
+    ///   when it must exist and does not).
     public init(
         settings: ReconSettings, clock: any ReconClock = SystemClock(), logger: Logger,
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil, opening: ReconStore.Opening = .createIfAbsent
     ) throws {
         self.settings = settings
         self.clock = clock
         self.logger = logger
         self.transport = transport
-        store = try ReconStore(path: settings.databasePath, clock: clock)
+        store = try ReconStore.open(path: settings.databasePath, clock: clock, opening)
     }
 
-    /// Validates `config`, then as ``init(settings:clock:logger:transport:)``.
+    /// Validates `config`, then as ``init(settings:clock:logger:transport:opening:)``.
     ///
     /// - Throws: ``ConfigError`` naming the key at fault, or ``StoreError``.
     public convenience init(
         config: ReconConfig, clock: any ReconClock = SystemClock(), logger: Logger,
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil, opening: ReconStore.Opening = .createIfAbsent
     ) throws {
-        try self.init(settings: config.validated(), clock: clock, logger: logger, transport: transport)
+        try self.init(
+            settings: config.validated(), clock: clock, logger: logger, transport: transport, opening: opening)
     }
 
     /// The store's exclusive lock for `command`; every command that writes the store takes it.
@@ -150,7 +154,7 @@ public final class ReconDependencies {
                     keyID: file.keyID, issuerID: file.issuerID, bundleID: file.bundleID,
                     p8File: URL(fileURLWithPath: file.path))
                 serverAPI = try AppStoreServerAPIClient(
-                    key: key, endpoints: settings.endpoints, transport: transport, retryPolicy: retry,
+                    key: key, otherBundleIDs: Array(settings.bundleIDs.dropFirst()), endpoints: settings.endpoints, transport: transport, retryPolicy: retry,
                     rateLimiter: limiter, logger: logger)
             } catch {
                 throw .invalid(key: "api-key-file", value: file.path, expected: error.description)

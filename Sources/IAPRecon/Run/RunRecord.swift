@@ -40,6 +40,8 @@ public struct RunRecord: Sendable, Codable, Hashable {
     public var revenueNetByCurrency: [String: String] = [:]
     public var failOn: String?
     public var exitCode: Int32 = 0
+    /// Stored values a report format could not hold (written as text instead); absent when none.
+    public var warnings: [String]?
 
     /// Pretty JSON with sorted keys, so it diffs well.
     public func json() -> [UInt8] {

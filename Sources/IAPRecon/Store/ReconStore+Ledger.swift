@@ -80,15 +80,22 @@ final class LedgerWriter {
                 original_transaction_id = ?5, purchase_date = ?6, quantity = ?7, environment = ?8,
                 price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
                 delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file_id = ?16, source_line = ?17,
-                imported_at = ?18
+                imported_at = ?18,
+                recon_verdict = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
+                    THEN recon_verdict END,
+                recon_verification_id = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
+                    THEN recon_verification_id END
             """)
+        // A receipt re-imported unchanged keeps its import time, so it is not decoded again (its
+        // evidence keeps its place in the record; a changed one is decoded anew).
         upsertReceipt = try store.db.prepare(
             """
             INSERT INTO receipts (receipt_id, user_id, received_at, format, data, claimed_environment,
                 source_file, source_line, imported_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (receipt_id) DO UPDATE SET user_id = ?2, received_at = ?3, format = ?4, data = ?5,
-                claimed_environment = ?6, source_file = ?7, source_line = ?8, imported_at = ?9
+                claimed_environment = ?6, source_file = ?7, source_line = ?8,
+                imported_at = CASE WHEN format IS ?4 AND data IS ?5 THEN imported_at ELSE ?9 END
             """)
         upsertProduct = try store.db.prepare(
             """
@@ -143,6 +150,13 @@ final class LedgerWriter {
             p.price.map { .integer($0.milliunits) } ?? .null, p.price.map { .text($0.currency) } ?? .null,
             .integer(p.proceedsRatePPM), .text(source), .integer(Int64(line)), .integer(now),
         ])
+    }
+
+    /// Forgets the rejections an earlier import of `source` left, so a re-import's rejections
+    /// replace them (a row fixed at the source leaves `rejected.csv`).
+    func forgetRejections(of source: String, kind: InputKind) throws(StoreError) {
+        try store.db.prepare("DELETE FROM rejected_rows WHERE source_file = ? AND kind = ?")
+            .run([.text(source), .text(kind.rawValue)])
     }
 
     func reject(_ r: RejectedRow) throws(StoreError) {

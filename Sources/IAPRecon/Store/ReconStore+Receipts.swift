@@ -186,19 +186,32 @@ extension ReconStore {
         return result
     }
 
-    /// App and iOS 6 receipts that no ledger row names and that Apple has not answered for yet:
-    /// the purchases a backend may never have recorded ("I paid and got nothing").
-    func orphanReceiptsForVerification() throws -> [(UploadedReceipt, ReceiptCheck?)] {
+    /// The condition on `receipts r` of an orphan: an app or iOS 6 receipt that no ledger row
+    /// names and that Apple has not answered for yet.
+    private static let orphanCondition = """
+        r.format IN ('app-receipt', 'transaction-receipt')
+            AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.receipt_id = r.receipt_id)
+            AND NOT EXISTS (SELECT 1 FROM verifications v WHERE v.receipt_id = r.receipt_id AND v.outcome IN ('valid', 'invalid'))
+        """
+
+    /// One page of the receipts no ledger row names and Apple has not answered for yet (the
+    /// purchases a backend may never have recorded, "I paid and got nothing"), in receipt-id
+    /// order after `cursor`: memory stays at one page however many there are.
+    func orphanReceiptsForVerification(after cursor: String?, limit: Int) throws -> [(UploadedReceipt, ReceiptCheck?)] {
         let stmt = try db.prepare(
             """
             SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
-            WHERE r.format IN ('app-receipt', 'transaction-receipt')
-                AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.receipt_id = r.receipt_id)
-                AND NOT EXISTS (SELECT 1 FROM verifications v WHERE v.receipt_id = r.receipt_id AND v.outcome IN ('valid', 'invalid'))
-            ORDER BY r.receipt_id
+            WHERE r.receipt_id > ?1 AND \(Self.orphanCondition)
+            ORDER BY r.receipt_id LIMIT ?2
             """)
+        try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
         var result: [(UploadedReceipt, ReceiptCheck?)] = []
         while try stmt.step() { result.append(try Self.receiptAndCheck(stmt)) }
         return result
+    }
+
+    /// How many receipts ``orphanReceiptsForVerification(after:limit:)`` will page through.
+    func orphanReceiptCount() throws -> Int {
+        Int(try db.scalar("SELECT COUNT(*) FROM receipts r WHERE \(Self.orphanCondition)") ?? 0)
     }
 }

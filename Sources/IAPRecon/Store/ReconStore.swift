@@ -43,6 +43,43 @@ public final class ReconStore {
         }
     }
 
+    /// How a command opens its store: only `import`, `run` and `demo` create one (SPEC §2);
+    /// `verify`, `report`, `lookup` and `serve` need it to exist.
+    public enum Opening: Sendable, Hashable {
+        /// Created with its schema when absent.
+        case createIfAbsent
+        /// Must exist: a mistyped path answers "no store", never "nothing found".
+        case existing
+    }
+
+    /// Opens the store at `path` as `opening` says.
+    ///
+    /// - Throws: ``StoreError/noStore(path:)`` for ``Opening/existing`` with no file at `path`,
+    ///   else as ``init(path:clock:readOnly:)``.
+    public static func open(
+        path: String, clock: any ReconClock = SystemClock(), _ opening: Opening, readOnly: Bool = false
+    ) throws(StoreError) -> ReconStore {
+        switch opening {
+        case .createIfAbsent: return try ReconStore(path: path, clock: clock, readOnly: readOnly)
+        case .existing: return try existing(path: path, clock: clock, readOnly: readOnly)
+        }
+    }
+
+    /// Opens the store at `path`, which must exist: for `verify`, `report`, `lookup` and
+    /// `serve`. Only `import`, `run` and `demo` create a store (SPEC §2).
+    ///
+    /// - Throws: ``StoreError/noStore(path:)`` when there is no file at `path`, else as
+    ///   ``init(path:clock:readOnly:)``.
+    public static func existing(
+        path: String, clock: any ReconClock = SystemClock(), readOnly: Bool = false
+    ) throws(StoreError) -> ReconStore {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .noStore(path: path)
+        }
+        return try ReconStore(path: path, clock: clock, readOnly: readOnly)
+    }
+
     private func appliedMigrations() throws(StoreError) -> [String] {
         try db.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)",

@@ -12,6 +12,9 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
     case locked(holder: String)
     /// A stored value this program does not know (a newer program wrote it, or the file was edited).
     case unknownValue(table: String, column: String, value: String)
+    /// A command that only reads or updates a store was pointed at a path with none (a typo
+    /// must not create an empty store that answers "nothing found").
+    case noStore(path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -25,6 +28,8 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
             return "store is locked by \(holder)"
         case .unknownValue(let table, let column, let value):
             return "store table '\(table)' column '\(column)' holds unknown value '\(value)'"
+        case .noStore(let path):
+            return "no store at \(path)"
         }
     }
 }

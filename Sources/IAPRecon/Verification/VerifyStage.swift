@@ -65,16 +65,19 @@ public struct VerifyStage: Sendable {
     ) async throws -> VerifySummary {
         var summary = VerifySummary()
         let jobs = try plan(store: store)
-        summary.orphanReceipts = jobs.filter { $0.rows.isEmpty }.count
+        let orphans = try store.orphanReceiptCount()
+        summary.orphanReceipts = orphans
+        let total = jobs.count + orphans
         var done = 0
         var next = jobs.makeIterator()
+        var orphanPages = OrphanPages()
         try await withThrowingTaskGroup(of: [VerificationRecord].self) { group in
-            func addNext() -> Bool {
-                guard let job = next.next() else { return false }
+            func addNext() throws -> Bool {
+                guard let job = try next.next() ?? orphanPages.next(store: store) else { return false }
                 group.addTask { await self.verify(job) }
                 return true
             }
-            for _ in 0..<concurrency where !addNext() { break }
+            for _ in 0..<concurrency where try !addNext() { break }
             while let records = try await group.next() {
                 let now = clock.nowMillis()
                 for record in records {
@@ -93,8 +96,8 @@ public struct VerifyStage: Sendable {
                     }
                 }
                 done += 1
-                progress?(done, jobs.count)
-                _ = addNext()
+                progress?(done, total)
+                _ = try addNext()
             }
         }
         if let notificationSweep {
@@ -109,8 +112,31 @@ public struct VerifyStage: Sendable {
         [summary.line] + (summary.sweep.map { [$0.line] } ?? [])
     }
 
-    /// Pending rows grouped by receipt, plus receipts no ledger row names and no verification
-    /// has settled yet.
+    /// Receipts no ledger row names, fetched a page at a time as the verification reaches them.
+    struct OrphanPages {
+        static let pageSize = 1_000
+        private var page: [Job] = []
+        private var index = 0
+        private var cursor: String?
+        private var exhausted = false
+
+        mutating func next(store: ReconStore) throws -> Job? {
+            if index == page.count {
+                guard !exhausted else { return nil }
+                let rows = try store.orphanReceiptsForVerification(after: cursor, limit: Self.pageSize)
+                exhausted = rows.count < Self.pageSize
+                guard let last = rows.last else { return nil }
+                cursor = last.0.receiptID
+                page = rows.map { Job(receipt: $0.0, check: $0.1, rows: []) }
+                index = 0
+            }
+            defer { index += 1 }
+            return page[index]
+        }
+    }
+
+    /// Pending rows grouped by receipt (receipts no ledger row names come in pages, from
+    /// ``OrphanPages``).
     func plan(store: ReconStore) throws -> [Job] {
         let pending = try store.pendingTransactions(limit: Int.max)
         let receipts = try store.receiptsForVerification(ids: Array(Set(pending.compactMap(\.receiptID))))
@@ -126,9 +152,6 @@ public struct VerifyStage: Sendable {
         for id in byReceipt.keys.sorted() {
             guard let (receipt, check) = receipts[id] else { continue }
             jobs.append(Job(receipt: receipt, check: check, rows: byReceipt[id] ?? []))
-        }
-        for (receipt, check) in try store.orphanReceiptsForVerification() {
-            jobs.append(Job(receipt: receipt, check: check, rows: []))
         }
         return jobs
     }

@@ -46,7 +46,22 @@ import Testing
             name: "near miss: a Production answer without environment proof from a verified app receipt",
             groups: [Fx.group("1700000800", [], [Fx.offlineReceipt("1700000800", env: nil, signature: .verified)])],
             expected: []),
+        DetectorCase(
+            name: "near miss: a renewal older than --ledger-start (the ledger did not exist yet)",
+            groups: [Fx.group("1700000900", [], [Fx.serverAPI("1700000900")])],
+            context: Self.ledgerStarting(Fx.asOf - 2 * Fx.day), expected: []),
+        DetectorCase(
+            name: "a purchase after --ledger-start is still missing",
+            groups: [Fx.group("1700001000", [], [Fx.serverAPI("1700001000")])],
+            context: Self.ledgerStarting(Fx.asOf - 4 * Fx.day),
+            expected: [ExpectedFinding(.missingRecord, "1700001000", users: [], amount: Fx.usd(9_990))]),
     ]
+
+    static func ledgerStarting(_ start: Int64) -> DetectionContext {
+        var context = Fx.context()
+        context.ledgerStart = start
+        return context
+    }
 
     @Test(arguments: cases)
     func detects(_ testCase: DetectorCase) { testCase.check() }

@@ -35,9 +35,9 @@ let ledgerHeader =
         ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,done,,,",
          "bad value in 'verification_status': 'done' (expected pending, verified, invalid or error)"),
         ("r1,u1,p,t1,,2026-11-20T00:00:00Z,two,Production,0.99,USD,USA,verified,,,",
-         "bad number in 'quantity': 'two' (expected a whole number ≥ 1)"),
+         "bad number in 'quantity': 'two' (expected a whole number from 1 to 10)"),
         ("r1,u1,p,t1,,2026-11-20T00:00:00Z,0,Production,0.99,USD,USA,verified,,,",
-         "bad number in 'quantity': '0' (expected a whole number ≥ 1)"),
+         "implausible value in 'quantity': 0 (Apple sells from 1 to 10 of a product in one transaction)"),
         ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.999,USD,USA,verified,,,",
          "bad price in 'price': '0.999' has more than 2 decimals"),
         ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,12.5,JPY,JPN,verified,,,",
@@ -56,6 +56,53 @@ let ledgerHeader =
          "malformed CSV: a quote inside an unquoted field"),
     ])
     func rejectsWithReason(row: String, reason: String) throws {
+        try expectRejected(row: row, reason: reason)
+    }
+
+    /// SPEC §1.1: values a real ledger cannot hold are rejected rows, never stored.
+    @Test(arguments: [
+        // A Go/.NET "zero time": stored, it once stopped every later report (Excel cannot hold it).
+        ("r1,u1,p,t1,,0001-01-01T00:00:00Z,1,Production,0.99,USD,USA,verified,,,",
+         "implausible timestamp in 'purchase_date': '0001-01-01T00:00:00Z' is before 2008-07-01"),
+        ("r1,u1,p,t1,,2008-06-30T23:59:59Z,1,Production,0.99,USD,USA,verified,,,",
+         "implausible timestamp in 'purchase_date': '2008-06-30T23:59:59Z' is before 2008-07-01"),
+        ("r1,u1,p,t1,,2100-01-01T00:00:00Z,1,Production,0.99,USD,USA,verified,,,",
+         "implausible timestamp in 'purchase_date': '2100-01-01T00:00:00Z' is after 2100-01-01"),
+        // Epoch seconds read as milliseconds would book the purchase on 1970-01-20.
+        ("r1,u1,p,t1,,1700000000,1,Production,0.99,USD,USA,verified,,,",
+         "implausible timestamp in 'purchase_date': '1700000000' is before 2008-07-01"
+            + " (epoch seconds? this field takes epoch milliseconds: '1700000000000')"),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,1700000000,,",
+         "implausible timestamp in 'delivered_at': '1700000000' is before 2008-07-01"
+            + " (epoch seconds? this field takes epoch milliseconds: '1700000000000')"),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,9999999999999999,",
+         "implausible timestamp in 'finished_at': '9999999999999999' is after 2100-01-01"),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,-0.99,USD,USA,verified,,,",
+         "implausible value in 'price': '-0.99' is negative (a price is what the customer paid)"),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,11,Production,0.99,USD,USA,verified,,,",
+         "implausible value in 'quantity': 11 (Apple sells from 1 to 10 of a product in one transaction)"),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,-1,Production,0.99,USD,USA,verified,,,",
+         "implausible value in 'quantity': -1 (Apple sells from 1 to 10 of a product in one transaction)"),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,10,Production,999999999999999.99,USD,USA,verified,,,",
+         "implausible value in 'price': 999999999999999.99 USD × 10 does not fit the money type"),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,99999999999999999,USD,USA,verified,,,",
+         "bad price in 'price': '99999999999999999' is out of range for the money type"),
+    ])
+    func rejectsImplausibleValue(row: String, reason: String) throws {
+        try expectRejected(row: row, reason: reason)
+    }
+
+    @Test func acceptsTheEdgesOfPlausible() throws {
+        let rows = [
+            "r1,u1,p,t1,,2008-07-01T00:00:00Z,10,Production,0,USD,USA,verified,,,",
+            "r2,u1,p,t2,,2099-12-31T23:59:59Z,1,Production,999999999999999.99,USD,USA,verified,1214870400000,,",
+        ]
+        let (summary, _) = try importing("t.csv", ledgerHeader + "\n" + rows.joined(separator: "\n") + "\n")
+        #expect(summary.accepted == 2)
+        #expect(summary.rejected == 0)
+    }
+
+    func expectRejected(row: String, reason: String) throws {
         let (summary, store) = try importing("t.csv", ledgerHeader + "\n" + row + "\n")
         #expect(summary.read == 1)
         #expect(summary.accepted == 0)
@@ -66,6 +113,62 @@ let ledgerHeader =
         #expect(rejected.first?.line == 2)
         #expect(rejected.first?.raw == row)
         #expect(try store.counts().transactions == 0)
+    }
+
+    /// A misspelled optional column would leave every row "not delivered" without a word.
+    @Test func unknownColumnsAreOneLineWarnings() throws {
+        let csv = "record_id,user_id,product_id,transaction_id,purchase_date,verification_status,delivered,Colour\n"
+            + "r1,u1,p,77,1795176000000,verified,1795176000000,red\n"
+        let (summary, _) = try importing("t.csv", csv)
+        #expect(summary.read == 1)
+        #expect(summary.accepted == 1)
+        #expect(
+            summary.warnings == [
+                "transactions \(dir.file("t.csv")): unknown column 'delivered' ignored (did you mean 'delivered_at'?)",
+                "transactions \(dir.file("t.csv")): unknown column 'Colour' ignored",
+            ])
+        let jsonl = #"{"record_id":"r1","user_id":"u1","product_id":"p","transaction_id":"77","#
+            + #""purchase_date":1795176000000,"verification_status":"verified","finised_at":1795176000000}"# + "\n"
+            + #"{"record_id":"r2","user_id":"u1","product_id":"p","transaction_id":"78","#
+            + #""purchase_date":1795176000000,"verification_status":"verified","finised_at":1795176000000}"# + "\n"
+        let (jsonSummary, _) = try importing("t.jsonl", jsonl)
+        #expect(jsonSummary.accepted == 2)
+        #expect(
+            jsonSummary.warnings == [
+                "transactions \(dir.file("t.jsonl")): unknown column 'finised_at' ignored (did you mean 'finished_at'?)"
+            ])
+        let (clean, _) = try importing("clean.csv", ledgerHeader + "\n")
+        #expect(clean.warnings == nil)
+    }
+
+    /// SPEC §1.6: a row fixed at the source leaves `rejected.csv` when the file is re-imported.
+    @Test func reimportReplacesTheFilesEarlierRejections() throws {
+        let bad = "r1,u1,p,t1,,1700000000,1,Production,0.99,USD,USA,verified,,,"
+        let fixed = "r1,u1,p,t1,,1700000000000,1,Production,0.99,USD,USA,verified,,,"
+        let (_, store) = try importing("t.csv", ledgerHeader + "\n" + bad + "\n")
+        _ = try importing("other.csv", ledgerHeader + "\n" + bad + "\n")
+        #expect(try store.rejectedRows().count == 2)
+        let (summary, again) = try importing("t.csv", ledgerHeader + "\n" + fixed + "\n")
+        #expect(summary.accepted == 1)
+        #expect(try again.rejectedRows().map(\.source) == [dir.file("other.csv")])
+    }
+
+    /// A row whose transaction, receipt or environment changed at the source is verified again:
+    /// the store's earlier verdict was about something else.
+    @Test(arguments: [
+        ("r1,u1,p,t2,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,pending,,,rc1", true),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,pending,,,rc2", true),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Sandbox,0.99,USD,USA,pending,,,rc1", true),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,pending,,,", true),
+        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,1.99,USD,USA,pending,2026-11-20T00:00:01Z,,rc1", false),
+    ])
+    func changedIdentityLosesTheStoresVerdict(row: String, verifiedAgain: Bool) throws {
+        let original = "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,pending,,,rc1"
+        let (_, store) = try importing("t.csv", ledgerHeader + "\n" + original + "\n")
+        try store.db.execute("UPDATE transactions SET recon_verdict = 'verified', recon_verification_id = 1")
+        #expect(try store.counts().pending == 0)
+        _ = try importing("t.csv", ledgerHeader + "\n" + row + "\n")
+        #expect(try store.counts().pending == (verifiedAgain ? 1 : 0))
     }
 
     @Test func parsesEveryFieldExactly() throws {

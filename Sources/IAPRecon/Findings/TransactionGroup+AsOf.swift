@@ -1,0 +1,45 @@
+/// `--as-of` as a cut-off (SPEC §5): what was purchased, delivered, finished or refunded after
+/// it does not enter that report, so a report for a past day shows that day as it was.
+extension LedgerTransaction {
+    /// The row as of `asOf`: nil when it was purchased later; later deliveries and finishes
+    /// had not happened yet.
+    public func asOf(_ asOf: Int64) -> LedgerTransaction? {
+        guard purchaseDate <= asOf else { return nil }
+        var row = self
+        if let delivered = deliveredAt, delivered > asOf { row.deliveredAt = nil }
+        if let finished = finishedAt, finished > asOf { row.finishedAt = nil }
+        return row
+    }
+}
+
+extension EvidenceRecord {
+    /// Apple's word as of `asOf`: nil for a purchase made later; a refund or revocation dated
+    /// later had not happened yet.
+    public func asOf(_ asOf: Int64) -> EvidenceRecord? {
+        if let purchased = entry.purchaseDate, purchased > asOf { return nil }
+        var record = self
+        if let cancelled = entry.cancellationDate, cancelled > asOf {
+            record.entry.cancellationDate = nil
+            record.entry.cancellationReason = nil
+            record.entry.revocationType = nil
+            record.entry.revocationPercentage = nil
+        }
+        return record
+    }
+}
+
+extension TransactionGroup {
+    /// The group as of `asOf` (see ``LedgerTransaction/asOf(_:)`` and ``EvidenceRecord/asOf(_:)``).
+    public func asOf(_ asOf: Int64) -> TransactionGroup {
+        TransactionGroup(
+            transactionID: transactionID, records: records.compactMap { $0.asOf(asOf) },
+            evidence: evidence.compactMap { $0.asOf(asOf) })
+    }
+}
+
+extension OriginalTransactionGroup {
+    /// The group as of `asOf`.
+    public func asOf(_ asOf: Int64) -> OriginalTransactionGroup {
+        OriginalTransactionGroup(originalTransactionID: originalTransactionID, records: records.compactMap { $0.asOf(asOf) })
+    }
+}

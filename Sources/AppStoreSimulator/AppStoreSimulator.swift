@@ -234,7 +234,7 @@ public final class AppStoreSimulator: Sendable {
         router.post("/:environment/inApps/v1/notifications/history") { request, context -> Response in
             let buffer = try await request.body.collect(upTo: 1 << 20)
             let body = Data(buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? [])
-            return serverAPI(request, context, state) { environment, _ in
+            return serverAPI(request, context, state) { environment, _, _ in
                 SimulatedNotificationHistory.answer(
                     store: state.store, authority: state.authority, environment: environment, body: body,
                     paginationToken: request.uri.queryParameters.get("paginationToken"))

@@ -34,7 +34,7 @@ import Testing
         config.retryBaseDelayMillis = 10
         config.retryBudgetMillis = 3_000
         config.requestTimeoutMillis = 400
-        _ = try config.dependencies(at: dataset.asOf).importFiles(ImportRequest(
+        _ = try await config.dependencies(at: dataset.asOf).importFiles(ImportRequest(
                 transactions: [try dir.write("t.csv", dataset.transactions)],
                 receipts: [try dir.write("r.jsonl", dataset.receipts)], products: [try dir.write("p.csv", dataset.products)]))
         do {

@@ -32,7 +32,7 @@ extension AppStoreServerAPIClient {
         let query = paginationToken.map { [("paginationToken", $0)] } ?? []
         let (call, attempts) = await perform(
             .notificationHistory, environment: environment, path: "/inApps/v1/notifications/history", query: query,
-            method: .post, body: body
+            method: .post, body: body, signer: signers[0]
         ) { json -> NotificationHistoryPage? in
             guard json.object != nil, let records = json["notificationHistory"] else { return nil }
             return NotificationHistoryPage(

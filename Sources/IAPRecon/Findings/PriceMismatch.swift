@@ -56,7 +56,7 @@ public struct PriceMismatch: TransactionDetector {
         for row: LedgerTransaction, recorded: Money, apple: [Money], context: DetectionContext
     ) -> (Money, Source)? {
         if let first = apple.first {
-            let total = recorded.times(row.quantity)
+            guard let total = recorded.times(row.quantity) else { return nil }
             return apple.contains(where: { $0.isSame(as: total) }) ? nil : (first, .apple)
         }
         guard recorded.milliunits != 0,
@@ -77,9 +77,9 @@ fileprivate extension Finding.Message {
         let what = "Record \(row.recordID) (transaction \(row.transactionID), \(row.productID)) records a price of "
         switch source {
         case .apple where row.quantity != 1:
-            let total = recorded.times(row.quantity)
+            let total = recorded.times(row.quantity).map(\.text) ?? "overflow"
             return Self(
-                what + "\(recorded.text) × \(row.quantity) = \(total.text) "
+                what + "\(recorded.text) × \(row.quantity) = \(total) "
                     + "but Apple charged \(reference.text) in total")
         case .apple:
             return Self(what + "\(recorded.text) but Apple charged \(reference.text)")

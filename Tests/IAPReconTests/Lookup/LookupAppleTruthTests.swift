@@ -28,7 +28,7 @@ import Testing
             """
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.bundleIDs = ["com.example.app"]
-        _ = try config.dependencies(at: t0 + 10_000).importFiles(
+        _ = try await config.dependencies(at: t0 + 10_000).importFiles(
             ImportRequest(transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
         let store = try ReconStore(path: config.databasePath)
         try store.recordVerification(

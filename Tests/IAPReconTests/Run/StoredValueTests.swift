@@ -16,10 +16,10 @@ import Testing
 
     /// A store holding `rows`, imported as today's import does, then edited the way an older
     /// version's import (which accepted any value) left it.
-    func store(_ rows: [String], olderImport sql: String? = nil) throws -> ReconConfig {
+    func store(_ rows: [String], olderImport sql: String? = nil) async throws -> ReconConfig {
         let path = try dir.write("tx.csv", ([Self.header] + rows).joined(separator: "\n") + "\n")
         let config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
-        _ = try config.dependencies(at: 1_795_176_000_000).importFiles(ImportRequest(transactions: [path]))
+        _ = try await config.dependencies(at: 1_795_176_000_000).importFiles(ImportRequest(transactions: [path]))
         if let sql {
             let store = try ReconStore(path: config.databasePath)
             try store.db.execute(sql)
@@ -35,7 +35,7 @@ import Testing
     /// A Go/.NET zero time stored by an older import used to fail every later report with
     /// "0001-01-01 is not a date Excel can store".
     @Test func zeroTimeInStoreIsWrittenAsTextAndWarned() async throws {
-        let config = try store(
+        let config = try await store(
             [
                 "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,pending,,,",
                 "r2,u2,p,t2,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,2026-11-20T00:00:01Z,2026-11-20T00:00:02Z,",
@@ -62,7 +62,7 @@ import Testing
 
     /// Sums that cannot be held are capped and named, never a trap.
     @Test func revenueThatOverflowsIsCappedAndWarned() async throws {
-        let config = try store(
+        let config = try await store(
             [
                 "r1,u1,p,t1,,2026-11-20T00:00:00Z,10,Production,900000000000000,USD,USA,verified,2026-11-20T00:00:01Z,2026-11-20T00:00:02Z,",
                 "r2,u2,p,t2,,2026-11-20T00:00:00Z,10,Production,900000000000000,USD,USA,verified,2026-11-20T00:00:01Z,2026-11-20T00:00:02Z,",

@@ -14,10 +14,10 @@ import Testing
     static let t0: Int64 = 1_795_000_000_000
     static let day: Int64 = 86_400_000
 
-    func importLedger(_ rows: [String]) throws {
+    func importLedger(_ rows: [String]) async throws {
         let path = try dir.write("t.csv", ([Self.header] + rows).joined(separator: "\n") + "\n")
         let config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
-        _ = try config.dependencies(at: 0).importFiles(ImportRequest(transactions: [path]))
+        _ = try await config.dependencies(at: 0).importFiles(ImportRequest(transactions: [path]))
     }
 
     func report(asOf: Int64) async throws -> [String: Any] {
@@ -30,7 +30,7 @@ import Testing
 
     @Test func purchasesAfterTheCutOffDoNotEnterTheReport() async throws {
         let t0 = Self.t0
-        try importLedger([
+        try await importLedger([
             "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
             "r2,u1,coins,t2,\(t0 + 2 * Self.day),1.99,USD,verified,\(t0 + 2 * Self.day),\(t0 + 2 * Self.day)",
         ])
@@ -42,14 +42,14 @@ import Testing
 
     @Test func deliveryAfterTheCutOffHadNotHappenedYet() async throws {
         let t0 = Self.t0
-        try importLedger(["r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0 + 3 * Self.day),\(t0 + 3 * Self.day)"])
+        try await importLedger(["r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0 + 3 * Self.day),\(t0 + 3 * Self.day)"])
         let then = try await report(asOf: t0 + 2 * Self.day)
         #expect((then["findings_by_code"] as? [String: Int])?["UNDELIVERED"] == 1)
     }
 
     @Test func pastReportNeverResolvesOrReopensTheLiveHistory() async throws {
         let t0 = Self.t0
-        try importLedger([
+        try await importLedger([
             "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
             "r2,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
         ])

@@ -1,6 +1,5 @@
 import Foundation
 import IAPReconTestSupport
-import Logging
 import Testing
 
 @testable import IAPRecon
@@ -8,7 +7,6 @@ import Testing
 /// The support timeline states what Apple said, and only what authentic evidence says.
 @Suite struct LookupAppleTruthTests {
     let dir = TemporaryDirectory("lookup-apple")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     static let t0: Int64 = 1_795_000_000_000  // 2026-11-18T09:46:40Z
 
     /// u7's purchase was revoked by Family Sharing (Apple's `FAMILY_REVOKE`); u8 uploaded a

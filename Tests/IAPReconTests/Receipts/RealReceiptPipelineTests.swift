@@ -1,6 +1,5 @@
 import Foundation
 import IAPReconTestSupport
-import Logging
 import Testing
 
 @testable import IAPRecon
@@ -10,7 +9,6 @@ import Testing
 /// receipt with one changed byte is INVALID_RECEIPT on a row already marked verified.
 @Suite struct RealReceiptPipelineTests {
     let dir = TemporaryDirectory("real-receipts")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     @Test func realSandboxReceiptAndAForgedCopy() async throws {
         let genuine = try ReceiptFixtures.text("real-receipts/nutcall-sandbox-sha1-187.b64")

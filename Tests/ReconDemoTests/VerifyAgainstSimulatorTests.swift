@@ -36,6 +36,17 @@ import Testing
         let (dataset, simulator, config) = try await prepare()
         let first = try await config.dependencies().verify()
         #expect(first.exitCode == 0)
+        // With Server API credentials, verify swept Apple's notification history to the last page
+        // and recorded it in the verify stage of its run.
+        #expect(first.lines.last?.hasPrefix("notification history: ") == true, "\(first.lines)")
+        #expect(first.lines.last?.contains("left open") == false)
+        let runJSON = try #require(try ReconStore(path: config.databasePath).runRecordJSON(1))
+        let run = try #require(try JSONSerialization.jsonObject(with: Data(runJSON.utf8)) as? [String: Any])
+        let verifyStage = (run["stages"] as? [[String: Any]])?.first { $0["name"] as? String == "verify" }
+        let counts = try #require(verifyStage?["counts"] as? [String: Int])
+        #expect((counts["history_pages"] ?? 0) > 0)
+        #expect((counts["history_new_notifications"] ?? 0) > 0)
+        #expect(counts["history_open_windows"] == 0)
         // Another app's signed transaction and a receipt Apple rejects (21002) are invalid.
         for id in injected(.bundleMismatch, dataset) + injected(.invalidReceipt, dataset) {
             #expect(try status(id, config) == [.invalid], "\(id)")

@@ -141,7 +141,8 @@ extension ReconConfig {
             retry: .init(
                 attempts: retryAttempts, budget: .milliseconds(retryBudgetMillis),
                 baseDelay: .milliseconds(retryBaseDelayMillis)),
-            excludeOldTransactions: excludeOldTransactions, historyDays: historyDays, sharedSecret: sharedSecret.map(SharedSecret.init),
+            excludeOldTransactions: excludeOldTransactions, historyDays: historyDays,
+            sharedSecret: sharedSecret.map(SharedSecret.init),
             serverAPIKey: serverAPIKey)
     }
 

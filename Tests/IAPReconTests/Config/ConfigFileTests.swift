@@ -25,7 +25,7 @@ import Testing
              "sandbox-server-api-url": "http://127.0.0.1:1/q", "concurrency": 32, "request-timeout": "20s",
              "retry-attempts": "3", "retry-budget": "30s", "retry-base-delay": "50ms",
              "exclude-old-transactions": true, "shared-secret": "x", "api-key-file": "k.p8", "api-key-id": "KID",
-             "issuer-id": "ISS"}
+             "issuer-id": "ISS", "history-days": 90}
             """)
         #expect(config.outputDirectory == "nightly-reports")
         #expect(config.timeZone == "Europe/Berlin")
@@ -43,6 +43,7 @@ import Testing
         #expect(config.retryBudgetMillis == 30_000)
         #expect(config.retryBaseDelayMillis == 50)
         #expect(config.excludeOldTransactions)
+        #expect(config.historyDays == 90)
         #expect(config.apiKeyID == "KID")
         #expect(Set(ConfigFile.keys.keys) == Set(ReconConfig.fileKeys.keys))
     }
@@ -56,6 +57,8 @@ import Testing
         (#"{"concurrency": "many"}"#, "invalid concurrency in PATH 'many': expected a whole number from 1 to 256"),
         (#"{"concurrency": 0}"#, "invalid concurrency in PATH '0': expected a whole number from 1 to 256"),
         (#"{"retry-attempts": 21}"#, "invalid retry-attempts in PATH '21': expected a whole number from 1 to 20"),
+        // Apple keeps 180 days of notification history (Get Notification History).
+        (#"{"history-days": 181}"#, "invalid history-days in PATH '181': expected a whole number from 1 to 180"),
         (#"{"delivery-grace": "soon"}"#, "invalid delivery-grace in PATH 'soon': expected a duration like 90m, 1h, 2d"),
         (#"{"fail-on": "severe"}"#, "invalid fail-on in PATH 'severe': expected critical, high, medium or low"),
         (#"{"timezone": true}"#, "invalid timezone in PATH 'a boolean': expected a string"),

@@ -49,6 +49,7 @@ import Testing
         ("server-api-url", "ftp://x", "invalid server-api-url 'ftp://x': expected an http(s) URL"),
         ("trusted-root", "/nonexistent/root.pem", "invalid trusted-root '/nonexistent/root.pem'"),
         ("concurrency", "0", "invalid concurrency '0': expected a whole number from 1 to 256"),
+        ("history-days", "0", "invalid history-days '0': expected a whole number from 1 to 180"),
     ])
     func aBadSettingNamesItsKey(key: String, value: String, message: String) throws {
         var config = ReconConfig(databasePath: "s.sqlite")
@@ -59,6 +60,7 @@ import Testing
         case "to": config.toDay = value
         case "server-api-url": config.serverAPIURL = value
         case "trusted-root": config.trustedRoots = [value]
+        case "history-days": config.historyDays = Int(value) ?? 0
         default: config.concurrency = Int(value) ?? 0
         }
         let error = try #require(throws: ConfigError.self) { try config.validated() }

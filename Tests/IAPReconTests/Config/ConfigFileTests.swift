@@ -25,7 +25,7 @@ import Testing
              "sandbox-server-api-url": "http://127.0.0.1:1/q", "concurrency": 32, "request-timeout": "20s",
              "retry-attempts": "3", "retry-budget": "30s", "retry-base-delay": "50ms",
              "exclude-old-transactions": true, "shared-secret": "x", "api-key-file": "k.p8", "api-key-id": "KID",
-             "issuer-id": "ISS", "history-days": 90}
+             "issuer-id": "ISS", "history-days": 90, "ledger-start": "2026-01-01"}
             """)
         #expect(config.outputDirectory == "nightly-reports")
         #expect(config.timeZone == "Europe/Berlin")
@@ -45,6 +45,7 @@ import Testing
         #expect(config.excludeOldTransactions)
         #expect(config.historyDays == 90)
         #expect(config.apiKeyID == "KID")
+        #expect(config.ledgerStart == "2026-01-01")
         #expect(Set(ConfigFile.keys.keys) == Set(ReconConfig.fileKeys.keys))
     }
 
@@ -61,6 +62,10 @@ import Testing
         (#"{"history-days": 181}"#, "invalid history-days in PATH '181': expected a whole number from 1 to 180"),
         (#"{"delivery-grace": "soon"}"#, "invalid delivery-grace in PATH 'soon': expected a duration like 90m, 1h, 2d"),
         (#"{"fail-on": "severe"}"#, "invalid fail-on in PATH 'severe': expected critical, high, medium or low"),
+        (
+            #"{"ledger-start": "last year"}"#,
+            "invalid ledger-start in PATH 'last year': expected a date like 2026-01-01 or an ISO 8601 time"
+        ),
         (#"{"timezone": true}"#, "invalid timezone in PATH 'a boolean': expected a string"),
         (
             #"{"bundle-id": [1, 2]}"#,

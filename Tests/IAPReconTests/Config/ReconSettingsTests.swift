@@ -29,6 +29,22 @@ import Testing
         #expect(settings.endpoints.requestTimeout == .seconds(15))
         #expect(settings.serverAPIKey?.bundleID == "com.example.app")
         #expect(settings.outputDirectory == "reports")
+        #expect(settings.ledgerStart == nil)
+    }
+
+    /// `--ledger-start`: a day is its midnight UTC, a time is taken as given; the detection
+    /// context carries it to MISSING_RECORD.
+    @Test(arguments: [
+        ("2026-01-01", Int64(1_767_225_600_000)),
+        ("2026-01-01T12:00:00+02:00", Int64(1_767_261_600_000)),
+        ("1767225600000", Int64(1_767_225_600_000)),
+    ])
+    func ledgerStartIsAnInstant(text: String, millis: Int64) throws {
+        var config = ReconConfig(databasePath: "s.sqlite")
+        config.ledgerStart = text
+        let settings = try config.validated()
+        #expect(settings.ledgerStart == millis)
+        #expect(settings.detectionContext(asOf: millis, catalog: [:]).ledgerStart == millis)
     }
 
     @Test func serverAPICredentialsNeedEveryPart() throws {
@@ -50,6 +66,10 @@ import Testing
         ("trusted-root", "/nonexistent/root.pem", "invalid trusted-root '/nonexistent/root.pem'"),
         ("concurrency", "0", "invalid concurrency '0': expected a whole number from 1 to 256"),
         ("history-days", "0", "invalid history-days '0': expected a whole number from 1 to 180"),
+        (
+            "ledger-start", "2026-13-01",
+            "invalid ledger-start '2026-13-01': expected a date like 2026-01-01 or an ISO 8601 time"
+        ),
     ])
     func aBadSettingNamesItsKey(key: String, value: String, message: String) throws {
         var config = ReconConfig(databasePath: "s.sqlite")
@@ -61,6 +81,7 @@ import Testing
         case "server-api-url": config.serverAPIURL = value
         case "trusted-root": config.trustedRoots = [value]
         case "history-days": config.historyDays = Int(value) ?? 0
+        case "ledger-start": config.ledgerStart = value
         default: config.concurrency = Int(value) ?? 0
         }
         let error = try #require(throws: ConfigError.self) { try config.validated() }

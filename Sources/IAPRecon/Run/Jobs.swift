@@ -113,23 +113,8 @@ extension Jobs {
     public static func lookup(_ subject: LookupSubject, config: ReconConfig, json: Bool, logger: Logger) async throws
         -> Outcome
     {
-        var subject = subject
-        if case .order(let orderID, _) = subject {
-            guard config.hasServerAPICredentials else {
-                throw ConfigError.invalid(
-                    key: "order-id", value: orderID,
-                    expected:
-                        "App Store Server API credentials to look it up: set IAP_RECON_API_KEY_FILE, IAP_RECON_API_KEY_ID, IAP_RECON_ISSUER_ID and --bundle-id"
-                )
-            }
-            switch try await resolveOrder(orderID, config: config, logger: logger) {
-            case .success(let ids): subject = .order(orderID, transactionIDs: ids)
-            case .failure(let message): return Outcome(exitCode: 0, lines: ["order \(orderID): \(message)"])
-            }
-        }
-        let store = try ReconStore(path: config.databasePath)
-        let report = try Lookup.build(subject, store: store, bundleIDs: Set(config.bundleIDs))
-        let text = json ? report.json() : report.text()
+        let answer = try await Lookup.answer(subject, config: config, logger: logger)
+        let text = json ? answer.json() : answer.text()
         return Outcome(exitCode: 0, lines: [String(text.dropLast())])
     }
 }

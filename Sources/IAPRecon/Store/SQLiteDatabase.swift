@@ -21,10 +21,15 @@ final class SQLiteDatabase {
     ///
     /// - Parameters:
     ///   - path: the file; created with mode 0600 when absent.
-    ///   - readOnly: open without write access (a report never changes the ledger).
-    /// - Throws: ``StoreError/cannotOpen(path:message:)``.
+    ///   - readOnly: open with `SQLITE_OPEN_READONLY` and `PRAGMA query_only`: never creates the
+    ///     file, never writes (https://www.sqlite.org/c3ref/open.html).
+    /// - Throws: ``StoreError/noStore(path:)`` for a read-only open of a missing file;
+    ///   ``StoreError/cannotOpen(path:message:)``.
     init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
+        if readOnly, !FileManager.default.fileExists(atPath: path) {
+            throw .noStore(path: path)
+        }
         if !readOnly, !FileManager.default.fileExists(atPath: path) {
             // Create the file ourselves so its mode is 0600 from the first byte.
             let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0o600)
@@ -44,6 +49,10 @@ final class SQLiteDatabase {
         handle = db
         sqlite3_busy_timeout(db, 5_000)
         sqlite3_extended_result_codes(db, 1)
+        if readOnly {
+            // A second guard: even a statement that slips through cannot change the file.
+            try execute("PRAGMA query_only = 1", context: "opening '\(path)' read-only")
+        }
     }
 
     deinit {
@@ -82,6 +91,14 @@ final class SQLiteDatabase {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Runs `body` inside one read transaction (`BEGIN DEFERRED … COMMIT`), so every query in
+    /// it sees the same committed state, even while a writer is mid-transaction (WAL).
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED", context: "starting a read transaction")
+        defer { try? execute("COMMIT") }
+        return try body()
     }
 
     /// The row id of the last successful INSERT.

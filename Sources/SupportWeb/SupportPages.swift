@@ -130,7 +130,8 @@ enum SupportPages {
     }
 
     static func timeline(_ events: [LookupReport.Event], query: SearchQuery, timeZone: TimeZone) -> String {
-        let text = "<h2>Timeline <span class=\"note\">(times in \(HTML.escape(timeZone.identifier)))</span></h2>\n"
+        let zoneName = query.isKnownTimeZone ? query.timeZoneName : "UTC"
+        let text = "<h2>Timeline <span class=\"note\">(times in \(HTML.escape(zoneName)))</span></h2>\n"
         guard !events.isEmpty else { return text + "<p class=\"note\">Nothing in the store.</p>\n" }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -104,7 +104,7 @@ enum SupportRoutes {
     }
 
     static func errorJSON(_ message: String, _ status: HTTPResponse.Status) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: ["error": message], options: [.sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: ["error": message], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return json(String(decoding: data, as: UTF8.self) + "\n", status: status)
     }
 }

@@ -97,6 +97,7 @@ let package = Package(
             name: "AppStoreSimulatorTests",
             dependencies: [
                 "IAPRecon", "AppStoreSimulator", "IAPReconTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "SupportWeb", .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             exclude: ["Demo/Snapshots"]
         ),

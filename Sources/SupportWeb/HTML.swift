@@ -69,7 +69,7 @@ enum HTML {
         .counts{display:flex;gap:1.5em;margin:.5em 0 0;color:#444}.counts b{color:#1d1d1f}
         table{border-collapse:collapse;width:100%;background:#fff;border-radius:6px;font-size:.92em}
         th,td{text-align:left;padding:.35em .6em;border-bottom:1px solid #e5e5e5;vertical-align:top}
-        th{background:#fafafa;font-weight:600}td.time{white-space:nowrap;font-variant-numeric:tabular-nums}
+        th{background:#fafafa;font-weight:600}td.time,td.amount{white-space:nowrap;font-variant-numeric:tabular-nums}
         .sev-critical{color:#b71c1c;font-weight:700}.sev-high{color:#e65100;font-weight:600}
         .note{color:#555;font-size:.9em}.error{background:#fff3f3;border:1px solid #e0b4b4;padding:.7em 1em;border-radius:6px}
         ul.links{margin:.2em 0;padding-left:1.2em}

@@ -95,7 +95,7 @@ enum SupportPages {
             let amount = finding.amount.map { "\($0) \(finding.currency ?? "")" } ?? ""
             rows += """
                 <tr><td class="sev-\(HTML.escape(finding.severity))">\(HTML.escape(finding.severity))</td>\
-                <td>\(HTML.escape(finding.code))</td><td>\(HTML.escape(amount))</td>\
+                <td>\(HTML.escape(finding.code))</td><td class="amount">\(HTML.escape(amount))</td>\
                 <td>\(link("transaction", finding.transactionID, query))</td><td>\(HTML.escape(finding.detail))</td></tr>
 
                 """

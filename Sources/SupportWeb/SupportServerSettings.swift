@@ -24,10 +24,13 @@ public struct SupportServerSettings: Sendable {
         self.token = token
     }
 
-    /// True for an address only this machine can reach (127.0.0.0/8, ::1, localhost).
+    /// True for an address only this machine can reach (127.0.0.0/8, ::1, localhost); a name
+    /// that merely starts with "127." is not one.
     public var isLoopback: Bool {
         let host = host.lowercased()
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false).map { UInt8($0) }
+        return octets.count == 4 && octets.allSatisfy { $0 != nil } && octets[0] == 127
     }
 
     /// Refuses settings that would expose customer data: another address without a token.

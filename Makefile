@@ -5,9 +5,11 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev
 TEST_PACKAGES := unzip
 BENCH_PACKAGES := sqlite3 time bc python3 python3-venv
+# The support web view's browser test: headless Chromium (and a font to render with).
+BROWSER_PACKAGES := chromium fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: all build test demo bench deps test-deps bench-deps clean
+.PHONY: all build test demo bench deps test-deps bench-deps browser-deps clean
 
 all: build
 
@@ -22,8 +24,12 @@ endef
 deps:
 	$(call ensure_packages,$(RUNTIME_PACKAGES))
 
-test-deps: deps
+test-deps: deps browser-deps
 	$(call ensure_packages,$(TEST_PACKAGES))
+
+# Where Chromium cannot be installed, the browser test skips and says so; the rest still runs.
+browser-deps:
+	-$(call ensure_packages,$(BROWSER_PACKAGES))
 
 bench-deps: deps
 	$(call ensure_packages,$(BENCH_PACKAGES))

@@ -177,13 +177,14 @@ struct ConfigOptions: ParsableArguments {
 /// composition root and the logger, calls the library, prints its lines and ends with its exit
 /// status. The one place a command's error line is printed.
 func execute(
-    _ options: ConfigOptions, databasePath: String, configure: (inout ReconConfig) -> Void = { _ in },
+    _ options: ConfigOptions, databasePath: String, access: ReconDependencies.StoreAccess = .readWrite,
+    configure: (inout ReconConfig) -> Void = { _ in },
     _ command: (ReconDependencies) async throws -> CommandOutcome
 ) async throws {
     try await execute {
         var config = try options.makeConfig(databasePath: databasePath)
         configure(&config)
-        let dependencies = try ReconDependencies(config: config, logger: options.makeLogger())
+        let dependencies = try ReconDependencies(config: config, logger: options.makeLogger(), access: access)
         return try await command(dependencies)
     }
 }

@@ -5,7 +5,8 @@ import Logging
 /// settings — the store, the one clock, the trust store, the logger, the HTTP transport and the
 /// Apple clients. The executable builds one per command; tests build the same.
 ///
-/// The commands themselves are methods (`importFiles`, `verify`, `report`, `nightly`, `lookup`).
+/// The commands themselves are methods (`importFiles`, `verify`, `report`, `nightly`, `lookup`;
+/// `answer` for the support web view). `lookup` and `serve` build a read-only root.
 public final class ReconDependencies {
     public let settings: ReconSettings
     /// The one clock: store timestamps, the run record, retries, rate limits, tokens, chains.
@@ -17,31 +18,45 @@ public final class ReconDependencies {
     /// The HTTP transport when given (tests); nil builds a real one per network stage.
     private let transport: (any HTTPTransport)?
 
+    /// How a command opens the store.
+    public enum StoreAccess: Sendable {
+        /// Created with its schema when absent, migrated, written (import, run, verify, report).
+        case readWrite
+        /// An existing store, read-only: nothing created, migrated or written, no lock taken;
+        /// it reads the latest committed state while a run writes (lookup, serve).
+        case readOnly
+    }
+
     /// Opens the store and keeps the rest for the stages.
     ///
     /// - Parameters:
     ///   - transport: the HTTP seam; nil (production) builds an ``AsyncHTTPTransport`` from the
     ///     settings when a stage needs the network, and shuts it down after.
-    /// - Throws: ``StoreError`` when the store cannot be opened.
+    ///   - access: how to open the store.
+    /// - Throws: ``StoreError`` when the store cannot be opened (``StoreError/noStore(path:)``
+    ///   for a read-only root with no store at the path).
     public init(
         settings: ReconSettings, clock: any ReconClock = SystemClock(), logger: Logger,
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil, access: StoreAccess = .readWrite
     ) throws {
         self.settings = settings
         self.clock = clock
         self.logger = logger
         self.transport = transport
-        store = try ReconStore(path: settings.databasePath, clock: clock)
+        switch access {
+        case .readWrite: store = try ReconStore(path: settings.databasePath, clock: clock)
+        case .readOnly: store = try ReconStore.openReadOnly(path: settings.databasePath, clock: clock)
+        }
     }
 
-    /// Validates `config`, then as ``init(settings:clock:logger:transport:)``.
+    /// Validates `config`, then as ``init(settings:clock:logger:transport:access:)``.
     ///
     /// - Throws: ``ConfigError`` naming the key at fault, or ``StoreError``.
     public convenience init(
         config: ReconConfig, clock: any ReconClock = SystemClock(), logger: Logger,
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil, access: StoreAccess = .readWrite
     ) throws {
-        try self.init(settings: config.validated(), clock: clock, logger: logger, transport: transport)
+        try self.init(settings: config.validated(), clock: clock, logger: logger, transport: transport, access: access)
     }
 
     /// The store's exclusive lock for `command`; every command that writes the store takes it.

@@ -36,10 +36,67 @@ public final class ReconStore {
             try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY")
             try migrate()
         } else {
-            let known = try appliedMigrations()
-            if known.count > Schema.migrations.count {
-                throw .newerSchema(path: path, found: known.count, known: Schema.migrations.count)
+            try checkSchemaWithoutWriting()
+        }
+    }
+
+    /// Opens the store at `path`, which must exist: for `verify`, `report`, `lookup` and
+    /// `serve`. Only `import`, `run` and `demo` create a store (SPEC §2).
+    ///
+    /// - Throws: ``StoreError/noStore(path:)`` when there is no file at `path`, else as
+    ///   ``init(path:clock:readOnly:)``.
+    public static func existing(
+        path: String, clock: any ReconClock = SystemClock(), readOnly: Bool = false
+    ) throws(StoreError) -> ReconStore {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .noStore(path: path)
+        }
+        return try ReconStore(path: path, clock: clock, readOnly: readOnly)
+    }
+
+    /// Opens an existing store read-only: no file is created, no migration applied, nothing
+    /// written. Readers see the latest committed state while a nightly run writes (WAL).
+    ///
+    /// - Throws: ``StoreError/noStore(path:)`` when there is no file at `path`; ``StoreError``
+    ///   when it is not a store or its schema is not this program's.
+    public static func openReadOnly(path: String, clock: any ReconClock = SystemClock()) throws(StoreError)
+        -> ReconStore
+    {
+        try existing(path: path, clock: clock, readOnly: true)
+    }
+
+    /// Runs `body` in one read transaction: every query in it sees the same committed state.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try db.readTransaction(body)
+    }
+
+    /// The read-only counterpart of ``migrate()``: the applied migrations must be exactly this
+    /// program's, read without creating anything.
+    private func checkSchemaWithoutWriting() throws(StoreError) {
+        let known = Schema.migrations.count
+        let applied: [String]
+        do throws(StoreError) {
+            let hasTable = try db.scalar(
+                "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
+            guard hasTable > 0 else {
+                throw StoreError.cannotOpen(path: path, message: "not an iap-recon store (no schema)")
             }
+            let stmt = try db.prepare("SELECT name FROM schema_migrations ORDER BY rowid")
+            var names: [String] = []
+            while try stmt.step() { names.append(stmt.text(0)) }
+            applied = names
+        } catch {
+            if case .sqlite(let code, _, _) = error, code & 0xFF == 26 {  // SQLITE_NOTADB
+                throw .cannotOpen(path: path, message: "not an iap-recon store (not an SQLite database)")
+            }
+            throw error
+        }
+        if applied.count > known || !zip(applied, Schema.migrations).allSatisfy({ $0 == $1.name }) {
+            throw .newerSchema(path: path, found: applied.count, known: known)
+        }
+        if applied.count < known {
+            throw .olderSchema(path: path, found: applied.count, known: known)
         }
     }
 

@@ -7,11 +7,13 @@ TEST_PACKAGES := unzip
 BENCH_PACKAGES := sqlite3 time bc python3 python3-venv
 # The reliability suite: mounts a tiny tmpfs (util-linux), checks the store with python3's sqlite3.
 RELIABILITY_PACKAGES := util-linux python3 coreutils
+# The support web view's browser test: headless Chromium (and a font to render with).
+BROWSER_PACKAGES := chromium fonts-dejavu-core
 CRASH_KILLS ?= 50
 FUZZ_SECONDS ?= 60
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: all build test reliability demo bench deps test-deps bench-deps reliability-deps clean
+.PHONY: all build test reliability demo bench deps test-deps bench-deps reliability-deps browser-deps clean
 
 all: build
 
@@ -26,8 +28,12 @@ endef
 deps:
 	$(call ensure_packages,$(RUNTIME_PACKAGES))
 
-test-deps: deps
+test-deps: deps browser-deps
 	$(call ensure_packages,$(TEST_PACKAGES))
+
+# Where Chromium cannot be installed, the browser test skips and says so; the rest still runs.
+browser-deps:
+	-$(call ensure_packages,$(BROWSER_PACKAGES))
 
 bench-deps: deps
 	$(call ensure_packages,$(BENCH_PACKAGES))

@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "iap-recon", targets: ["iap-recon"]),
         .library(name: "IAPRecon", targets: ["IAPRecon"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
+        .library(name: "SupportWeb", targets: ["SupportWeb"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -76,12 +77,23 @@ let package = Package(
                 "IAPRecon", "AppStoreSimulator", "AppStoreTestSigning", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "SupportWeb",
+            dependencies: [
+                "IAPRecon",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "iap-recon",
             dependencies: [
                 "IAPRecon",
                 "AppStoreSimulator",
                 "ReconDemo",
+                "SupportWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -126,6 +138,14 @@ let package = Package(
         .testTarget(
             name: "iap-recon-benchTests",
             dependencies: ["iap-recon-bench"]
+        ),
+        .testTarget(
+            name: "SupportWebTests",
+            dependencies: [
+                "SupportWeb", "IAPRecon", "IAPReconTestSupport", "AppStoreSimulator", "ReconDemo",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "iap-reconTests",

@@ -104,6 +104,7 @@ public enum DemoRun {
         lines.append("reports: " + ReportStage.fileNames.map { "\(out)/\($0)" }.joined(separator: ", "))
         lines.append("try: iap-recon lookup --db \(database) --user user-paid-nothing-1")
         lines.append("try: iap-recon lookup --db \(database) --user user-refunded-later  (a refund only the sweep revealed)")
+        lines.append("serve: iap-recon serve --db \(database)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)")
         return CommandOutcome(outcome.status, lines: lines)
     }
 }

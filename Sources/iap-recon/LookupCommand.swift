@@ -50,7 +50,7 @@ struct LookupCommand: AsyncParsableCommand {
             subject = .order(orderID ?? "", transactionIDs: [])
         }
         let json = format == "json"
-        try await execute(options, databasePath: store.databasePath, opening: .existing) { recon in
+        try await execute(options, databasePath: store.databasePath, opening: .readOnly) { recon in
             try await recon.lookup(subject, json: json)
         }
     }

@@ -18,6 +18,22 @@ public struct LookupReport: Sendable, Codable, Hashable {
         public var text: String
         public var recordID: String?
         public var transactionID: String?
+        /// The app account the event belongs to, where the store names one (purchases, receipts).
+        public var userID: String?
+    }
+
+    /// A finding about the subject, open or resolved, with its severity and amount.
+    public struct FindingLine: Sendable, Codable, Hashable {
+        public var code: String
+        public var severity: String
+        /// The amount at stake, formatted with the currency's own decimals.
+        public var amount: String?
+        public var currency: String?
+        public var transactionID: String
+        public var detail: String
+        public var firstSeen: String
+        /// When a later run no longer found it; nil while open.
+        public var resolvedAt: String?
     }
 
     /// "Was this customer charged, and did they get it?" in one line.
@@ -28,6 +44,8 @@ public struct LookupReport: Sendable, Codable, Hashable {
     public var refunded: Int
     public var openFindings: Int
     public var events: [Event]
+    /// Every finding about the subject, in report order (worst first).
+    public var findings: [FindingLine]
 
     /// The text view: the answer, then one line per event.
     public func text() -> String {
@@ -101,15 +119,21 @@ public enum Lookup {
         let findings = try store.findingHistory(transactionIDs: transactionIDs.sorted(), userID: userID)
 
         var events: [(Int64, Int, LookupReport.Event)] = []
-        func add(_ time: Int64, _ order: Int, _ kind: String, _ text: String, record: String? = nil, transaction: String? = nil) {
-            events.append((time, order, .init(time: Timestamp.iso(time), kind: kind, text: text, recordID: record, transactionID: transaction)))
+        func add(
+            _ time: Int64, _ order: Int, _ kind: String, _ text: String, record: String? = nil,
+            transaction: String? = nil, user: String? = nil
+        ) {
+            events.append(
+                (time, order, .init(
+                    time: Timestamp.iso(time), kind: kind, text: text, recordID: record, transactionID: transaction,
+                    userID: user)))
         }
         for row in rows {
             let price = row.lineTotal.map { " for \($0.formatted) \($0.currency)" } ?? ""
             add(
                 row.purchaseDate, 0, "purchase",
                 "\(row.userID) bought \(row.productID) ×\(row.quantity)\(price) — transaction \(row.transactionID), record \(row.recordID), \(row.environment.rawValue), ledger status \(row.verificationStatus.rawValue)",
-                record: row.recordID, transaction: row.transactionID)
+                record: row.recordID, transaction: row.transactionID, user: row.userID)
             if let delivered = row.deliveredAt {
                 add(delivered, 3, "delivered", "content granted for record \(row.recordID)", record: row.recordID, transaction: row.transactionID)
             }
@@ -119,7 +143,8 @@ public enum Lookup {
         }
         for receipt in receipts {
             let claimed = receipt.claimedEnvironment.map { ", claimed \($0.rawValue)" } ?? ""
-            add(receipt.receivedAt ?? 0, 1, "receipt", "receipt \(receipt.receiptID) uploaded by \(receipt.userID ?? "unknown") (\(receipt.format.rawValue)\(claimed))")
+            add(receipt.receivedAt ?? 0, 1, "receipt", "receipt \(receipt.receiptID) uploaded by \(receipt.userID ?? "unknown") (\(receipt.format.rawValue)\(claimed))",
+                user: receipt.userID)
         }
         for v in verifications {
             let status = v.appleStatus.map { " status \($0)" } ?? ""
@@ -197,6 +222,13 @@ public enum Lookup {
         }
         return LookupReport(
             answer: answer, subject: title, charged: charged, delivered: delivered, refunded: refunded,
-            openFindings: open.count, events: events.map(\.2))
+            openFindings: open.count, events: events.map(\.2),
+            findings: findings.map { h in
+                LookupReport.FindingLine(
+                    code: h.finding.code.rawValue, severity: h.finding.severity.rawValue,
+                    amount: h.finding.amount?.formatted, currency: h.finding.amount?.currency,
+                    transactionID: h.finding.transactionID, detail: h.finding.detail,
+                    firstSeen: Timestamp.iso(h.firstSeenAt), resolvedAt: h.resolvedAt.map(Timestamp.iso))
+            })
     }
 }

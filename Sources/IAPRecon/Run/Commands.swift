@@ -57,11 +57,23 @@ extension ReconDependencies {
         try await NightlyRun(self, progress: progress).run(request)
     }
 
-    /// `iap-recon lookup`: the support view of a user, transaction or order, from the store.
+    /// `iap-recon lookup`: the support view of a user, transaction or order, from the store
+    /// (a read-only root: see ``answer(_:)``).
+    public func lookup(_ subject: LookupSubject, json: Bool) async throws -> CommandOutcome {
+        let answer = try await answer(subject)
+        let text = json ? answer.json() : answer.text()
+        return CommandOutcome(.done, lines: [String(text.dropLast())])
+    }
+
+    /// The support answer for a subject, read as one consistent snapshot of the store; the
+    /// `lookup` command and the support web view both show it.
     ///
     /// An order id is first resolved to its transactions with Apple's Look Up Order ID, which
     /// needs App Store Server API credentials; everything else works offline.
-    public func lookup(_ subject: LookupSubject, json: Bool) async throws -> CommandOutcome {
+    ///
+    /// - Throws: ``ConfigError`` for an order id without credentials; ``StoreError`` when the
+    ///   store cannot be read.
+    public func answer(_ subject: LookupSubject) async throws -> LookupAnswer {
         var subject = subject
         if case .order(let orderID, _) = subject {
             guard settings.serverAPIKey != nil else {
@@ -72,12 +84,12 @@ extension ReconDependencies {
             }
             switch try await resolveOrder(orderID) {
             case .success(let ids): subject = .order(orderID, transactionIDs: ids)
-            case .failure(let message): return CommandOutcome(.done, lines: ["order \(orderID): \(message)"])
+            case .failure(let message): return .unresolvedOrder(orderID: orderID, message: message)
             }
         }
-        let report = try Lookup.build(subject, store: store, bundleIDs: Set(settings.bundleIDs))
-        let text = json ? report.json() : report.text()
-        return CommandOutcome(.done, lines: [String(text.dropLast())])
+        let resolved = subject
+        let bundleIDs = Set(settings.bundleIDs)
+        return .report(try store.read { try Lookup.build(resolved, store: store, bundleIDs: bundleIDs) })
     }
 
     private enum OrderResolution {

@@ -5,7 +5,8 @@ import Logging
 /// settings — the store, the one clock, the trust store, the logger, the HTTP transport and the
 /// Apple clients. The executable builds one per command; tests build the same.
 ///
-/// The commands themselves are methods (`importFiles`, `verify`, `report`, `nightly`, `lookup`).
+/// The commands themselves are methods (`importFiles`, `verify`, `report`, `nightly`, `lookup`;
+/// `answer` for the support web view). `lookup` and `serve` build a read-only root.
 public final class ReconDependencies {
     public let settings: ReconSettings
     /// The one clock: store timestamps, the run record, retries, rate limits, tokens, chains.
@@ -22,8 +23,8 @@ public final class ReconDependencies {
     /// - Parameters:
     ///   - transport: the HTTP seam; nil (production) builds an ``AsyncHTTPTransport`` from the
     ///     settings when a stage needs the network, and shuts it down after.
-    ///   - opening: whether the command may create the store (`import`, `run`, `demo`) or needs
-    ///     it to exist (`verify`, `report`, `lookup`).
+    ///   - opening: whether the command may create the store (`import`, `run`, `demo`), needs it
+    ///     to exist (`verify`, `report`), or reads it without writing (`lookup`, `serve`).
     /// - Throws: ``StoreError`` when the store cannot be opened (``StoreError/noStore(path:)``
     ///   when it must exist and does not).
     public init(

@@ -36,32 +36,7 @@ public final class ReconStore {
             try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY")
             try migrate()
         } else {
-            let known = try appliedMigrations()
-            if known.count > Schema.migrations.count {
-                throw .newerSchema(path: path, found: known.count, known: Schema.migrations.count)
-            }
-        }
-    }
-
-    /// How a command opens its store: only `import`, `run` and `demo` create one (SPEC §2);
-    /// `verify`, `report`, `lookup` and `serve` need it to exist.
-    public enum Opening: Sendable, Hashable {
-        /// Created with its schema when absent.
-        case createIfAbsent
-        /// Must exist: a mistyped path answers "no store", never "nothing found".
-        case existing
-    }
-
-    /// Opens the store at `path` as `opening` says.
-    ///
-    /// - Throws: ``StoreError/noStore(path:)`` for ``Opening/existing`` with no file at `path`,
-    ///   else as ``init(path:clock:readOnly:)``.
-    public static func open(
-        path: String, clock: any ReconClock = SystemClock(), _ opening: Opening, readOnly: Bool = false
-    ) throws(StoreError) -> ReconStore {
-        switch opening {
-        case .createIfAbsent: return try ReconStore(path: path, clock: clock, readOnly: readOnly)
-        case .existing: return try existing(path: path, clock: clock, readOnly: readOnly)
+            try checkSchemaWithoutWriting()
         }
     }
 
@@ -79,6 +54,78 @@ public final class ReconStore {
         }
         return try ReconStore(path: path, clock: clock, readOnly: readOnly)
     }
+
+    /// Opens an existing store read-only: no file is created, no migration applied, nothing
+    /// written. Readers see the latest committed state while a nightly run writes (WAL).
+    ///
+    /// - Throws: ``StoreError/noStore(path:)`` when there is no file at `path`; ``StoreError``
+    ///   when it is not a store or its schema is not this program's.
+    public static func openReadOnly(path: String, clock: any ReconClock = SystemClock()) throws(StoreError)
+        -> ReconStore
+    {
+        try open(path: path, clock: clock, .readOnly)
+    }
+
+    /// Runs `body` in one read transaction: every query in it sees the same committed state.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try db.readTransaction(body)
+    }
+
+    /// The read-only counterpart of ``migrate()``: the applied migrations must be exactly this
+    /// program's, read without creating anything.
+    private func checkSchemaWithoutWriting() throws(StoreError) {
+        let known = Schema.migrations.count
+        let applied: [String]
+        do throws(StoreError) {
+            let hasTable = try db.scalar(
+                "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
+            guard hasTable > 0 else {
+                throw StoreError.cannotOpen(path: path, message: "not an iap-recon store (no schema)")
+            }
+            let stmt = try db.prepare("SELECT name FROM schema_migrations ORDER BY rowid")
+            var names: [String] = []
+            while try stmt.step() { names.append(stmt.text(0)) }
+            applied = names
+        } catch {
+            if case .sqlite(let code, _, _) = error, code & 0xFF == 26 {  // SQLITE_NOTADB
+                throw .cannotOpen(path: path, message: "not an iap-recon store (not an SQLite database)")
+            }
+            throw error
+        }
+        if applied.count > known || !zip(applied, Schema.migrations).allSatisfy({ $0 == $1.name }) {
+            throw .newerSchema(path: path, found: applied.count, known: known)
+        }
+        if applied.count < known {
+            throw .olderSchema(path: path, found: applied.count, known: known)
+        }
+    }
+
+    /// How a command opens its store: only `import`, `run` and `demo` create one (SPEC §2);
+    /// `verify` and `report` need it to exist; `lookup` and `serve` read it without writing.
+    public enum Opening: Sendable, Hashable {
+        /// Created with its schema when absent.
+        case createIfAbsent
+        /// Must exist: a mistyped path answers "no store", never "nothing found".
+        case existing
+        /// Must exist, and is opened read-only: nothing created, migrated or written, so a
+        /// reader keeps answering while a nightly run holds the lock.
+        case readOnly
+    }
+
+    /// Opens the store at `path` as `opening` says.
+    ///
+    /// - Throws: ``StoreError/noStore(path:)`` for ``Opening/existing`` with no file at `path`,
+    ///   else as ``init(path:clock:readOnly:)``.
+    public static func open(
+        path: String, clock: any ReconClock = SystemClock(), _ opening: Opening
+    ) throws(StoreError) -> ReconStore {
+        switch opening {
+        case .createIfAbsent: return try ReconStore(path: path, clock: clock)
+        case .existing: return try existing(path: path, clock: clock)
+        case .readOnly: return try existing(path: path, clock: clock, readOnly: true)
+        }
+    }
+
 
     private func appliedMigrations() throws(StoreError) -> [String] {
         try db.execute(

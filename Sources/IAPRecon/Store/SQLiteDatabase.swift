@@ -21,7 +21,8 @@ final class SQLiteDatabase {
     ///
     /// - Parameters:
     ///   - path: the file; created with mode 0600 when absent.
-    ///   - readOnly: open without write access (a report never changes the ledger).
+    ///   - readOnly: open with `SQLITE_OPEN_READONLY` and `PRAGMA query_only`: never creates the
+    ///     file, never writes (https://www.sqlite.org/c3ref/open.html).
     /// - Throws: ``StoreError/cannotOpen(path:message:)``.
     init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
@@ -44,6 +45,10 @@ final class SQLiteDatabase {
         handle = db
         sqlite3_busy_timeout(db, 5_000)
         sqlite3_extended_result_codes(db, 1)
+        if readOnly {
+            // A second guard: even a statement that slips through cannot change the file.
+            try execute("PRAGMA query_only = 1", context: "opening '\(path)' read-only")
+        }
     }
 
     deinit {
@@ -82,6 +87,14 @@ final class SQLiteDatabase {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Runs `body` inside one read transaction (`BEGIN DEFERRED … COMMIT`), so every query in
+    /// it sees the same committed state, even while a writer is mid-transaction (WAL).
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED", context: "starting a read transaction")
+        defer { try? execute("COMMIT") }
+        return try body()
     }
 
     /// The row id of the last successful INSERT.

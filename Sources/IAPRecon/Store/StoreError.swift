@@ -8,6 +8,8 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
     case sqlite(code: Int32, message: String, context: String)
     /// The file is a store of a newer schema than this program knows.
     case newerSchema(path: String, found: Int, known: Int)
+    /// The file is a store of an older schema, and a read-only opening cannot migrate it.
+    case olderSchema(path: String, found: Int, known: Int)
     /// Another run holds the store's lock.
     case locked(holder: String)
     /// A stored value this program does not know (a newer program wrote it, or the file was edited).
@@ -24,6 +26,8 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
             return "store error while \(context): \(message) (SQLite code \(code))"
         case .newerSchema(let path, let found, let known):
             return "store '\(path)' has schema version \(found); this iap-recon knows up to \(known)"
+        case .olderSchema(let path, let found, let known):
+            return "store '\(path)' has schema version \(found); this iap-recon needs \(known): run import or run once to upgrade it"
         case .locked(let holder):
             return "store is locked by \(holder)"
         case .unknownValue(let table, let column, let value):

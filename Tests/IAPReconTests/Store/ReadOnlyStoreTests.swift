@@ -1,0 +1,58 @@
+import Foundation
+import IAPReconTestSupport
+import Logging
+import Testing
+
+@testable import IAPRecon
+
+/// `lookup` and `serve` open the store read-only: they never create a file, never migrate,
+/// never write (https://www.sqlite.org/c3ref/open.html, SQLITE_OPEN_READONLY).
+@Suite struct ReadOnlyStoreTests {
+    let dir = TemporaryDirectory("read-only")
+
+    @Test func aMissingStoreIsNamedAndNotCreated() throws {
+        let path = dir.file("missing.sqlite")
+        #expect(throws: StoreError.noStore(path: path)) { try ReconStore.openReadOnly(path: path) }
+        #expect(StoreError.noStore(path: path).errorDescription == "no store at \(path)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func anExistingStoreReadsButRefusesEveryWrite() throws {
+        let path = dir.file("s.sqlite")
+        _ = try ReconStore(path: path)
+        let store = try ReconStore.openReadOnly(path: path)
+        #expect(try store.ledgerRows(userID: "u1").isEmpty)
+        #expect(throws: StoreError.self) { try store.beginBatch() }
+        #expect(throws: StoreError.self) {
+            try LedgerWriter(store: store).reject(
+                RejectedRow(kind: .transactions, source: "t.csv", line: 2, recordID: nil, reason: "x", raw: ""))
+        }
+    }
+
+    @Test func anEmptyFileIsNotAStoreAndStaysEmpty() throws {
+        let path = try dir.write("empty.sqlite", "")
+        #expect(throws: StoreError.cannotOpen(path: path, message: "not an iap-recon store (no schema)")) {
+            try ReconStore.openReadOnly(path: path)
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0, "no schema written")
+    }
+
+    @Test func garbageIsNotAStore() throws {
+        let path = try dir.write("bad.sqlite", String(repeating: "garbage ", count: 512))
+        #expect(throws: StoreError.cannotOpen(path: path, message: "not an iap-recon store (not an SQLite database)")) {
+            try ReconStore.openReadOnly(path: path)
+        }
+    }
+
+    @Test func anOlderSchemaIsNotMigratedByAReader() throws {
+        let path = dir.file("old.sqlite")
+        do {
+            let store = try ReconStore(path: path)
+            try store.db.execute("DELETE FROM schema_migrations WHERE rowid = (SELECT MAX(rowid) FROM schema_migrations)")
+        }
+        let known = ReconStore.schemaVersion
+        #expect(throws: StoreError.olderSchema(path: path, found: known - 1, known: known)) {
+            try ReconStore.openReadOnly(path: path)
+        }
+    }
+}

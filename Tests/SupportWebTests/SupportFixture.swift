@@ -33,7 +33,7 @@ struct SupportFixture {
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.bundleIDs = ["com.example.app"]
         self.config = config
-        _ = try config.dependencies(at: t0).importFiles(
+        _ = try await config.dependencies(at: t0).importFiles(
             ImportRequest(transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
         let store = try ReconStore(path: config.databasePath)
         try store.recordVerification(

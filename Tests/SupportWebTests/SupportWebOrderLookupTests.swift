@@ -20,7 +20,7 @@ import Testing
         let dataset = try DemoDataset.generate(seed: 7, purchases: 60)
         let (simulator, config) = try await DemoRun.startSimulator(
             for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path)
-        _ = try config.dependencies(at: dataset.asOf).importFiles(
+        _ = try await config.dependencies(at: dataset.asOf).importFiles(
             ImportRequest(
                 transactions: [try dir.write("t.csv", dataset.transactions)],
                 receipts: [try dir.write("r.jsonl", dataset.receipts)], products: [try dir.write("p.csv", dataset.products)]))

@@ -24,11 +24,11 @@ import Testing
             r1,u1,premium,t1,1795000000000,9.99,USD,verified
 
             """)
-        _ = try config.dependencies(at: 1_795_000_000_000).importFiles(ImportRequest(transactions: [ledger]))
+        _ = try await config.dependencies(at: 1_795_000_000_000).importFiles(ImportRequest(transactions: [ledger]))
         let reader = try config.dependencies(opening: .readOnly)
         let answer = try await reader.answer(.user("u1"))
         #expect(answer.report.charged == 1)
-        #expect(throws: StoreError.self) { try reader.importFiles(ImportRequest(transactions: [ledger])) }
+        await #expect(throws: StoreError.self) { try await reader.importFiles(ImportRequest(transactions: [ledger])) }
         let again = try await config.dependencies(opening: .readOnly).answer(.user("u1"))
         #expect(again == answer, "nothing was written")
     }

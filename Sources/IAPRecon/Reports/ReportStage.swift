@@ -66,8 +66,9 @@ public struct ReportStage {
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
             if [total.gross, total.refunds, total.net, total.proceeds].contains(where: Money.isSaturated) {
-                run.warnings = (run.warnings ?? [])
-                    + ["revenue in \(total.currency) overflows the money type; its sums are capped and shown as 'overflow'"]
+                let warning =
+                    "revenue in \(total.currency) overflows the money type; its sums are capped and shown as 'overflow'"
+                run.warnings = (run.warnings ?? []) + [warning]
             }
         }
         report.run = run

@@ -155,8 +155,8 @@ public final class ReconDependencies {
                     keyID: file.keyID, issuerID: file.issuerID, bundleID: file.bundleID,
                     p8File: URL(fileURLWithPath: file.path))
                 serverAPI = try AppStoreServerAPIClient(
-                    key: key, otherBundleIDs: Array(settings.bundleIDs.dropFirst()), endpoints: settings.endpoints, transport: transport, retryPolicy: retry,
-                    rateLimiter: limiter, logger: logger)
+                    key: key, otherBundleIDs: Array(settings.bundleIDs.dropFirst()), endpoints: settings.endpoints,
+                    transport: transport, retryPolicy: retry, rateLimiter: limiter, logger: logger)
             } catch {
                 throw .invalid(key: "api-key-file", value: file.path, expected: error.description)
             }

@@ -31,11 +31,17 @@ let package = Package(
             pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev", "zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "IAPRecon",
             dependencies: [
                 "CSQLite",
                 "CXlsxWriter",
+                "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

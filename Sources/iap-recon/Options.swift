@@ -20,11 +20,30 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("products"), help: ArgumentHelp("Product catalog, .csv (repeatable).", valueName: "file"))
     var products: [String] = []
 
+    @Option(name: .customLong("sales-report"), help: ArgumentHelp("Apple Summary Sales Report, .txt or .txt.gz (repeatable).", valueName: "file"))
+    var salesReports: [String] = []
+
+    @Option(name: .customLong("sales-report-timezone"), help: ArgumentHelp("IANA time zone of the sales reports' days (default America/Los_Angeles).", valueName: "tz"))
+    var salesReportTimeZone: String?
+
     @Flag(name: .customLong("strict"), help: "Exit non-zero when any input row is rejected.")
     var strict = false
 
     var request: ImportRequest {
-        ImportRequest(transactions: transactions, receipts: receipts, products: products)
+        ImportRequest(transactions: transactions, receipts: receipts, products: products, salesReports: salesReports)
+    }
+
+    func validate() throws {
+        if let salesReportTimeZone, TimeZone(identifier: salesReportTimeZone) == nil {
+            throw ValidationError(
+                "--sales-report-timezone '\(salesReportTimeZone)' is not an IANA time zone (e.g. America/Los_Angeles)")
+        }
+    }
+
+    /// Sets what the input options decide beyond the files.
+    func apply(to config: inout ReconConfig) {
+        config.strict = strict
+        if let salesReportTimeZone { config.salesReportTimeZone = salesReportTimeZone }
     }
 }
 

@@ -19,7 +19,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         var config = try options.makeConfig(databasePath: store.databasePath)
         reportOptions.apply(to: &config)
-        config.strict = inputs.strict
+        inputs.apply(to: &config)
         let logger = options.makeLogger()
         try await runAsyncJob {
             try await Jobs.nightly(inputs.request, config: config, logger: logger, progress: TerminalProgress.make())

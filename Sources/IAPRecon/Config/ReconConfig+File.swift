@@ -6,6 +6,7 @@ extension ReconConfig {
         "version": "config file format version (1)",
         "out": "report folder (default reports)",
         "timezone": "IANA time zone for calendar days (default UTC)",
+        "sales-report-timezone": "IANA time zone of the Apple sales reports' days (default America/Los_Angeles)",
         "fail-on": "exit 3 at or above this severity (default: never)",
         "delivery-grace": "duration (default 1h)",
         "finish-grace": "duration (default 24h)",
@@ -65,6 +66,7 @@ extension ReconConfig {
         }
         if let v = try string("out") { outputDirectory = v }
         if let v = try string("timezone") { timeZone = v }
+        if let v = try string("sales-report-timezone") { salesReportTimeZone = v }
         if let v = try string("fail-on") {
             guard let severity = Severity(rawValue: v.lowercased()) else {
                 throw .invalid(key: "fail-on in \(path)", value: v, expected: "critical, high, medium or low")

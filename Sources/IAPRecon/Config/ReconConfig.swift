@@ -15,6 +15,9 @@ public struct ReconConfig: Sendable, Hashable {
     public var asOf: Int64?
     /// IANA time zone deciding the calendar day of purchases and refunds.
     public var timeZone = "UTC"
+    /// IANA time zone of the Apple Summary Sales Reports' calendar days (Apple's zone for
+    /// worldwide agreements by default).
+    public var salesReportTimeZone = "America/Los_Angeles"
     /// Inclusive day bounds of the revenue report (`yyyy-MM-dd`).
     public var fromDay: String?
     public var toDay: String?
@@ -66,6 +69,16 @@ public struct ReconConfig: Sendable, Hashable {
     /// The report time zone, validated.
     public func resolvedTimeZone() throws(ConfigError) -> TimeZone {
         guard let zone = TimeZone(identifier: timeZone) else { throw .invalid(key: "timezone", value: timeZone, expected: "an IANA time zone such as Europe/Berlin") }
+        return zone
+    }
+
+    /// The sales reports' time zone, validated.
+    public func resolvedSalesReportTimeZone() throws(ConfigError) -> TimeZone {
+        guard let zone = TimeZone(identifier: salesReportTimeZone) else {
+            throw .invalid(
+                key: "sales-report-timezone", value: salesReportTimeZone,
+                expected: "an IANA time zone such as America/Los_Angeles")
+        }
         return zone
     }
 

@@ -35,7 +35,16 @@ public struct ReportJob {
             asOf: asOf, deliveryGraceMillis: config.deliveryGraceMillis, finishGraceMillis: config.finishGraceMillis,
             pendingLimitMillis: config.pendingLimitMillis, bundleIDs: Set(config.bundleIDs), catalog: catalog)
         var revenue = RevenueBuilder(timeZone: zone, context: context, from: from, to: to)
-        let findings = try DetectionStage(context: context).run(store: store) { facts in revenue.add(facts) }
+        let salesDays = try store.salesReportDays()
+        var sales = SalesReconciliation(
+            timeZone: try config.resolvedSalesReportTimeZone(), days: salesDays,
+            apple: salesDays.isEmpty ? [] : try store.salesReportRows())
+        var findings = try DetectionStage(context: context).run(store: store) { facts in
+            revenue.add(facts)
+            sales.add(facts)
+        }
+        let salesLines = sales.lines()
+        findings = SalesReportMismatch.merge(salesLines, timeZone: config.salesReportTimeZone, into: findings)
         let (current, resolved) = try store.recordFindings(findings, runID: summary.runID, at: asOf)
         summary.stages.append(
             .init(name: "detect", durationMillis: clock.nowMillis() - detectStart, counts: ["findings": findings.count]))
@@ -56,6 +65,10 @@ public struct ReportJob {
             pendingTotal: counts.pending, recoveredFromSandbox: revenue.recoveredFromSandbox,
             excludedAsSandbox: revenue.excludedAsSandbox, unpricedTransactions: revenue.unpricedTransactions,
             duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: summary)
+        if !salesDays.isEmpty {
+            report.sales = SalesReconciliationReport(
+                timeZone: config.salesReportTimeZone, comparedDays: sales.comparedDays, lines: salesLines)
+        }
         for total in report.totalsByCurrency {
             summary.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
         }
@@ -72,6 +85,9 @@ public struct ReportJob {
         try ReportFile.write(CSVReports.discrepancies(report).encoded(), to: out + "/discrepancies.csv")
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
+        if let sales = report.sales {
+            try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: out + "/sales_reconciliation.csv")
+        }
         try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
         var run = report.run
         run.stages.append(.init(name: "report", durationMillis: clock.nowMillis() - writeStart, counts: [:]))

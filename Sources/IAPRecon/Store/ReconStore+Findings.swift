@@ -24,12 +24,12 @@ extension ReconStore {
                 """
                 INSERT INTO findings (fingerprint, code, severity, transaction_id, original_transaction_id, user_ids,
                     product_id, environment, amount_milli, currency, detail, record_ids, receipt_id, first_seen_run,
-                    first_seen_at, last_seen_run, last_seen_at, resolved_run, resolved_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?14, ?15, NULL, NULL)
+                    first_seen_at, last_seen_run, last_seen_at, resolved_run, resolved_at, subject)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?14, ?15, NULL, NULL, ?16)
                 ON CONFLICT (fingerprint) DO UPDATE SET code = ?2, severity = ?3, transaction_id = ?4,
                     original_transaction_id = ?5, user_ids = ?6, product_id = ?7, environment = ?8, amount_milli = ?9,
                     currency = ?10, detail = ?11, record_ids = ?12, receipt_id = ?13, last_seen_run = ?14,
-                    last_seen_at = ?15, resolved_run = NULL, resolved_at = NULL,
+                    last_seen_at = ?15, resolved_run = NULL, resolved_at = NULL, subject = ?16,
                     first_seen_run = CASE WHEN resolved_at IS NULL THEN first_seen_run ELSE ?14 END,
                     first_seen_at = CASE WHEN resolved_at IS NULL THEN first_seen_at ELSE ?15 END
                 """)
@@ -51,7 +51,7 @@ extension ReconStore {
                     .optionalText(finding.productID), .optionalText(finding.environment?.rawValue),
                     finding.amount.map { .integer($0.milliunits) } ?? .null, .optionalText(finding.amount?.currency),
                     .text(finding.detail), .text(finding.recordIDs.joined(separator: " ")),
-                    .optionalText(finding.receiptID), .integer(runID), .integer(time),
+                    .optionalText(finding.receiptID), .integer(runID), .integer(time), .optionalText(finding.subject),
                 ])
                 for user in finding.userIDs { try addUser.run([.text(key), .text(user)]) }
                 try seen.run([.text(key)])
@@ -82,7 +82,8 @@ extension ReconStore {
     /// The `findings` columns ``findingHistory(_:)`` reads, for a table aliased `f`.
     static let findingColumns = """
         f.code, f.transaction_id, f.original_transaction_id, f.user_ids, f.product_id, f.environment, f.amount_milli,
-        f.currency, f.detail, f.record_ids, f.receipt_id, f.first_seen_at, f.last_seen_at, f.resolved_at, f.fingerprint
+        f.currency, f.detail, f.record_ids, f.receipt_id, f.first_seen_at, f.last_seen_at, f.resolved_at, f.fingerprint,
+        f.subject
         """
 
     /// Maps the ``findingColumns`` of a row (the only place a findings row becomes a value);
@@ -97,7 +98,8 @@ extension ReconStore {
             code: code, transactionID: s.text(1), originalTransactionID: s.optionalText(2),
             userIDs: s.text(3).split(separator: " ").map(String.init), productID: s.optionalText(4),
             environment: s.optionalText(5).map(StoreEnvironment.init(raw:)), amount: amount, detail: s.text(8),
-            recordIDs: s.text(9).split(separator: " ").map(String.init), receiptID: s.optionalText(10))
+            recordIDs: s.text(9).split(separator: " ").map(String.init), receiptID: s.optionalText(10),
+            subject: s.optionalText(15))
         return FindingHistory(
             finding: finding, firstSeenAt: s.int64(11), lastSeenAt: s.int64(12), resolvedAt: s.optionalInt64(13),
             isNew: false)

@@ -56,6 +56,7 @@ let package = Package(
             name: "AppStoreSimulator",
             dependencies: [
                 "IAPRecon",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -78,17 +78,22 @@ public enum DemoRun {
 
         logger.info("generating demo data", metadata: ["purchases": "\(options.purchases)", "seed": "\(options.seed)"])
         let dataset = try DemoDataset.generate(seed: options.seed, purchases: options.purchases, asOf: options.asOf)
-        let (simulator, config) = try await startSimulator(
+        let (simulator, simulatorConfig) = try await startSimulator(
             for: dataset, databasePath: database, outputDirectory: out, inputDirectory: inputs)
         let transactions = try write(inputs, "transactions.csv", dataset.transactions)
         let receipts = try write(inputs, "receipts.jsonl", dataset.receipts)
         let products = try write(inputs, "products.csv", dataset.products)
+        let salesReports = try dataset.writeSalesReports(into: inputs)
+        var config = simulatorConfig
+        config.salesReportTimeZone = DemoDataset.salesReportTimeZone
         logger.info("App Store simulator listening", metadata: ["url": "\(simulator.baseURL.absoluteString)"])
 
         let outcome: Jobs.Outcome
         do {
             outcome = try await Jobs.nightly(
-                ImportRequest(transactions: [transactions], receipts: [receipts], products: [products]), config: config,
+                ImportRequest(
+                    transactions: [transactions], receipts: [receipts], products: [products], salesReports: salesReports),
+                config: config,
                 logger: logger, progress: progress)
         } catch {
             await simulator.stop()
@@ -97,8 +102,9 @@ public enum DemoRun {
         await simulator.stop()
         var lines = outcome.lines
         lines.append("store: \(database)")
-        lines.append("inputs: \(inputs)/ (transactions.csv, receipts.jsonl, products.csv, simulator-seed.json)")
-        lines.append("reports: " + ReportJob.fileNames.map { "\(out)/\($0)" }.joined(separator: ", "))
+        lines.append("inputs: \(inputs)/ (transactions.csv, receipts.jsonl, products.csv, simulator-seed.json, S_D_*.txt.gz)")
+        lines.append(
+            "reports: " + (ReportJob.fileNames + ["sales_reconciliation.csv"]).map { "\(out)/\($0)" }.joined(separator: ", "))
         lines.append("try: iap-recon lookup --db \(database) --user user-paid-nothing-1")
         return Jobs.Outcome(exitCode: outcome.exitCode, lines: lines)
     }

@@ -111,7 +111,7 @@ enum SalesReportParser {
         do {
             price = try Money.parse(field(.customerPrice), currency: currency)
         } catch {
-            return reject("bad Customer Price '\(field(.customerPrice))' in '\(currency)': \(error.description)")
+            return reject("bad Customer Price in '\(currency)': \(error.description)")
         }
         let row = SalesReportRow(
             day: day, productID: sku, productType: type, countryCode: country.uppercased(), storefront: storefront,

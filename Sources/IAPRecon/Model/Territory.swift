@@ -7,6 +7,14 @@ public enum Territory {
         return alpha2ToAlpha3[code] ?? appleOnly[code]
     }
 
+    /// The alpha-2 code of an alpha-3 storefront code (`"USA"` → `"US"`), nil when unknown.
+    public static func alpha2(fromAlpha3 alpha3: String) -> String? {
+        alpha3ToAlpha2[alpha3.uppercased()]
+    }
+
+    private static let alpha3ToAlpha2: [String: String] = Dictionary(
+        (alpha2ToAlpha3.merging(appleOnly) { a, _ in a }).map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+
     /// Territories the App Store sells in that ISO 3166-1 has not assigned: Kosovo's App Store
     /// storefront is `XKS` (the user-assigned code Apple uses).
     static let appleOnly: [String: String] = ["XK": "XKS"]

@@ -72,6 +72,9 @@ public struct DetectorSet: Sendable {
     public var original: [any OriginalTransactionDetector]
     /// Detectors fed one ``ReceiptCase`` at a time.
     public var receipt: [any ReceiptDetector]
+    /// The detector fed the sales reconciliation's lines (one per day, product, storefront and
+    /// currency) after every transaction was seen.
+    public var sales: [SalesReportMismatch] = [SalesReportMismatch()]
 
     /// A set of detectors.
     public init(
@@ -96,7 +99,7 @@ public struct DetectorSet: Sendable {
 
     /// Every code some detector in the set reports.
     public var codes: Set<FindingCode> {
-        Set(transaction.map(\.code) + original.map(\.code) + receipt.map(\.code))
+        Set(transaction.map(\.code) + original.map(\.code) + receipt.map(\.code) + sales.map(\.code))
     }
 
     /// Runs every transaction detector over one group.

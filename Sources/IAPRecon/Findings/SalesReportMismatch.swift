@@ -5,12 +5,14 @@
 /// Rule, per ``SalesReconciliationLine`` of a day an imported report covers: any difference in
 /// units or amount is a finding. `transaction_id` is empty (no single transaction is at fault);
 /// the amount is Apple's amount minus the ledger's; the detail gives both figures and the
-/// ledger's transactions. Its identity is the key (``SalesKey/subject``).
+/// ledger's transactions (the first ``listedTransactions``; every one is in the ledger on that
+/// key). Its identity is the key (``SalesKey/subject``) alone: no user or record is at fault,
+/// so none is attached (a busy day would attach thousands).
 public struct SalesReportMismatch: Detector {
     public let code = FindingCode.salesReportMismatch
 
     /// The most transaction ids a detail lists.
-    static let listedTransactions = 10
+    static let listedTransactions = 20
 
     /// The detector.
     public init() {}
@@ -26,19 +28,23 @@ public struct SalesReportMismatch: Detector {
         let (difference, overflow) = line.appleAmount.subtractingReportingOverflow(line.ledgerAmount)
         findings.report(
             Finding(
-                code: code, transactionID: "", userIDs: line.userIDs, productID: line.key.productID,
+                code: code, transactionID: "", userIDs: [], productID: line.key.productID,
                 environment: .production,
                 amount: overflow ? nil : Money(milliunits: difference, currency: line.key.currency),
                 detail: Finding.Message.salesReportMismatch(line, timeZone: timeZone).text,
-                recordIDs: line.recordIDs, subject: line.key.subject))
+                subject: line.key.subject))
     }
 
     /// `findings` plus the mismatches among `lines`, in report order.
-    public static func merge(_ lines: [SalesReconciliationLine], timeZone: String, into findings: [Finding]) -> [Finding] {
+    public static func merge(
+        _ lines: [SalesReconciliationLine], timeZone: String, into findings: [Finding],
+        detectors: [SalesReportMismatch] = DetectorSet.all.sales
+    ) -> [Finding] {
         var collector = FindingCollector()
         for finding in findings { collector.report(finding) }
-        let detector = SalesReportMismatch()
-        for line in lines { detector.inspect(line, timeZone: timeZone, into: &collector) }
+        for detector in detectors {
+            for line in lines { detector.inspect(line, timeZone: timeZone, into: &collector) }
+        }
         return collector.sorted
     }
 }

@@ -50,12 +50,12 @@ import Testing
         let names = try archive.entry("xl/workbook.xml").matches(of: #/<sheet name="([^"]+)"/#).map { String($0.output.1) }
         #expect(names == ["Summary", "Revenue", "Apple Sales", "Discrepancies", "Pending", "Rejected", "Run"])
         let sheet = try archive.csv(sheet: 3)
-        #expect(sheet.contains("46344 {yyyy-mm-dd},gold,KWT,KWD,1 {0},0 {0},3.5 {#,##0.000},0 {#,##0.000},mismatch"))
+        #expect(sheet.contains(#"46344 {yyyy-mm-dd},gold,KWT,KWD,1 {0},0 {0},"3.5 {#,##0.000}","0 {#,##0.000}",mismatch"#))
         let summary = try archive.csv(sheet: 1)
         #expect(summary.contains("Days compared (America/Los_Angeles),2026-11-18"))
         #expect(summary.contains("Of which disagree (SALES_REPORT_MISMATCH),1 {0}"))
         let discrepancies = try archive.csv(sheet: 4)
-        #expect(discrepancies.contains("SALES_REPORT_MISMATCH,high,,,,gold,Production,3.5 {#,##0.000},KWD"))
+        #expect(discrepancies.contains(#"SALES_REPORT_MISMATCH,high,,,,gold,Production,"3.5 {#,##0.000}",KWD"#))
     }
 
     @Test func theMismatchIsAFindingWithBothFigures() async throws {
@@ -64,8 +64,8 @@ import Testing
         let line = try #require(csv.split(separator: "\r\n").first { $0.hasPrefix("SALES_REPORT_MISMATCH") })
         #expect(
             line == "SALES_REPORT_MISMATCH,high,,,,gold,Production,3.500,KWD,2026-11-20T12:00:00Z,"
-                + "On 2026-11-18 (America/Los_Angeles) gold in KWT KWD: Apple's sales report shows 1 unit, 3.500 KWD; "
-                + "the ledger 0 units, 0.000 KWD (no transaction)")
+                + "\"On 2026-11-18 (America/Los_Angeles) gold in KWT KWD: Apple's sales report shows 1 unit, 3.500 KWD; "
+                + "the ledger 0 units, 0.000 KWD (no transaction)\"")
     }
 
     /// One chart per currency (a JPY line would flatten EUR and USD on a shared scale), each a

@@ -55,8 +55,8 @@ import Testing
         let summary = try archive.csv(sheet: 1)
         #expect(
             summary.contains(
-                #"USD,4 {0},3.96 {#,##0.00},0 {#,##0.00},3.96 {#,##0.00},2.77 {#,##0.00}"#))
-        #expect(summary.contains(#"JPY,1 {0},1200 {#,##0}"#))
+                #"USD,4 {0},"3.96 {#,##0.00}","0 {#,##0.00}","3.96 {#,##0.00}","2.77 {#,##0.00}""#))
+        #expect(summary.contains(#"JPY,1 {0},"1200 {#,##0}""#))
         #expect(summary.contains("Counted transactions without any price,1 {0}"))
         #expect(try archive.entryNames().contains("xl/charts/chart1.xml"))
         let chart = try archive.entry("xl/charts/chart1.xml")

@@ -77,17 +77,21 @@ public enum SimulatedSalesReport {
             let proceeds = customer.scaled(byPPM: 700_000)
             let subscription = type == "IAY" ? (units < 0 ? "" : "Renewal") : ""
             return [
-                "APPLE", "US", sku, "Example Developer", sku, "1.0", type, String(units), proceeds.formatted, date, date,
-                currency, country, currency, seed.appAppleId.map(String.init) ?? "1234567890", customer.formatted, "", type == "1" ? "" : "demo_app",
+                "APPLE", "US", sku, "Example Developer", sku, "1.0", type, String(units), proceeds.formatted, date,
+                date, currency, country, currency, seed.appAppleId.map(String.init) ?? "1234567890",
+                customer.formatted, "", type == "1" ? "" : "demo_app",
                 subscription, type == "IAY" ? "1 Month" : "", "Games", "", "iPhone", "iOS", "", "", "", "",
             ].joined(separator: "\t")
         }
-        lines.append(line(sku: "demo_app", type: "1", units: 40 + Int64(day % 17), country: "US", currency: "USD", price: 0))
+        lines.append(
+            line(sku: "demo_app", type: "1", units: 40 + Int64(day % 17), country: "US", currency: "USD", price: 0))
         for key in units.keys.sorted() {
             let count = units[key] ?? 0
             guard count != 0 else { continue }
             lines.append(
-                line(sku: key.sku, type: key.type, units: count, country: key.country, currency: key.currency, price: key.price))
+                line(
+                    sku: key.sku, type: key.type, units: count, country: key.country, currency: key.currency,
+                    price: key.price))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -433,7 +433,8 @@ extension DemoDataset {
         let zone = TimeZone(identifier: Self.salesReportTimeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
         return try salesReportDays.map { day in
             let path = directory + "/" + SimulatedSalesReport.fileName(day: day)
-            try SimulatedSalesReport.writeGzip(SimulatedSalesReport.summary(for: seed, day: day, timeZone: zone), to: path)
+            let text = SimulatedSalesReport.summary(for: seed, day: day, timeZone: zone)
+            try SimulatedSalesReport.writeGzip(text, to: path)
             return path
         }
     }

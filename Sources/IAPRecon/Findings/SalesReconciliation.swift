@@ -82,7 +82,8 @@ public struct SalesReconciliation {
                 currency: row.customerPrice.currency)
             var line = entries[key] ?? SalesReconciliationLine(key: key)
             guard let amount = row.customerAmount,
-                let units = Self.add(line.appleUnits, row.units), let sum = Self.add(line.appleAmount, amount.milliunits)
+                let units = Self.add(line.appleUnits, row.units),
+                let sum = Self.add(line.appleAmount, amount.milliunits)
             else {
                 overflowedKeys.insert(key)
                 continue

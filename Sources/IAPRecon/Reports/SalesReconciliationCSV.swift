@@ -12,9 +12,12 @@ extension CSVReports {
             header: salesReconciliationHeader,
             rows: sales.lines.map { line in
                 let key = line.key
-                func money(_ milli: Int64) -> CSVCell { .number(Money(milliunits: milli, currency: key.currency).formatted) }
+                func money(_ milli: Int64) -> CSVCell {
+                    .number(Money(milliunits: milli, currency: key.currency).formatted)
+                }
                 return [
-                    .text(Timestamp.dayString(key.day)), .text(key.productID), .text(key.storefront), .text(key.currency),
+                    .text(Timestamp.dayString(key.day)), .text(key.productID), .text(key.storefront),
+                    .text(key.currency),
                     .number(String(line.appleUnits)), .number(String(line.ledgerUnits)), money(line.appleAmount),
                     money(line.ledgerAmount), .text(line.matches ? "match" : "mismatch"),
                 ]

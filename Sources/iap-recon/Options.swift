@@ -20,11 +20,14 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("products"), help: ArgumentHelp("Product catalog, .csv (repeatable).", valueName: "file"))
     var products: [String] = []
 
+    @Option(name: .customLong("sales-report"), help: ArgumentHelp("Apple Summary Sales Report, .txt or .txt.gz (repeatable).", valueName: "file"))
+    var salesReports: [String] = []
+
     @Flag(name: .customLong("strict"), help: "Exit non-zero when any input row is rejected.")
     var strict = false
 
     var request: ImportRequest {
-        ImportRequest(transactions: transactions, receipts: receipts, products: products)
+        ImportRequest(transactions: transactions, receipts: receipts, products: products, salesReports: salesReports)
     }
 }
 
@@ -107,6 +110,12 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("sandbox-server-api-url"), help: ArgumentHelp("App Store Server API sandbox base URL (default Apple's).", valueName: "url"))
     var sandboxServerAPIURL: String?
 
+    @Option(
+        name: .customLong("sales-report-timezone"),
+        help: ArgumentHelp(
+            "IANA time zone of the Apple sales reports' days (default America/Los_Angeles).", valueName: "tz"))
+    var salesReportTimeZone: String?
+
     @Option(name: .customLong("concurrency"), help: ArgumentHelp("Apple requests in flight at once (default 8).", valueName: "n"))
     var concurrency: Int?
 
@@ -137,6 +146,10 @@ struct ConfigOptions: ParsableArguments {
                 throw ValidationError("\(flag) '\(value)' is not a duration (e.g. 90m, 1h, 2d)")
             }
         }
+        if let salesReportTimeZone, TimeZone(identifier: salesReportTimeZone) == nil {
+            throw ValidationError(
+                "--sales-report-timezone '\(salesReportTimeZone)' is not an IANA time zone (e.g. America/Los_Angeles)")
+        }
         if Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level '\(logLevel)' must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -153,6 +166,7 @@ struct ConfigOptions: ParsableArguments {
         if let serverAPIURL { config.serverAPIURL = serverAPIURL }
         if let sandboxServerAPIURL { config.sandboxServerAPIURL = sandboxServerAPIURL }
         if let concurrency { config.concurrency = concurrency }
+        if let salesReportTimeZone { config.salesReportTimeZone = salesReportTimeZone }
         if excludeOldTransactions { config.excludeOldTransactions = true }
         if let requestTimeout, let ms = DurationText.millis(requestTimeout) { config.requestTimeoutMillis = ms }
         if let deliveryGrace, let ms = DurationText.millis(deliveryGrace) { config.deliveryGraceMillis = ms }

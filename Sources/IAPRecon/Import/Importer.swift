@@ -7,9 +7,14 @@ public struct ImportFileSummary: Sendable, Hashable, Codable {
     public var read: Int
     public var accepted: Int
     public var rejected: Int
+    /// Accepted rows deliberately not used (a sales report's rows of other product types).
+    public var skipped = 0
 
     /// `transactions.csv: read 10, accepted 9, rejected 1`.
-    public var line: String { "\(kind) \(file): read \(read), accepted \(accepted), rejected \(rejected)" }
+    public var line: String {
+        let note = skipped > 0 ? " (\(skipped) not in-app purchases, not compared)" : ""
+        return "\(kind) \(file): read \(read), accepted \(accepted)\(note), rejected \(rejected)"
+    }
 }
 
 /// The files one import was asked to load.
@@ -17,14 +22,19 @@ public struct ImportRequest: Sendable, Hashable {
     public var transactions: [String]
     public var receipts: [String]
     public var products: [String]
+    /// Apple Summary Sales Reports (`.txt` or `.txt.gz`).
+    public var salesReports: [String]
 
-    public init(transactions: [String] = [], receipts: [String] = [], products: [String] = []) {
+    public init(
+        transactions: [String] = [], receipts: [String] = [], products: [String] = [], salesReports: [String] = []
+    ) {
         self.transactions = transactions
         self.receipts = receipts
         self.products = products
+        self.salesReports = salesReports
     }
 
-    public var isEmpty: Bool { transactions.isEmpty && receipts.isEmpty && products.isEmpty }
+    public var isEmpty: Bool { transactions.isEmpty && receipts.isEmpty && products.isEmpty && salesReports.isEmpty }
 }
 
 /// Loads input files into the store: streaming, idempotent (upsert by id), every bad row kept.
@@ -50,6 +60,7 @@ public struct Importer {
             let probe = try ChunkedFile(path: path)
             probe.close()
         }
+        for path in request.salesReports { _ = try GzipLineReader(path: path) }
         var summaries: [ImportFileSummary] = []
         try store.beginImport()
         defer { store.endImport() }
@@ -63,6 +74,9 @@ public struct Importer {
                 summaries.append(try importFile(path, kind: .transactions, into: store))
             }
             if bulk { try store.createTransactionIndexes() }
+        }
+        for path in request.salesReports {
+            summaries.append(try SalesReportImporter().importFile(path, into: store))
         }
         return summaries
     }
@@ -146,6 +160,7 @@ public struct Importer {
                 case .transactions: try emit(.transaction(try RowParser.transaction(row), line: line))
                 case .receipts: try emit(.receipt(try RowParser.receipt(row), line: line))
                 case .products: try emit(.product(try RowParser.product(row), line: line))
+                case .salesReports: throw RowRejection("a sales report is read by SalesReportImporter")
                 }
             } catch let rejection as RowRejection {
                 try emit(
@@ -167,6 +182,7 @@ public struct Importer {
         case .transactions: return .recordID
         case .receipts: return .receiptID
         case .products: return .productID
+        case .salesReports: return .productID
         }
     }
 
@@ -174,6 +190,7 @@ public struct Importer {
         switch kind {
         case .receipts: return !path.lowercased().hasSuffix(".csv")
         case .products: return path.lowercased().hasSuffix(".jsonl")
+        case .salesReports: return false
         case .transactions:
             let lower = path.lowercased()
             return lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".json")

@@ -3,7 +3,7 @@ import Logging
 
 /// The last stage: gathers what the report files show from the store and this run's detection,
 /// and writes `discrepancies.csv`, `revenue_daily.csv`, `rejected.csv` and `reconciliation.xlsx`
-/// into the output folder. (`run.json` is the run recorder's, written once the run is complete.)
+/// (and `sales_reconciliation.csv` when sales reports were compared) into the output folder. (`run.json` is the run recorder's, written once the run is complete.)
 public struct ReportStage {
     public var outputDirectory: String
     public var timeZoneName: String
@@ -20,6 +20,9 @@ public struct ReportStage {
         "discrepancies.csv", "revenue_daily.csv", "rejected.csv", "reconciliation.xlsx", "run.json",
     ]
 
+    /// Written besides ``fileNames`` when a sales report covers a compared day.
+    public static let salesFileName = "sales_reconciliation.csv"
+
     /// This run's findings as recorded in the store, with their history.
     public struct RecordedFindings: Sendable {
         public var found: [Finding]
@@ -34,9 +37,11 @@ public struct ReportStage {
     }
 
     /// The report of `store` at `asOf`: revenue as detection accumulated it, the findings, the
-    /// rejected and pending rows, and `run` completed with the store's counts and the totals.
+    /// rejected and pending rows, Apple's sales beside the ledger (`sales`, nil when no sales
+    /// report was compared), and `run` completed with the store's counts and the totals.
     public func assemble(
-        store: ReconStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord
+        store: ReconStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord,
+        sales: SalesReconciliationReport? = nil
     ) throws -> ReconciliationReport {
         var run = run
         let counts = try store.counts()
@@ -56,6 +61,7 @@ public struct ReportStage {
             pendingTotal: counts.pending, recoveredFromSandbox: revenue.recoveredFromSandbox,
             excludedAsSandbox: revenue.excludedAsSandbox, unpricedTransactions: revenue.unpricedTransactions,
             duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: run)
+        report.sales = sales
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
         }
@@ -70,6 +76,9 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.discrepancies(report).encoded(), to: out + "/discrepancies.csv")
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
+        if let sales = report.sales {
+            try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: out + "/" + Self.salesFileName)
+        }
         try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
         logger.info("reports written", metadata: ["out": "\(out)"])
     }

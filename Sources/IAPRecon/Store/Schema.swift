@@ -12,6 +12,7 @@ enum Schema {
         Migration(name: "v1-ledger", sql: ledger),
         Migration(name: "v2-evidence", sql: evidence),
         Migration(name: "v3-findings-and-runs", sql: findingsAndRuns),
+        Migration(name: "issue11-sales-report", sql: salesReports),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.
@@ -217,5 +218,33 @@ enum Schema {
             pid INTEGER NOT NULL,
             acquired_at INTEGER NOT NULL
         );
+        """
+
+    /// Apple Summary Sales Reports: the days each imported report covers (a re-import of a day
+    /// replaces it), the in-app purchase rows, and the subject of findings about no single
+    /// transaction (a sales report key).
+    private static let salesReports = """
+        CREATE TABLE sales_report_days (
+            day INTEGER PRIMARY KEY NOT NULL,
+            source_file TEXT NOT NULL,
+            imported_at INTEGER NOT NULL
+        );
+
+        CREATE TABLE sales_report_rows (
+            id INTEGER PRIMARY KEY,
+            day INTEGER NOT NULL REFERENCES sales_report_days(day),
+            product_id TEXT NOT NULL,
+            product_type TEXT NOT NULL,
+            country_code TEXT NOT NULL,
+            storefront TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            units INTEGER NOT NULL,
+            customer_price_milli INTEGER NOT NULL,
+            source_file TEXT NOT NULL,
+            source_line INTEGER NOT NULL
+        );
+        CREATE INDEX sales_report_rows_by_day ON sales_report_rows(day);
+
+        ALTER TABLE findings ADD COLUMN subject TEXT;
         """
 }

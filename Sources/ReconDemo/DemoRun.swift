@@ -104,7 +104,8 @@ public enum DemoRun {
         await simulator.stop()
         var lines = outcome.lines
         lines.append("store: \(database)")
-        lines.append("inputs: \(inputs)/ (transactions.csv, receipts.jsonl, products.csv, simulator-seed.json, S_D_*.txt.gz)")
+        lines.append(
+            "inputs: \(inputs)/ (transactions.csv, receipts.jsonl, products.csv, simulator-seed.json, S_D_*.txt.gz)")
         lines.append(
             "reports: "
                 + (ReportStage.fileNames + [ReportStage.salesFileName]).map { "\(out)/\($0)" }.joined(separator: ", "))

@@ -3,7 +3,8 @@ import Logging
 
 /// The last stage: gathers what the report files show from the store and this run's detection,
 /// and writes `discrepancies.csv`, `revenue_daily.csv`, `rejected.csv` and `reconciliation.xlsx`
-/// (and `sales_reconciliation.csv` when sales reports were compared) into the output folder. (`run.json` is the run recorder's, written once the run is complete.)
+/// (and `sales_reconciliation.csv` when sales reports were compared) into the output folder.
+/// (`run.json` is the run recorder's, written once the run is complete.)
 public struct ReportStage {
     public var outputDirectory: String
     public var timeZoneName: String

@@ -9,8 +9,8 @@ import Testing
     static let salesDay = 20_772
 
     static func sales(days: [Int] = [salesDay], _ apple: [SalesReportRow]) -> DetectorCase.SalesInput {
-        DetectorCase.SalesInput(
-            timeZone: TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: 0) ?? .current, days: days, apple: apple)
+        let zone = TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: 0) ?? .current
+        return DetectorCase.SalesInput(timeZone: zone, days: days, apple: apple)
     }
 
     static let cases: [DetectorCase] = [

@@ -18,6 +18,11 @@ public struct DemoDataset: Sendable {
     public var unreachableTransactionIDs: [String]
     /// What was injected, by finding code: (code, transaction id).
     public var injected: [(FindingCode, String)]
+    /// The days (since 1970-01-01, in ``salesReportTimeZone``) Apple's Summary Sales Reports
+    /// cover: quiet days no other anomaly touches.
+    public var salesReportDays: [Int] = []
+    /// Apple's zone for worldwide agreements, the sales reports' days.
+    public static let salesReportTimeZone = "America/Los_Angeles"
 
     public static let defaultAsOf: Int64 = 1_795_176_000_000  // 2026-11-20T12:00:00Z
     public static let sharedSecret = "demo-shared-secret-7f3a"
@@ -421,6 +426,21 @@ extension DemoDataset {
                     storefront: "USA", revocationDate: p.purchaseDate + 6 * day, revocationReason: 0,
                     revocationType: "FAMILY_REVOKE", inAppOwnershipType: "FAMILY_SHARED"))
         }
+        // SALES_REPORT_MISMATCH: Apple's sales reports cover three quiet days (10 to 12 days back);
+        // on one of them Apple sold a purchase the ledger never booked (no receipt reached the
+        // backend), and the ledger booked a purchase Apple never sold.
+        let salesZone = TimeZone(identifier: salesReportTimeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+        let lastSalesDay = Timestamp.dayAndSecond(asOf - 10 * day, in: salesZone).day
+        let salesReportDays = [lastSalesDay - 2, lastSalesDay - 1, lastSalesDay]
+        do {
+            let unbooked = fresh("coins_1000", user: "user-sales-unbooked", daysAgo: 11, storefront: ("FRA", "EUR"))
+            _ = try addReceipt(unbooked, format: .signedTransaction, receiptID: "rc-unused-\(unbooked.transactionID)")
+            receiptLines.removeLast()
+            injected.append((.salesReportMismatch, unbooked.transactionID))
+            let phantom = fresh("season_pass", user: "user-sales-phantom", daysAgo: 11)
+            rows.append(phantom)
+            injected.append((.salesReportMismatch, phantom.transactionID))
+        }
 
         // The ledger, in a stable order, with a few malformed rows a real export has.
         rows.sort { ($0.purchaseDate, $0.recordID) < ($1.purchaseDate, $1.recordID) }
@@ -454,6 +474,22 @@ extension DemoDataset {
         return DemoDataset(
             bundleID: bundle, asOf: asOf, products: productLines.joined(separator: "\n") + "\n",
             transactions: ledger.joined(separator: "\n") + "\n", receipts: receiptLines.joined(separator: "\n") + "\n",
-            seed: seed, unreachableTransactionIDs: unreachable, injected: injected)
+            seed: seed, unreachableTransactionIDs: unreachable, injected: injected, salesReportDays: salesReportDays)
+    }
+}
+
+extension DemoDataset {
+    /// Writes Apple's Summary Sales Report of every ``salesReportDays`` day into `directory`,
+    /// gzip-compressed under Apple's file names, as the simulator renders them from its seed.
+    ///
+    /// - Returns: the files' paths, by day.
+    public func writeSalesReports(into directory: String) throws -> [String] {
+        let zone = TimeZone(identifier: Self.salesReportTimeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+        return try salesReportDays.map { day in
+            let path = directory + "/" + SimulatedSalesReport.fileName(day: day)
+            let text = SimulatedSalesReport.summary(for: seed, day: day, timeZone: zone)
+            try SimulatedSalesReport.writeGzip(text, to: path)
+            return path
+        }
     }
 }

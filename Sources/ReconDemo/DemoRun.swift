@@ -81,17 +81,21 @@ public enum DemoRun {
 
         logger.info("generating demo data", metadata: ["purchases": "\(options.purchases)", "seed": "\(options.seed)"])
         let dataset = try DemoDataset.generate(seed: options.seed, purchases: options.purchases, asOf: options.asOf)
-        let (simulator, config) = try await startSimulator(
+        let (simulator, simulatorConfig) = try await startSimulator(
             for: dataset, databasePath: database, outputDirectory: out, inputDirectory: inputs)
         let transactions = try write(inputs, "transactions.csv", dataset.transactions)
         let receipts = try write(inputs, "receipts.jsonl", dataset.receipts)
         let products = try write(inputs, "products.csv", dataset.products)
+        let salesReports = try dataset.writeSalesReports(into: inputs)
+        var config = simulatorConfig
+        config.salesReportTimeZone = DemoDataset.salesReportTimeZone
         logger.info("App Store simulator listening", metadata: ["url": "\(simulator.baseURL.absoluteString)"])
 
         let outcome: CommandOutcome
         do {
             outcome = try await ReconDependencies(config: config, logger: logger).nightly(
-                ImportRequest(transactions: [transactions], receipts: [receipts], products: [products]),
+                ImportRequest(
+                    transactions: [transactions], receipts: [receipts], products: [products], salesReports: salesReports),
                 progress: progress)
         } catch {
             await simulator.stop()
@@ -100,8 +104,11 @@ public enum DemoRun {
         await simulator.stop()
         var lines = outcome.lines
         lines.append("store: \(database)")
-        lines.append("inputs: \(inputs)/ (transactions.csv, receipts.jsonl, products.csv, simulator-seed.json)")
-        lines.append("reports: " + ReportStage.fileNames.map { "\(out)/\($0)" }.joined(separator: ", "))
+        lines.append(
+            "inputs: \(inputs)/ (transactions.csv, receipts.jsonl, products.csv, simulator-seed.json, S_D_*.txt.gz)")
+        lines.append(
+            "reports: "
+                + (ReportStage.fileNames + [ReportStage.salesFileName]).map { "\(out)/\($0)" }.joined(separator: ", "))
         lines.append("try: iap-recon lookup --db \(database) --user user-paid-nothing-1")
         lines.append("try: iap-recon lookup --db \(database) --user user-refunded-later  (a refund only the sweep revealed)")
         lines.append("serve: iap-recon serve --db \(database)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)")

@@ -4,7 +4,7 @@ import IAPRecon
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Load transactions, receipts and products into the store (idempotent upsert).",
+        abstract: "Load transactions, receipts, products and Apple sales reports into the store (idempotent upsert).",
         discussion: """
             Every file is streamed; a malformed row never stops the import and is kept in the store \
             with its file, line and reason (see rejected.csv). Prints read, accepted and rejected per \
@@ -17,7 +17,8 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if inputs.request.isEmpty {
-            throw ValidationError("nothing to import: give --transactions, --receipts, --products or --notifications")
+            throw ValidationError(
+                "nothing to import: give --transactions, --receipts, --products, --notifications or --sales-report")
         }
     }
 

@@ -20,6 +20,9 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("products"), help: ArgumentHelp("Product catalog, .csv (repeatable).", valueName: "file"))
     var products: [String] = []
 
+    @Option(name: .customLong("sales-report"), help: ArgumentHelp("Apple Summary Sales Report, .txt or .txt.gz (repeatable).", valueName: "file"))
+    var salesReports: [String] = []
+
     @Option(
         name: .customLong("notifications"),
         help: ArgumentHelp("App Store Server Notifications V2 as the webhook stored them, .jsonl (repeatable).", valueName: "file"))
@@ -29,7 +32,9 @@ struct InputOptions: ParsableArguments {
     var strict = false
 
     var request: ImportRequest {
-        ImportRequest(transactions: transactions, receipts: receipts, products: products, notifications: notifications)
+        ImportRequest(
+            transactions: transactions, receipts: receipts, products: products, salesReports: salesReports,
+            notifications: notifications)
     }
 }
 
@@ -115,6 +120,12 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("sandbox-server-api-url"), help: ArgumentHelp("App Store Server API sandbox base URL (default Apple's).", valueName: "url"))
     var sandboxServerAPIURL: String?
 
+    @Option(
+        name: .customLong("sales-report-timezone"),
+        help: ArgumentHelp(
+            "IANA time zone of the Apple sales reports' days (default America/Los_Angeles).", valueName: "tz"))
+    var salesReportTimeZone: String?
+
     @Option(name: .customLong("concurrency"), help: ArgumentHelp("Apple requests in flight at once (default 8).", valueName: "n"))
     var concurrency: Int?
 
@@ -156,6 +167,10 @@ struct ConfigOptions: ParsableArguments {
         if let ledgerStart, ReconConfig.ledgerStartMillis(ledgerStart) == nil {
             throw ValidationError("--ledger-start '\(ledgerStart)' is not a date like 2026-01-01 or an ISO 8601 time")
         }
+        if let salesReportTimeZone, TimeZone(identifier: salesReportTimeZone) == nil {
+            throw ValidationError(
+                "--sales-report-timezone '\(salesReportTimeZone)' is not an IANA time zone (e.g. America/Los_Angeles)")
+        }
         if Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level '\(logLevel)' must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -172,6 +187,7 @@ struct ConfigOptions: ParsableArguments {
         if let serverAPIURL { config.serverAPIURL = serverAPIURL }
         if let sandboxServerAPIURL { config.sandboxServerAPIURL = sandboxServerAPIURL }
         if let concurrency { config.concurrency = concurrency }
+        if let salesReportTimeZone { config.salesReportTimeZone = salesReportTimeZone }
         if excludeOldTransactions { config.excludeOldTransactions = true }
         if let historyDays { config.historyDays = historyDays }
         if let requestTimeout, let ms = DurationText.millis(requestTimeout) { config.requestTimeoutMillis = ms }

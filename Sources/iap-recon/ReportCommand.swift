@@ -7,7 +7,8 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Detect findings and write the reports from the store, without network.",
         discussion: """
             Writes discrepancies.csv, revenue_daily.csv, rejected.csv, reconciliation.xlsx and \
-            run.json into --out. The same store and --as-of give byte-identical CSV.
+            run.json into --out, and sales_reconciliation.csv when an Apple sales report covers a \
+            day that ended by --as-of. The same store and --as-of give byte-identical CSV.
             """)
 
     @OptionGroup var store: StoreOptions

@@ -15,12 +15,15 @@ import Testing
 
     func prepare(faults: [FaultRule] = []) async throws -> (DemoDataset, AppStoreSimulator, ReconConfig) {
         let dataset = try DemoDataset.generate(seed: 7, purchases: 60)
-        let (simulator, config) = try await DemoRun.startSimulator(
+        let (simulator, simulatorConfig) = try await DemoRun.startSimulator(
             for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path,
             extraFaults: faults)
-        _ = try await config.dependencies(at: dataset.asOf).importFiles(ImportRequest(
+        var config = simulatorConfig
+        config.salesReportTimeZone = DemoDataset.salesReportTimeZone
+        _ = try await config.dependencies(at: dataset.asOf).importFiles(
+            ImportRequest(
                 transactions: [try dir.write("t.csv", dataset.transactions)], receipts: [try dir.write("r.jsonl", dataset.receipts)],
-                products: [try dir.write("p.csv", dataset.products)]))
+                products: [try dir.write("p.csv", dataset.products)], salesReports: try dataset.writeSalesReports(into: dir.path)))
         return (dataset, simulator, config)
     }
 

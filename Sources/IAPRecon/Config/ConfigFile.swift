@@ -13,6 +13,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         "version": "config file format version (1)",
         "out": "report folder (default reports)",
         "timezone": "IANA time zone for calendar days (default UTC)",
+        "sales-report-timezone": "IANA time zone of the Apple sales reports' days (default America/Los_Angeles)",
         "fail-on": "exit 3 at or above this severity (default: never)",
         "delivery-grace": "duration (default 1h)",
         "finish-grace": "duration (default 24h)",
@@ -40,6 +41,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var version: Int?
     public var out: String?
     public var timezone: String?
+    public var salesReportTimezone: String?
     public var failOn: Severity?
     public var deliveryGraceMillis: Int64?
     public var finishGraceMillis: Int64?
@@ -128,6 +130,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         }
         out = try text("out")
         timezone = try text("timezone")
+        salesReportTimezone = try text("sales-report-timezone")
         if let value = try text("fail-on") {
             guard let severity = Severity(rawValue: value.lowercased()) else {
                 throw Problem(key: "fail-on", value: value, expected: "critical, high, medium or low")
@@ -203,6 +206,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public func apply(to config: inout ReconConfig) {
         if let out { config.outputDirectory = out }
         if let timezone { config.timeZone = timezone }
+        if let salesReportTimezone { config.salesReportTimeZone = salesReportTimezone }
         if let failOn { config.failOn = failOn }
         if let deliveryGraceMillis { config.deliveryGraceMillis = deliveryGraceMillis }
         if let finishGraceMillis { config.finishGraceMillis = finishGraceMillis }

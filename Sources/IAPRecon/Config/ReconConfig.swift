@@ -16,6 +16,9 @@ public struct ReconConfig: Sendable, Hashable {
     public var asOf: Int64?
     /// IANA time zone deciding the calendar day of purchases and refunds.
     public var timeZone = "UTC"
+    /// IANA time zone of the Apple Summary Sales Reports' calendar days (Apple's zone for
+    /// worldwide agreements by default).
+    public var salesReportTimeZone = "America/Los_Angeles"
     /// Inclusive day bounds of the revenue report (`yyyy-MM-dd`).
     public var fromDay: String?
     public var toDay: String?

@@ -11,6 +11,8 @@ public struct ReconSettings: Sendable {
     public var asOf: Int64?
     /// Decides the calendar day of purchases and refunds.
     public var timeZone: TimeZone
+    /// Decides the calendar day of Apple's Summary Sales Reports (and of the ledger rows compared with them).
+    public var salesReportTimeZone: TimeZone
     /// Inclusive day bounds of the revenue report.
     public var revenueDays: DayRange
     /// Exit 3 when a finding at or above this severity exists; nil = never.
@@ -81,6 +83,11 @@ extension ReconConfig {
         guard let zone = TimeZone(identifier: timeZone) else {
             throw .invalid(key: "timezone", value: timeZone, expected: "an IANA time zone such as Europe/Berlin")
         }
+        guard let salesZone = TimeZone(identifier: salesReportTimeZone) else {
+            throw .invalid(
+                key: "sales-report-timezone", value: salesReportTimeZone,
+                expected: "an IANA time zone such as America/Los_Angeles")
+        }
         let from = try fromDay.map { d throws(ConfigError) in try Self.day(d, key: "from") }
         let to = try toDay.map { d throws(ConfigError) in try Self.day(d, key: "to") }
         if let from, let to, to < from, let toDay {
@@ -134,7 +141,7 @@ extension ReconConfig {
         }
         return ReconSettings(
             databasePath: databasePath, outputDirectory: outputDirectory, asOf: asOf, timeZone: zone,
-            revenueDays: .init(from: from, to: to), failOn: failOn, strict: strict,
+            salesReportTimeZone: salesZone, revenueDays: .init(from: from, to: to), failOn: failOn, strict: strict,
             deliveryGrace: .milliseconds(deliveryGraceMillis), finishGrace: .milliseconds(finishGraceMillis),
             pendingLimit: .milliseconds(pendingLimitMillis), bundleIDs: bundleIDs, ledgerStart: ledgerStartMillis,
             trust: trust, endpoints: endpoints,

@@ -72,15 +72,19 @@ public struct DetectorSet: Sendable {
     public var original: [any OriginalTransactionDetector]
     /// Detectors fed one ``ReceiptCase`` at a time.
     public var receipt: [any ReceiptDetector]
+    /// The detector fed the sales reconciliation's lines (one per day, product, storefront and
+    /// currency) after every transaction was seen.
+    public var sales: [SalesReportMismatch]
 
     /// A set of detectors.
     public init(
         transaction: [any TransactionDetector], original: [any OriginalTransactionDetector],
-        receipt: [any ReceiptDetector]
+        receipt: [any ReceiptDetector], sales: [SalesReportMismatch] = []
     ) {
         self.transaction = transaction
         self.original = original
         self.receipt = receipt
+        self.sales = sales
     }
 
     /// Every detector, one per finding code (some inspect two kinds of input).
@@ -91,12 +95,13 @@ public struct DetectorSet: Sendable {
             RefundedDelivered(), MissingRecord(), UnknownProduct(), PriceMismatch(),
         ],
         original: [SharedTransaction(), RestoreAsPurchase()],
-        receipt: [EnvironmentClaimMismatch(), InvalidReceipt(), BundleMismatch()]
+        receipt: [EnvironmentClaimMismatch(), InvalidReceipt(), BundleMismatch()],
+        sales: [SalesReportMismatch()]
     )
 
     /// Every code some detector in the set reports.
     public var codes: Set<FindingCode> {
-        Set(transaction.map(\.code) + original.map(\.code) + receipt.map(\.code))
+        Set(transaction.map(\.code) + original.map(\.code) + receipt.map(\.code) + sales.map(\.code))
     }
 
     /// Runs every transaction detector over one group.

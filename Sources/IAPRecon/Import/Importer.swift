@@ -9,9 +9,14 @@ public struct ImportFileSummary: Sendable, Hashable, Codable {
     public var rejected: Int
     /// Columns the file names that its kind does not know (absent when none).
     public var warnings: [String]?
+    /// Accepted rows deliberately not used (a sales report's rows of other product types).
+    public var skipped = 0
 
     /// `transactions.csv: read 10, accepted 9, rejected 1`.
-    public var line: String { "\(kind) \(file): read \(read), accepted \(accepted), rejected \(rejected)" }
+    public var line: String {
+        let note = skipped > 0 ? " (\(skipped) not in-app purchases, not compared)" : ""
+        return "\(kind) \(file): read \(read), accepted \(accepted)\(note), rejected \(rejected)"
+    }
 }
 
 /// The files one import was asked to load.
@@ -19,19 +24,25 @@ public struct ImportRequest: Sendable, Hashable {
     public var transactions: [String]
     public var receipts: [String]
     public var products: [String]
+    /// Apple Summary Sales Reports (`.txt` or `.txt.gz`).
+    public var salesReports: [String]
     /// Notification files: verified and imported by ``NotificationImporter`` (async), not here.
     public var notifications: [String]
 
     public init(
-        transactions: [String] = [], receipts: [String] = [], products: [String] = [], notifications: [String] = []
+        transactions: [String] = [], receipts: [String] = [], products: [String] = [], salesReports: [String] = [],
+        notifications: [String] = []
     ) {
         self.transactions = transactions
         self.receipts = receipts
         self.products = products
+        self.salesReports = salesReports
         self.notifications = notifications
     }
 
-    public var isEmpty: Bool { transactions.isEmpty && receipts.isEmpty && products.isEmpty && notifications.isEmpty }
+    public var isEmpty: Bool {
+        transactions.isEmpty && receipts.isEmpty && products.isEmpty && salesReports.isEmpty && notifications.isEmpty
+    }
 }
 
 /// Loads input files into the store: streaming, idempotent (upsert by id), every bad row kept.
@@ -57,6 +68,7 @@ public struct Importer {
             let probe = try ChunkedFile(path: path)
             probe.close()
         }
+        for path in request.salesReports { _ = try GzipLineReader(path: path) }
         var summaries: [ImportFileSummary] = []
         try store.beginImport()
         defer { store.endImport() }
@@ -70,6 +82,9 @@ public struct Importer {
                 summaries.append(try importFile(path, kind: .transactions, into: store))
             }
             if bulk { try store.createTransactionIndexes() }
+        }
+        for path in request.salesReports {
+            summaries.append(try SalesReportImporter().importFile(path, into: store))
         }
         return summaries
     }
@@ -160,6 +175,7 @@ public struct Importer {
                 case .receipts: try emit(.receipt(try RowParser.receipt(row), line: line))
                 case .products: try emit(.product(try RowParser.product(row), line: line))
                 case .notifications: throw RowRejection("notifications are imported with their signatures checked")
+                case .salesReports: throw RowRejection("a sales report is read by SalesReportImporter")
                 }
             } catch let rejection as RowRejection {
                 try emit(
@@ -185,6 +201,7 @@ public struct Importer {
         case .receipts: return .receiptID
         case .products: return .productID
         case .notifications: return .recordID
+        case .salesReports: return .productID
         }
     }
 
@@ -192,6 +209,7 @@ public struct Importer {
         switch kind {
         case .receipts, .notifications: return !path.lowercased().hasSuffix(".csv")
         case .products: return path.lowercased().hasSuffix(".jsonl")
+        case .salesReports: return false
         case .transactions:
             let lower = path.lowercased()
             return lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".json")

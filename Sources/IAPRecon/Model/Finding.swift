@@ -34,6 +34,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, Comparable {
     case missingRecord = "MISSING_RECORD"
     case unknownProduct = "UNKNOWN_PRODUCT"
     case priceMismatch = "PRICE_MISMATCH"
+    case salesReportMismatch = "SALES_REPORT_MISMATCH"
 
     /// The severity SPEC §4 assigns to the code.
     public var severity: Severity {
@@ -41,7 +42,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, Comparable {
         case .sharedTransaction, .undelivered, .productionAsSandbox, .bundleMismatch, .missingRecord:
             return .critical
         case .duplicateRecord, .deliveredUnverified, .sandboxInProduction, .invalidReceipt,
-            .productMismatch, .refundedDelivered:
+            .productMismatch, .refundedDelivered, .salesReportMismatch:
             return .high
         case .restoreAsPurchase, .unfinished, .stuckPending, .unknownProduct:
             return .medium
@@ -71,11 +72,15 @@ public struct Finding: Sendable, Hashable {
     public var recordIDs: [String]
     /// The receipt involved, if any.
     public var receiptID: String?
+    /// What the finding is about when no single transaction is (a sales report's day, product,
+    /// storefront and currency); part of its identity.
+    public var subject: String?
 
     public init(
         code: FindingCode, transactionID: String, originalTransactionID: String? = nil,
         userIDs: [String], productID: String? = nil, environment: StoreEnvironment? = nil,
-        amount: Money? = nil, detail: String, recordIDs: [String] = [], receiptID: String? = nil
+        amount: Money? = nil, detail: String, recordIDs: [String] = [], receiptID: String? = nil,
+        subject: String? = nil
     ) {
         self.code = code
         self.transactionID = transactionID
@@ -87,11 +92,13 @@ public struct Finding: Sendable, Hashable {
         self.detail = detail
         self.recordIDs = Array(Set(recordIDs)).sorted()
         self.receiptID = receiptID
+        self.subject = subject
     }
 
     /// Identity across runs: the same problem found again is the same finding.
     public var fingerprint: String {
-        [code.rawValue, transactionID, receiptID ?? "", recordIDs.joined(separator: ",")].joined(separator: "|")
+        let base = [code.rawValue, transactionID, receiptID ?? "", recordIDs.joined(separator: ",")]
+        return (base + (subject.map { [$0] } ?? [])).joined(separator: "|")
     }
 
     /// The stable report order: severity, code, transaction id, then the rest.

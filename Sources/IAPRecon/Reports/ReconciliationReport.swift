@@ -20,6 +20,8 @@ public struct ReconciliationReport: Sendable {
     public var revenueChanges: [RevenueChange] = []
     /// What this report shows per transaction: the next report's baseline, stored once written.
     public var revenueShown: [RevenueContribution] = []
+    /// Apple's Summary Sales Reports beside the ledger; nil when no sales report is in the store.
+    public var sales: SalesReconciliationReport? = nil
 
     /// Excel's row limit leaves room for a header.
     public static let pendingLimit = 1_000_000
@@ -39,5 +41,36 @@ public struct ReconciliationReport: Sendable {
             let s = sums[currency] ?? (0, 0, 0, 0)
             return (currency, s.0, s.1, s.2, Money.difference(s.1, s.2), s.3)
         }
+    }
+}
+
+/// The sales reconciliation a report shows (`sales_reconciliation.csv`, sheet `Apple Sales`).
+public struct SalesReconciliationReport: Sendable, Hashable {
+    /// The sales reports' time zone (IANA name).
+    public var timeZone: String
+    /// The days an imported report covers: the only days compared, ascending.
+    public var comparedDays: [Int]
+    /// Every key of those days present on either side, in key order.
+    public var lines: [SalesReconciliationLine]
+
+    public init(timeZone: String, comparedDays: [Int], lines: [SalesReconciliationLine]) {
+        self.timeZone = timeZone
+        self.comparedDays = comparedDays
+        self.lines = lines
+    }
+
+    /// The compared days as ranges of consecutive days: `2026-03-01 to 2026-03-31, 2026-04-03`.
+    public var comparedDaysText: String {
+        var ranges: [(Int, Int)] = []
+        for day in comparedDays {
+            if let last = ranges.last, last.1 + 1 == day {
+                ranges[ranges.count - 1].1 = day
+            } else {
+                ranges.append((day, day))
+            }
+        }
+        return ranges.map { first, last in
+            first == last ? Timestamp.dayString(first) : "\(Timestamp.dayString(first)) to \(Timestamp.dayString(last))"
+        }.joined(separator: ", ")
     }
 }

@@ -3,7 +3,8 @@ import Logging
 
 /// The last stage: gathers what the report files show from the store and this run's detection,
 /// and writes `discrepancies.csv`, `revenue_daily.csv`, `rejected.csv`, `revenue_changes.csv` and
-/// `reconciliation.xlsx` into the output folder. (`run.json` is the run recorder's, written once the run is complete.)
+/// `reconciliation.xlsx` (and `sales_reconciliation.csv` when sales reports were compared) into the
+/// output folder. (`run.json` is the run recorder's, written once the run is complete.)
 public struct ReportStage {
     public var outputDirectory: String
     public var timeZoneName: String
@@ -21,6 +22,9 @@ public struct ReportStage {
         "revenue_changes.csv",
     ]
 
+    /// Written besides ``fileNames`` when a sales report covers a compared day.
+    public static let salesFileName = "sales_reconciliation.csv"
+
     /// This run's findings as recorded in the store, with their history.
     public struct RecordedFindings: Sendable {
         public var found: [Finding]
@@ -35,9 +39,11 @@ public struct ReportStage {
     }
 
     /// The report of `store` at `asOf`: revenue as detection accumulated it, the findings, the
-    /// rejected and pending rows, and `run` completed with the store's counts and the totals.
+    /// rejected and pending rows, Apple's sales beside the ledger (`sales`, nil when no sales
+    /// report was compared), and `run` completed with the store's counts and the totals.
     public func assemble(
-        store: ReconStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord
+        store: ReconStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord,
+        sales: SalesReconciliationReport? = nil
     ) throws -> ReconciliationReport {
         var run = run
         let counts = try store.counts()
@@ -63,6 +69,7 @@ public struct ReportStage {
             previous: try store.revenueShown(), current: revenue.contributions,
             refundLearnedBySweep: try store.transactionsRefundedBySweep())
         report.revenueShown = revenue.contributions.values.sorted { $0.key < $1.key }
+        report.sales = sales
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
             if [total.gross, total.refunds, total.net, total.proceeds].contains(where: Money.isSaturated) {
@@ -84,6 +91,9 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
+        if let sales = report.sales {
+            try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: out + "/" + Self.salesFileName)
+        }
         let warnings = report.run.warnings ?? []
         let workbookWarnings = try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
         if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }

@@ -36,6 +36,9 @@ public enum XLSXCell: Sendable, Hashable {
     /// A money amount: numeric cell with a number format of the currency's own decimals and
     /// its code (e.g. `#,##0.00 "USD"`, `#,##0 "JPY"`, `#,##0.000 "KWD"`).
     case money(Money)
+    /// A money amount beside a column that names its currency: the currency's own decimals,
+    /// no code (so the row shows the currency once).
+    case amount(Money)
     /// A calendar date, formatted `yyyy-mm-dd`.
     case date(XLSXDateTime)
     /// A date and time, formatted `yyyy-mm-dd hh:mm:ss`.
@@ -68,7 +71,12 @@ public struct XLSXRow: Sendable, Hashable {
 
 /// A line or column chart whose data are cells of a sheet in the same document.
 public struct XLSXChart: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable { case line, column }
+    public enum Kind: Sendable, Hashable {
+        case line, column
+        /// A line over time: the categories are date cells placed on a date scale (days
+        /// proportionally spaced, labelled `yyyy-mm-dd`), one value scale for its series.
+        case dateLine
+    }
 
     /// A series: its name and the rows/column (zero-based, inclusive) of its values.
     public struct Series: Sendable, Hashable {
@@ -95,9 +103,18 @@ public struct XLSXChart: Sendable, Hashable {
     /// Top-left cell the chart is anchored at (zero-based).
     public var anchorRow: Int
     public var anchorColumn: Int
+    /// Number format of the value axis (e.g. a currency's ``XLSXWriter/amountFormat(_:)``).
+    public var valueFormat: String?
+    /// The first and last day of a ``Kind/dateLine`` chart's date scale.
+    public var dateRange: (first: XLSXDateTime, last: XLSXDateTime)? {
+        get { dateBounds.map { ($0[0], $0[1]) } }
+        set { dateBounds = newValue.map { [$0.first, $0.last] } }
+    }
+    private var dateBounds: [XLSXDateTime]?
 
     public init(
-        kind: Kind, title: String, categories: Series, series: [Series], anchorRow: Int, anchorColumn: Int
+        kind: Kind, title: String, categories: Series, series: [Series], anchorRow: Int, anchorColumn: Int,
+        valueFormat: String? = nil, dateRange: (first: XLSXDateTime, last: XLSXDateTime)? = nil
     ) {
         self.kind = kind
         self.title = title
@@ -105,6 +122,8 @@ public struct XLSXChart: Sendable, Hashable {
         self.series = series
         self.anchorRow = anchorRow
         self.anchorColumn = anchorColumn
+        self.valueFormat = valueFormat
+        self.dateBounds = dateRange.map { [$0.first, $0.last] }
     }
 }
 
@@ -118,6 +137,7 @@ public struct XLSXSheet: Sendable, Hashable {
     /// and the autofilter spans from it to the last row over all its columns. Nil: neither.
     public var headerRow: Int?
     public var charts: [XLSXChart]
+    // Every sheet prints landscape, one page wide, repeating its header row on each page.
 
     public init(
         name: String, rows: [XLSXRow], columnWidths: [Double?] = [], headerRow: Int? = nil,

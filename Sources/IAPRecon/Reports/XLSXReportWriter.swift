@@ -19,9 +19,9 @@ public enum XLSXReportWriter {
 
     /// The workbook as values (tests read it back from here too).
     public static func document(for report: ReconciliationReport) -> XLSXDocument {
-        XLSXDocument(sheets: [
-            summary(report), revenue(report), discrepancies(report), pending(report), rejected(report), run(report),
-        ])
+        XLSXDocument(
+            sheets: [summary(report), revenue(report)] + (report.sales.map { [appleSales($0)] } ?? [])
+                + [discrepancies(report), pending(report), rejected(report), run(report)])
     }
 
     static func dateTime(_ millis: Int64, zone: TimeZone) -> XLSXDateTime {
@@ -48,7 +48,7 @@ public enum XLSXReportWriter {
         rows.append(XLSXRow([.text("Revenue (Production only)")], style: .title))
         rows.append(XLSXRow(["Currency", "Units", "Gross", "Refunds", "Net", "Estimated proceeds"].map { .text($0) }, style: .header))
         for t in report.totalsByCurrency {
-            func m(_ v: Int64) -> XLSXCell { .money(Money(milliunits: v, currency: t.currency)) }
+            func m(_ v: Int64) -> XLSXCell { .amount(Money(milliunits: v, currency: t.currency)) }
             rows.append(XLSXRow([.text(t.currency), .integer(t.units), m(t.gross), m(t.refunds), m(t.net), m(t.proceeds)]))
         }
         if report.totalsByCurrency.isEmpty { rows.append(XLSXRow([.text("No Production revenue in range")])) }
@@ -64,6 +64,7 @@ public enum XLSXReportWriter {
         if report.duplicateRowsIgnored > 0 {
             rows.append(XLSXRow([.text("Duplicate ledger rows counted once"), .integer(Int64(report.duplicateRowsIgnored))]))
         }
+        rows += appleSalesSummary(report.sales)
         rows.append(XLSXRow([]))
         rows.append(XLSXRow([.text("Findings")], style: .title))
         rows.append(XLSXRow([.text("New since previous run"), .integer(Int64(report.findings.filter(\.isNew).count))]))
@@ -87,7 +88,7 @@ public enum XLSXReportWriter {
             for (index, (currency, milli)) in perCurrency.sorted(by: { $0.key < $1.key }).enumerated() {
                 rows.append(XLSXRow([
                     .text(code.rawValue), .text(code.severity.rawValue), index == 0 ? .integer(Int64(items.count)) : .empty,
-                    index == 0 ? .integer(newCount) : .empty, .money(Money(milliunits: milli, currency: currency)), .text(currency),
+                    index == 0 ? .integer(newCount) : .empty, .amount(Money(milliunits: milli, currency: currency)), .text(currency),
                 ]))
             }
         }
@@ -120,29 +121,37 @@ public enum XLSXReportWriter {
         rows.append(XLSXRow([.text("Date")] + currencies.map { .text($0) }, style: .header))
         var byDay: [Int: [String: Int64]] = [:]
         for r in report.revenue { byDay[r.day, default: [:]][r.currency, default: 0] += r.net }
-        for day in byDay.keys.sorted() {
+        let days = byDay.keys.sorted()
+        for day in days {
             let values = byDay[day] ?? [:]
-            rows.append(XLSXRow([.date(date(day))] + currencies.map { c in .money(Money(milliunits: values[c] ?? 0, currency: c)) }))
+            rows.append(XLSXRow([.date(date(day))] + currencies.map { c in .amount(Money(milliunits: values[c] ?? 0, currency: c)) }))
         }
+        // One chart per currency, each on its own scale (a JPY line would flatten EUR and USD),
+        // over a date scale; stacked to the right of the tables.
         var charts: [XLSXChart] = []
-        if !byDay.isEmpty {
+        if let firstDay = days.first, let lastDay = days.last {
             let first = headerIndex + 1
-            let last = headerIndex + byDay.count
-            charts.append(
-                XLSXChart(
-                    kind: .line, title: "Daily net revenue (Production)",
-                    categories: .init(name: "Date", sheet: "Summary", firstRow: first, lastRow: last, column: 0),
-                    series: currencies.enumerated().map { index, c in
-                        .init(name: c, sheet: "Summary", firstRow: first, lastRow: last, column: index + 1)
-                    }, anchorRow: 4, anchorColumn: 8))
+            let last = headerIndex + days.count
+            for (index, currency) in currencies.enumerated() {
+                charts.append(
+                    XLSXChart(
+                        kind: .dateLine, title: "Daily net revenue, \(currency) (Production)",
+                        categories: .init(name: "Date", sheet: "Summary", firstRow: first, lastRow: last, column: 0),
+                        series: [.init(name: currency, sheet: "Summary", firstRow: first, lastRow: last, column: index + 1)],
+                        anchorRow: 4 + index * summaryChartRows, anchorColumn: 7,
+                        valueFormat: XLSXWriter.amountFormat(currency), dateRange: (date(firstDay), date(lastDay))))
+            }
         }
-        return XLSXSheet(name: "Summary", rows: rows, columnWidths: [44, 16, 16, 16, 16, 18], headerRow: nil, charts: charts)
+        return XLSXSheet(name: "Summary", rows: rows, columnWidths: [50], headerRow: nil, charts: charts)
     }
+
+    /// Rows a Summary chart takes (its default height, 15 rows, plus a gap).
+    static let summaryChartRows = 16
 
     static func revenue(_ report: ReconciliationReport) -> XLSXSheet {
         var rows = [XLSXRow(CSVReports.revenueHeader.map { .text($0) }, style: .header)]
         for r in report.revenue {
-            func m(_ v: Int64) -> XLSXCell { .money(Money(milliunits: v, currency: r.currency)) }
+            func m(_ v: Int64) -> XLSXCell { .amount(Money(milliunits: v, currency: r.currency)) }
             rows.append(XLSXRow([.date(date(r.day)), .text(r.productID), .text(r.currency), .integer(r.units), m(r.gross), m(r.refunds), m(r.net), m(r.estimatedProceeds)]))
         }
         return XLSXSheet(name: "Revenue", rows: rows, columnWidths: [12], headerRow: 0)
@@ -156,7 +165,7 @@ public enum XLSXReportWriter {
             rows.append(XLSXRow([
                 .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID), .text(f.originalTransactionID ?? ""),
                 .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""), .text(f.environment?.rawValue ?? ""),
-                f.amount.map { .money($0) } ?? .empty, .text(f.amount?.currency ?? ""),
+                f.amount.map { .amount($0) } ?? .empty, .text(f.amount?.currency ?? ""),
                 .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text(h.isNew ? "new" : "open"),
             ]))
         }
@@ -165,11 +174,11 @@ public enum XLSXReportWriter {
             rows.append(XLSXRow([
                 .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID), .text(f.originalTransactionID ?? ""),
                 .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""), .text(f.environment?.rawValue ?? ""),
-                f.amount.map { .money($0) } ?? .empty, .text(f.amount?.currency ?? ""),
+                f.amount.map { .amount($0) } ?? .empty, .text(f.amount?.currency ?? ""),
                 .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text("resolved"),
             ]))
         }
-        return XLSXSheet(name: "Discrepancies", rows: rows, columnWidths: [26, 10, 20, 20, 24, 24, 12, 14, 9, 20, 90, 10], headerRow: 0)
+        return XLSXSheet(name: "Discrepancies", rows: rows, columnWidths: [nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, 90], headerRow: 0)
     }
 
     static func pending(_ report: ReconciliationReport) -> XLSXSheet {

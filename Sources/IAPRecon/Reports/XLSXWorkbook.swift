@@ -257,6 +257,9 @@ final class XLSXWorkbook {
         switch chart.kind {
         case .line: type = LXW_CHART_LINE
         case .column: type = LXW_CHART_COLUMN
+        // libxlsxwriter 1.1.4 writes no date axis (`c:dateAx`): a scatter chart's x axis is a
+        // value axis, which spaces date serials by time and labels them with a date format.
+        case .dateLine: type = LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS
         }
         guard let handle = workbook_add_chart(workbook, UInt8(type.rawValue)) else {
             throw XLSXError.library(
@@ -289,10 +292,49 @@ final class XLSXWorkbook {
                 }
             }
         }
+        if let format = chart.valueFormat, let axis = handle.pointee.y_axis {
+            XLSXWorkbook.withSafeCString(format) { chart_axis_set_num_format(axis, $0) }
+        }
+        if chart.kind == .dateLine, let axis = handle.pointee.x_axis {
+            chart_axis_set_num_format(axis, "yyyy-mm-dd")
+            if let (first, last) = chart.dateRange {
+                let from = XLSXWorkbook.serial(first)
+                let to = max(XLSXWorkbook.serial(last), from + 1)
+                chart_axis_set_min(axis, from)
+                chart_axis_set_max(axis, to)
+                // About six labels, on whole days.
+                chart_axis_set_major_unit(axis, max(1, ((to - from) / 6).rounded(.up)))
+            }
+        }
+        if chart.series.count == 1 {
+            chart_legend_set_position(handle, UInt8(LXW_CHART_LEGEND_NONE.rawValue))
+        }
         guard let r = lxw_row_t(exactly: chart.anchorRow), let c = lxw_col_t(exactly: chart.anchorColumn) else {
             throw XLSXError.invalidDocument(path: displayPath, location: location, reason: "anchor out of range")
         }
         try check(worksheet_insert_chart(worksheet, r, c, handle), location)
+    }
+
+    /// The Excel serial number of a calendar day (days since 1899-12-30).
+    static func serial(_ date: XLSXDateTime) -> Double {
+        Double(Timestamp.daysFromCivil(year: date.year, month: date.month, day: date.day) + 25_569)
+    }
+
+    // MARK: - Print layout
+
+    /// Landscape, one page wide (as many pages tall as needed), repeating `repeatingRow` (the
+    /// table header) at the top of every printed page.
+    func setPrintLayout(repeatingRow: Int?, in sheet: Worksheet) throws {
+        let worksheet = try own(sheet)
+        worksheet_set_landscape(worksheet)
+        worksheet_fit_to_pages(worksheet, 1, 0)
+        if let repeatingRow {
+            guard let row = lxw_row_t(exactly: repeatingRow) else {
+                throw XLSXError.invalidDocument(
+                    path: displayPath, location: "sheet '\(sheet.name)' print titles", reason: "row out of range")
+            }
+            try check(worksheet_repeat_rows(worksheet, row, row), "sheet '\(sheet.name)' print titles")
+        }
     }
 
     // MARK: - Helpers

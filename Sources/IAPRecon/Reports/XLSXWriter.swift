@@ -107,6 +107,7 @@ public enum XLSXWriter {
         for chart in sheet.charts {
             try workbook.insertChart(chart, into: worksheet)
         }
+        try workbook.setPrintLayout(repeatingRow: sheet.headerRow, in: worksheet)
     }
 
     private static func write(
@@ -135,6 +136,12 @@ public enum XLSXWriter {
             try workbook.writeNumber(
                 shown, row: row, column: column, in: sheet,
                 format: .init(style: style, numberFormat: moneyFormat(money.currency)))
+        case .amount(let money):
+            let decimals = Currency.lookup(money.currency)?.decimals ?? 2
+            let shown = Double(Money.format(milliunits: money.milliunits, decimals: decimals)) ?? 0
+            try workbook.writeNumber(
+                shown, row: row, column: column, in: sheet,
+                format: .init(style: style, numberFormat: amountFormat(money.currency)))
         case .date(let date):
             try validateDate(date, sheet: sheet.name, row: row, column: column, path: workbook.displayPath)
             let day = XLSXDateTime(year: date.year, month: date.month, day: date.day)
@@ -157,8 +164,7 @@ public enum XLSXWriter {
     /// The number format of a money cell: the currency's decimals and its code
     /// (`#,##0.00 "USD"`, `#,##0 "JPY"`, `#,##0.000 "KWD"`).
     static func moneyFormat(_ currency: String) -> String {
-        let decimals = Currency.lookup(currency)?.decimals ?? 2
-        var format = decimals > 0 ? "#,##0." + String(repeating: "0", count: decimals) : "#,##0"
+        var format = amountFormat(currency)
         // Only letters and digits go inside the quotes, so a stray code cannot break the format.
         let code = String(
             currency.uppercased().unicodeScalars
@@ -169,6 +175,13 @@ public enum XLSXWriter {
     }
 
     /// The columns holding a percentage that is not whole (`12.5%`): they get `0.0%`.
+    /// The number format of an amount in `currency` without its code: its own decimals
+    /// (`#,##0.00`, `#,##0` for JPY, `#,##0.000` for KWD).
+    public static func amountFormat(_ currency: String) -> String {
+        let decimals = Currency.lookup(currency)?.decimals ?? 2
+        return decimals > 0 ? "#,##0." + String(repeating: "0", count: decimals) : "#,##0"
+    }
+
     static func percentColumnsWithDecimals(of sheet: XLSXSheet) -> Set<Int> {
         var columns: Set<Int> = []
         for row in sheet.rows {
@@ -192,6 +205,9 @@ public enum XLSXWriter {
             let decimals = Currency.lookup(money.currency)?.decimals ?? 2
             let plain = Money.format(milliunits: money.milliunits, decimals: decimals)
             return grouped(plain) + " " + money.currency.uppercased()
+        case .amount(let money):
+            let decimals = Currency.lookup(money.currency)?.decimals ?? 2
+            return grouped(Money.format(milliunits: money.milliunits, decimals: decimals))
         case .date:
             return "0000-00-00"
         case .dateTime:

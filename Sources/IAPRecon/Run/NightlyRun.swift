@@ -73,7 +73,7 @@ public struct NightlyRun {
         let report = try recorder.stage("report") {
             var report = try reportStage.assemble(
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
-                run: recorder.record)
+                run: recorder.record, sales: detected.sales)
             try reportStage.write(&report)
             try reportStage.recordShown(report, runID: recorder.runID, store: deps.store)
             return report
@@ -92,24 +92,39 @@ public struct NightlyRun {
 }
 
 extension NightlyRun {
-    /// What the detect stage produced: the findings as recorded, and revenue accumulated from
-    /// the same pass over the store.
+    /// What the detect stage produced: the findings as recorded, and revenue and the sales
+    /// reconciliation accumulated from the same pass over the store.
     public struct Detection {
         public var findings: ReportStage.RecordedFindings
         public var revenue: RevenueBuilder
+        /// Apple's Summary Sales Reports beside the ledger; nil when no report covers a day that
+        /// ended by `asOf`.
+        public var sales: SalesReconciliationReport?
     }
 
-    /// Detects at `asOf` and records the findings under `runID` (with their history). A report
-    /// for an as-of earlier than the latest recorded one reads the history but never writes it:
-    /// resolving or reopening the live history from an old point of view would rewrite what is
-    /// known now.
+    /// Detects at `asOf` and records the findings under `runID` (with their history). The sales
+    /// reconciliation sees every transaction in the same pass; its mismatches join the findings.
+    /// A report for an as-of earlier than the latest recorded one reads the history but never
+    /// writes it: resolving or reopening the live history from an old point of view would rewrite
+    /// what is known now.
     public func detect(asOf: Int64, runID: Int64) throws -> Detection {
         let settings = deps.settings
         let stage = try deps.detectStage(asOf: asOf)
         var revenue = RevenueBuilder(
             timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
             to: settings.revenueDays.to)
-        let found = try stage.run(store: deps.store) { facts in revenue.add(facts) }
+        var sales = try deps.salesReconciliation(asOf: asOf)
+        var found = try stage.run(store: deps.store) { facts in
+            revenue.add(facts)
+            sales.add(facts)
+        }
+        var report: SalesReconciliationReport?
+        if !sales.comparedDays.isEmpty {
+            let zone = settings.salesReportTimeZone.identifier
+            let lines = sales.lines()
+            found = SalesReportMismatch.merge(lines, timeZone: zone, into: found, detectors: stage.detectors.sales)
+            report = SalesReconciliationReport(timeZone: zone, comparedDays: sales.comparedDays, lines: lines)
+        }
         let current: [ReconStore.FindingHistory]
         let resolved: [ReconStore.FindingHistory]
         if let latest = try deps.store.latestFindingsAsOf(), asOf < latest {
@@ -120,7 +135,7 @@ extension NightlyRun {
         }
         return Detection(
             findings: ReportStage.RecordedFindings(found: found, current: current, resolved: resolved),
-            revenue: revenue)
+            revenue: revenue, sales: report)
     }
 }
 

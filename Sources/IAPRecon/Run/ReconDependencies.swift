@@ -97,6 +97,15 @@ public final class ReconDependencies {
         DetectStage(context: settings.detectionContext(asOf: asOf, catalog: try store.catalog()))
     }
 
+    /// The sales reconciliation at `asOf`: the store's sales report days and rows, in the sales
+    /// reports' time zone; the ledger side is added during detection.
+    func salesReconciliation(asOf: Int64) throws -> SalesReconciliation {
+        let days = try store.salesReportDays()
+        return SalesReconciliation(
+            timeZone: settings.salesReportTimeZone, days: days, apple: days.isEmpty ? [] : try store.salesReportRows(),
+            asOf: asOf)
+    }
+
     public func reportStage() -> ReportStage {
         ReportStage(
             outputDirectory: settings.outputDirectory, timeZoneName: settings.timeZone.identifier, logger: logger)

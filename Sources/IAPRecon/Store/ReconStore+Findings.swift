@@ -17,12 +17,12 @@ extension ReconStore {
                 """
                 INSERT INTO findings (fingerprint, code, severity, transaction_id, original_transaction_id, user_ids,
                     product_id, environment, amount_milli, currency, detail, record_ids, receipt_id, first_seen_run,
-                    first_seen_at, last_seen_run, last_seen_at, resolved_run, resolved_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?14, ?15, NULL, NULL)
+                    first_seen_at, last_seen_run, last_seen_at, resolved_run, resolved_at, subject)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?14, ?15, NULL, NULL, ?16)
                 ON CONFLICT (fingerprint) DO UPDATE SET code = ?2, severity = ?3, transaction_id = ?4,
                     original_transaction_id = ?5, user_ids = ?6, product_id = ?7, environment = ?8, amount_milli = ?9,
                     currency = ?10, detail = ?11, record_ids = ?12, receipt_id = ?13, last_seen_run = ?14,
-                    last_seen_at = ?15, resolved_run = NULL, resolved_at = NULL,
+                    last_seen_at = ?15, resolved_run = NULL, resolved_at = NULL, subject = ?16,
                     first_seen_run = CASE WHEN resolved_at IS NULL THEN first_seen_run ELSE ?14 END,
                     first_seen_at = CASE WHEN resolved_at IS NULL THEN first_seen_at ELSE ?15 END
                 """)
@@ -44,7 +44,7 @@ extension ReconStore {
                     .optionalText(finding.productID), .optionalText(finding.environment?.rawValue),
                     finding.amount.map { .integer($0.milliunits) } ?? .null, .optionalText(finding.amount?.currency),
                     .text(finding.detail), .text(finding.recordIDs.joined(separator: " ")),
-                    .optionalText(finding.receiptID), .integer(runID), .integer(time),
+                    .optionalText(finding.receiptID), .integer(runID), .integer(time), .optionalText(finding.subject),
                 ])
                 for user in finding.userIDs { try addUser.run([.text(key), .text(user)]) }
                 try seen.run([.text(key)])

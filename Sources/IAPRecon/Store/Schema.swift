@@ -15,6 +15,7 @@ enum Schema {
         // When Apple signed each statement (JWS `signedDate`): the latest one decides refunds.
         Migration(name: "issue9-evidence-signed-date", sql: "ALTER TABLE evidence ADD COLUMN signed_date INTEGER;"),
         Migration(name: "issue10-notifications", sql: notifications),
+        Migration(name: "issue11-sales-report", sql: salesReports),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.
@@ -271,5 +272,33 @@ enum Schema {
             refunds_milli INTEGER NOT NULL,
             PRIMARY KEY (run_id, date, product_id, currency, transaction_id)
         ) WITHOUT ROWID;
+        """
+
+    /// Apple Summary Sales Reports: the days each imported report covers (a re-import of a day
+    /// replaces it), the in-app purchase rows, and the subject of findings about no single
+    /// transaction (a sales report key).
+    private static let salesReports = """
+        CREATE TABLE sales_report_days (
+            day INTEGER PRIMARY KEY NOT NULL,
+            source_file TEXT NOT NULL,
+            imported_at INTEGER NOT NULL
+        );
+
+        CREATE TABLE sales_report_rows (
+            id INTEGER PRIMARY KEY,
+            day INTEGER NOT NULL REFERENCES sales_report_days(day),
+            product_id TEXT NOT NULL,
+            product_type TEXT NOT NULL,
+            country_code TEXT NOT NULL,
+            storefront TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            units INTEGER NOT NULL,
+            customer_price_milli INTEGER NOT NULL,
+            source_file TEXT NOT NULL,
+            source_line INTEGER NOT NULL
+        );
+        CREATE INDEX sales_report_rows_by_day ON sales_report_rows(day);
+
+        ALTER TABLE findings ADD COLUMN subject TEXT;
         """
 }

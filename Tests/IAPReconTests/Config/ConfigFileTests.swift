@@ -25,10 +25,12 @@ import Testing
              "sandbox-server-api-url": "http://127.0.0.1:1/q", "concurrency": 32, "request-timeout": "20s",
              "retry-attempts": "3", "retry-budget": "30s", "retry-base-delay": "50ms",
              "exclude-old-transactions": true, "shared-secret": "x", "api-key-file": "k.p8", "api-key-id": "KID",
-             "issuer-id": "ISS", "history-days": 90, "ledger-start": "2026-01-01"}
+             "issuer-id": "ISS", "history-days": 90, "ledger-start": "2026-01-01",
+             "sales-report-timezone": "Australia/Sydney"}
             """)
         #expect(config.outputDirectory == "nightly-reports")
         #expect(config.timeZone == "Europe/Berlin")
+        #expect(config.salesReportTimeZone == "Australia/Sydney")
         #expect(config.failOn == .high)
         #expect(config.deliveryGraceMillis == 7_200_000)
         #expect(config.finishGraceMillis == 86_400_000)

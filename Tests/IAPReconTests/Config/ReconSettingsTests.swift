@@ -9,6 +9,7 @@ import Testing
     @Test func settingsAreTyped() throws {
         var config = ReconConfig(databasePath: "s.sqlite")
         config.timeZone = "America/Los_Angeles"
+        config.salesReportTimeZone = "Australia/Sydney"
         config.fromDay = "2026-11-01"
         config.toDay = "2026-11-30"
         config.deliveryGraceMillis = 7_200_000
@@ -20,6 +21,9 @@ import Testing
         config.issuerID = "ISS"
         let settings = try config.validated()
         #expect(settings.timeZone.identifier == "America/Los_Angeles")
+        #expect(settings.salesReportTimeZone.identifier == "Australia/Sydney")
+        #expect(try ReconConfig(databasePath: "s.sqlite").validated().salesReportTimeZone.identifier
+            == "America/Los_Angeles")
         #expect(settings.revenueDays.from == 20_758)
         #expect(settings.revenueDays.to == 20_787)
         #expect(settings.deliveryGrace == .seconds(7_200))
@@ -60,6 +64,10 @@ import Testing
             "timezone", "Mars/Olympus",
             "invalid timezone 'Mars/Olympus': expected an IANA time zone such as Europe/Berlin"
         ),
+        (
+            "sales-report-timezone", "Mars/Olympus",
+            "invalid sales-report-timezone 'Mars/Olympus': expected an IANA time zone such as America/Los_Angeles"
+        ),
         ("from", "2026-13-01", "invalid from '2026-13-01': expected a date like 2026-11-20"),
         ("to", "2026-10-01", "invalid to '2026-10-01': expected a day on or after --from"),
         ("server-api-url", "ftp://x", "invalid server-api-url 'ftp://x': expected an http(s) URL"),
@@ -76,6 +84,7 @@ import Testing
         config.fromDay = "2026-11-01"
         switch key {
         case "timezone": config.timeZone = value
+        case "sales-report-timezone": config.salesReportTimeZone = value
         case "from": config.fromDay = value
         case "to": config.toDay = value
         case "server-api-url": config.serverAPIURL = value

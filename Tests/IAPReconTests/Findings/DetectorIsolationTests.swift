@@ -27,6 +27,7 @@ import Testing
         .missingRecord: MissingRecordTests.cases,
         .unknownProduct: UnknownProductTests.cases,
         .priceMismatch: PriceMismatchTests.cases,
+        .salesReportMismatch: SalesReportMismatchTests.cases,
     ]
 
     /// Only the detectors of `code` (a code may be checked per transaction and per receipt).
@@ -34,14 +35,11 @@ import Testing
         let all = DetectorSet.all
         return DetectorSet(
             transaction: all.transaction.filter { $0.code == code }, original: all.original.filter { $0.code == code },
-            receipt: all.receipt.filter { $0.code == code })
+            receipt: all.receipt.filter { $0.code == code }, sales: all.sales.filter { $0.code == code })
     }
 
     static func findings(of code: FindingCode, _ testCase: DetectorCase) -> [ExpectedFinding] {
-        Detection.run(
-            groups: testCase.groups, originals: testCase.originals, receipts: testCase.receipts,
-            context: testCase.context, detectors: only(code)
-        ).map(ExpectedFinding.init).sorted()
+        testCase.run(detectors: only(code)).map(ExpectedFinding.init).sorted()
     }
 
     @Test(arguments: FindingCode.allCases)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import IAPRecon
@@ -214,13 +215,30 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
     var originals: [OriginalTransactionGroup] = []
     var receipts: [ReceiptCase] = []
     var context: DetectionContext = FindingFixture.context()
+    /// Apple's Summary Sales Reports the groups are reconciled against, if any.
+    var sales: SalesInput? = nil
     var expected: [ExpectedFinding]
 
     var testDescription: String { name }
 
-    /// Runs every detector over the inputs.
-    func run() -> [Finding] {
-        Detection.run(groups: groups, originals: originals, receipts: receipts, context: context)
+    /// Apple's sales report side of a case: the covered days and the in-app purchase rows.
+    struct SalesInput: Sendable {
+        var timeZone: TimeZone
+        var days: [Int]
+        var apple: [SalesReportRow]
+    }
+
+    /// Runs `detectors` (every detector by default) over the inputs, and the sales
+    /// reconciliation's detector over the groups when the case has sales reports.
+    func run(detectors: DetectorSet = .all) -> [Finding] {
+        let found = Detection.run(
+            groups: groups, originals: originals, receipts: receipts, context: context, detectors: detectors)
+        guard let sales else { return found }
+        var reconciliation = SalesReconciliation(
+            timeZone: sales.timeZone, days: sales.days, apple: sales.apple, asOf: context.asOf)
+        for group in groups { reconciliation.add(TransactionFacts(group, in: context)) }
+        return SalesReportMismatch.merge(
+            reconciliation.lines(), timeZone: sales.timeZone.identifier, into: found, detectors: detectors.sales)
     }
 
     /// Asserts the findings are exactly the expected ones, each with a one-line detail.

@@ -11,7 +11,7 @@ enum FindingsRow {
         f.user_ids AS user_ids, f.product_id AS product_id, f.environment AS environment,
         f.amount_milli AS amount_milli, f.currency AS currency, f.detail AS detail, f.record_ids AS record_ids,
         f.receipt_id AS receipt_id, f.first_seen_at AS first_seen_at, f.last_seen_at AS last_seen_at,
-        f.resolved_at AS resolved_at, f.fingerprint AS fingerprint
+        f.resolved_at AS resolved_at, f.fingerprint AS fingerprint, f.subject AS subject
         """
 
     /// The finding's fingerprint.
@@ -31,7 +31,7 @@ enum FindingsRow {
             productID: row.optionalText("product_id"), environment: row.environment("environment"),
             amount: row.money("amount_milli", "currency"), detail: row.text("detail"),
             recordIDs: row.text("record_ids").split(separator: " ").map(String.init),
-            receiptID: row.optionalText("receipt_id"))
+            receiptID: row.optionalText("receipt_id"), subject: row.optionalText("subject"))
         return FindingHistory(
             finding: finding, firstSeenAt: row.int64("first_seen_at"), lastSeenAt: row.int64("last_seen_at"),
             resolvedAt: row.optionalInt64("resolved_at"), isNew: false)

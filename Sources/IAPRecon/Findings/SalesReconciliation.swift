@@ -1,0 +1,160 @@
+import Foundation
+
+/// One key of the sales reconciliation: a calendar day in the sales reports' time zone, a
+/// product, a storefront (ISO 3166-1 alpha-3) and a customer currency.
+public struct SalesKey: Sendable, Hashable, Comparable {
+    /// Days since 1970-01-01.
+    public var day: Int
+    public var productID: String
+    public var storefront: String
+    public var currency: String
+
+    public init(day: Int, productID: String, storefront: String, currency: String) {
+        self.day = day
+        self.productID = productID
+        self.storefront = storefront
+        self.currency = currency
+    }
+
+    /// `2026-03-31|com.example.coins|DEU|EUR`: the identity of a finding about this key.
+    public var subject: String { [Timestamp.dayString(day), productID, storefront, currency].joined(separator: "|") }
+
+    public static func < (a: SalesKey, b: SalesKey) -> Bool {
+        (a.day, a.productID, a.storefront, a.currency) < (b.day, b.productID, b.storefront, b.currency)
+    }
+}
+
+/// Apple's and the ledger's figures for one key.
+public struct SalesReconciliationLine: Sendable, Hashable {
+    public var key: SalesKey
+    /// Units in Apple's report (refund rows subtract).
+    public var appleUnits: Int64 = 0
+    /// Units the ledger sold that day minus units refunded that day.
+    public var ledgerUnits: Int64 = 0
+    /// Customer amount in Apple's report, milliunits of the key's currency.
+    public var appleAmount: Int64 = 0
+    /// The ledger's customer amount, milliunits: purchases minus refunds that day.
+    public var ledgerAmount: Int64 = 0
+    /// Ledger rows counted on this key, by record id.
+    public var recordIDs: [String] = []
+    /// Their Apple transaction ids, sorted, distinct.
+    public var transactionIDs: [String] = []
+    /// Their users, sorted, distinct.
+    public var userIDs: [String] = []
+
+    public init(key: SalesKey) {
+        self.key = key
+    }
+
+    /// Both sides agree on units and on the amount.
+    public var matches: Bool { appleUnits == ledgerUnits && appleAmount == ledgerAmount }
+}
+
+/// Apple's Summary Sales Reports beside the ledger (SPEC §4 `SALES_REPORT_MISMATCH`, §5
+/// `sales_reconciliation.csv`).
+///
+/// The ledger side is what the revenue report counts (``RevenuePolicy``): each Production
+/// purchase's counted row on the calendar day of its purchase, its refund on the day of the
+/// refund, both in the sales reports' time zone (Apple's day for worldwide agreements is
+/// America/Los_Angeles). Only days an imported report covers are compared; a key on such a day
+/// present on either side is a line. Memory: one entry per key of the covered days.
+///
+/// `asOf` is a cut-off here too (SPEC §5: what was purchased or refunded after it does not enter
+/// that report): a report's day is compared only once it has ended at `asOf` in the reports'
+/// time zone. Apple's figures for a day cannot be split at an instant, so the day that holds
+/// `asOf` (and any later one) is left out on both sides rather than compared half against whole.
+public struct SalesReconciliation {
+    private let timeZone: TimeZone
+    /// The days an imported report covers, ascending.
+    public let comparedDays: [Int]
+    private let covered: Set<Int>
+    private var entries: [SalesKey: SalesReconciliationLine] = [:]
+    private var records: [SalesKey: [(record: String, transaction: String, user: String)]] = [:]
+    /// Sums that overflowed Int64 (never expected; kept so nothing is silently wrong).
+    public private(set) var overflowedKeys: Set<SalesKey> = []
+
+    /// - Parameters:
+    ///   - timeZone: the sales reports' time zone.
+    ///   - days: the days imported reports cover.
+    ///   - apple: the reports' in-app purchase rows.
+    ///   - asOf: "now" of the report (epoch ms): only days that ended by then are compared.
+    public init(timeZone: TimeZone, days: [Int], apple: [SalesReportRow], asOf: Int64) {
+        self.timeZone = timeZone
+        let firstOpenDay = Timestamp.dayAndSecond(asOf, in: timeZone).day
+        let ended = Set(days.filter { $0 < firstOpenDay })
+        comparedDays = ended.sorted()
+        covered = ended
+        for row in apple where covered.contains(row.day) {
+            let key = SalesKey(
+                day: row.day, productID: row.productID, storefront: row.storefront,
+                currency: row.customerPrice.currency)
+            var line = entries[key] ?? SalesReconciliationLine(key: key)
+            guard let amount = row.customerAmount,
+                let units = Self.add(line.appleUnits, row.units),
+                let sum = Self.add(line.appleAmount, amount.milliunits)
+            else {
+                overflowedKeys.insert(key)
+                continue
+            }
+            line.appleUnits = units
+            line.appleAmount = sum
+            entries[key] = line
+        }
+    }
+
+    /// The calendar day of an instant in the sales reports' time zone.
+    public func day(of millis: Int64) -> Int {
+        Timestamp.dayAndSecond(millis, in: timeZone).day
+    }
+
+    /// Adds one transaction's ledger side: its purchase and its refund, each on its own day.
+    public mutating func add(_ facts: TransactionFacts) {
+        guard !covered.isEmpty, let record = RevenuePolicy.countedRecord(facts), let value = facts.value(of: record)
+        else { return }
+        let storefront =
+            record.storefront ?? TransactionFacts.preferred(facts.usable) { $0.entry.storefront }.first ?? ""
+        let units = Int64(record.quantity)
+        addLedger(
+            day: day(of: record.purchaseDate), record, storefront: storefront, currency: value.currency, units: units,
+            amount: value.milliunits)
+        if let refund = RevenuePolicy.refund(facts, of: value) {
+            addLedger(
+                day: day(of: refund.date), record, storefront: storefront, currency: value.currency, units: -units,
+                amount: -refund.amount.milliunits)
+        }
+    }
+
+    private mutating func addLedger(
+        day: Int, _ record: LedgerTransaction, storefront: String, currency: String, units: Int64, amount: Int64
+    ) {
+        guard covered.contains(day) else { return }
+        let key = SalesKey(day: day, productID: record.productID, storefront: storefront, currency: currency)
+        var line = entries[key] ?? SalesReconciliationLine(key: key)
+        guard let newUnits = Self.add(line.ledgerUnits, units), let newAmount = Self.add(line.ledgerAmount, amount)
+        else {
+            overflowedKeys.insert(key)
+            return
+        }
+        line.ledgerUnits = newUnits
+        line.ledgerAmount = newAmount
+        entries[key] = line
+        records[key, default: []].append((record.recordID, record.transactionID, record.userID))
+    }
+
+    /// Every key of the compared days present on either side, in key order.
+    public func lines() -> [SalesReconciliationLine] {
+        entries.keys.sorted().map { key in
+            var line = entries[key] ?? SalesReconciliationLine(key: key)
+            let rows = records[key] ?? []
+            line.recordIDs = Array(Set(rows.map(\.record))).sorted()
+            line.transactionIDs = Array(Set(rows.map(\.transaction))).sorted()
+            line.userIDs = Array(Set(rows.map(\.user))).sorted()
+            return line
+        }
+    }
+
+    private static func add(_ a: Int64, _ b: Int64) -> Int64? {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? nil : sum
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Reads Apple Summary Sales Reports (SPEC §1.5): tab-separated, gzip or plain, a header row
+/// naming the columns (read by name, extra columns ignored), then one row per product,
+/// territory, currency and price.
+///
+/// Columns: https://developer.apple.com/help/app-store-connect/reference/summary-sales-report
+enum SalesReportParser {
+    /// The columns this program reads, by the names Apple's header gives them.
+    enum Column: String, CaseIterable {
+        case sku = "SKU"
+        case productType = "Product Type Identifier"
+        case units = "Units"
+        case beginDate = "Begin Date"
+        case endDate = "End Date"
+        case customerCurrency = "Customer Currency"
+        case countryCode = "Country Code"
+        case customerPrice = "Customer Price"
+    }
+
+    /// What one data row of a report is.
+    enum Outcome: Sendable {
+        /// An in-app purchase row.
+        case sale(SalesReportRow)
+        /// A row of another product type (an app download, an update, ...): it covers `day`
+        /// but is not compared.
+        case skipped(day: Int)
+        case rejected(RejectedRow)
+    }
+
+    /// The column positions of a header line.
+    struct Layout {
+        var index: [Column: Int]
+        var width: Int
+
+        /// - Throws: ``ImportFileError/readFailed(path:reason:)`` when the header is not a
+        ///   Summary Sales Report's.
+        init(header: String, path: String) throws(ImportFileError) {
+            let names = header.split(separator: "\t", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            var index: [Column: Int] = [:]
+            for (position, name) in names.enumerated() {
+                if let column = Column(rawValue: name), index[column] == nil { index[column] = position }
+            }
+            let missing = Column.allCases.filter { index[$0] == nil }.map { "'\($0.rawValue)'" }
+            guard missing.isEmpty else {
+                throw .readFailed(
+                    path: path,
+                    reason: "not an Apple Summary Sales Report (header lacks \(missing.joined(separator: ", ")))")
+            }
+            self.index = index
+            width = names.count
+        }
+    }
+
+    /// Reads every row of the report at `path`, handing each outcome to `emit` in file order.
+    ///
+    /// - Throws: ``ImportFileError`` when the file cannot be opened or read, or its header is
+    ///   not a sales report's; whatever `emit` throws.
+    static func parse(_ path: String, emit: (Outcome) throws -> Void) throws {
+        let reader = try GzipLineReader(path: path)
+        guard let header = try reader.nextLine() else {
+            throw ImportFileError.readFailed(path: path, reason: "not an Apple Summary Sales Report (empty file)")
+        }
+        let layout = try Layout(header: header.hasPrefix("\u{FEFF}") ? String(header.dropFirst()) : header, path: path)
+        while let text = try reader.nextLine() {
+            if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            try emit(outcome(text, line: reader.lineNumber, layout: layout, path: path))
+        }
+    }
+
+    /// One data row's outcome.
+    static func outcome(_ text: String, line: Int, layout: Layout, path: String) -> Outcome {
+        let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        func field(_ column: Column) -> String { layout.index[column].map { fields[$0] } ?? "" }
+        func reject(_ reason: String) -> Outcome {
+            let sku = fields.count == layout.width ? field(.sku) : nil
+            return .rejected(
+                RejectedRow(
+                    kind: .salesReports, source: path, line: line, recordID: sku?.isEmpty == false ? sku : nil,
+                    reason: reason, raw: text))
+        }
+        guard fields.count == layout.width else {
+            return reject("row has \(fields.count) fields, header has \(layout.width)")
+        }
+        guard let day = day(field(.beginDate)) else {
+            return reject("bad Begin Date '\(field(.beginDate))' (expected MM/DD/YYYY)")
+        }
+        guard let end = Self.day(field(.endDate)) else {
+            return reject("bad End Date '\(field(.endDate))' (expected MM/DD/YYYY)")
+        }
+        guard end == day else {
+            return reject("not a daily report row: Begin Date \(field(.beginDate)) ≠ End Date \(field(.endDate))")
+        }
+        let type = field(.productType)
+        guard SalesReportRow.inAppPurchaseTypes.contains(type) else {
+            return type.isEmpty ? reject("missing Product Type Identifier") : .skipped(day: day)
+        }
+        let sku = field(.sku)
+        guard !sku.isEmpty else { return reject("missing SKU") }
+        guard let units = Int64(field(.units)) else { return reject("bad Units '\(field(.units))'") }
+        let country = field(.countryCode)
+        guard country.count == 2, let storefront = Territory.alpha3(country) else {
+            return reject("unknown Country Code '\(country)' (expected ISO 3166-1 alpha-2)")
+        }
+        let currency = field(.customerCurrency)
+        let price: Money
+        do {
+            price = try Money.parse(field(.customerPrice), currency: currency)
+        } catch {
+            return reject("bad Customer Price in '\(currency)': \(error.description)")
+        }
+        let row = SalesReportRow(
+            day: day, productID: sku, productType: type, countryCode: country.uppercased(), storefront: storefront,
+            units: units, customerPrice: price, line: line)
+        guard row.customerAmount != nil else { return reject("Units × Customer Price is out of range") }
+        return .sale(row)
+    }
+
+    /// Days since 1970-01-01 of an `MM/DD/YYYY` date, the only form Apple writes.
+    static func day(_ text: String) -> Int? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 2, parts[1].count == 2, parts[2].count == 4,
+            let month = Int(parts[0]), let day = Int(parts[1]), let year = Int(parts[2]),
+            (1...12).contains(month), year >= 1970, (1...Timestamp.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        return Timestamp.daysFromCivil(year: year, month: month, day: day)
+    }
+}

@@ -1,0 +1,54 @@
+/// One in-app purchase row of an Apple Summary Sales Report (SPEC §1.5): units of one product
+/// sold (or refunded, negative) in one territory and currency at one customer price, on one
+/// calendar day in the report's time zone.
+///
+/// Columns as Apple documents them:
+/// https://developer.apple.com/help/app-store-connect/reference/summary-sales-report
+public struct SalesReportRow: Sendable, Hashable {
+    /// The report's calendar day (`Begin Date`), days since 1970-01-01.
+    public var day: Int
+    /// `SKU`: the product id the ledger records.
+    public var productID: String
+    /// `Product Type Identifier` (`IA1`, `IAY`, ...).
+    public var productType: String
+    /// `Country Code` (ISO 3166-1 alpha-2).
+    public var countryCode: String
+    /// The same territory as the ledger's alpha-3 storefront code.
+    public var storefront: String
+    /// `Units`: negative on refund rows.
+    public var units: Int64
+    /// `Customer Price`: per unit, in `Customer Currency` (negative on refund rows).
+    public var customerPrice: Money
+    /// The physical line of the file the row came from.
+    public var line: Int
+
+    public init(
+        day: Int, productID: String, productType: String, countryCode: String, storefront: String, units: Int64,
+        customerPrice: Money, line: Int
+    ) {
+        self.day = day
+        self.productID = productID
+        self.productType = productType
+        self.countryCode = countryCode
+        self.storefront = storefront
+        self.units = units
+        self.customerPrice = customerPrice
+        self.line = line
+    }
+
+    /// What the customers paid on this row: `units` × the unit price, negative for refunds
+    /// (Apple writes a refund as negative units, its price with or without a minus sign).
+    /// Nil on overflow.
+    public var customerAmount: Money? {
+        guard customerPrice.milliunits != .min else { return nil }
+        let (total, overflow) = units.multipliedReportingOverflow(by: abs(customerPrice.milliunits))
+        return overflow ? nil : Money(milliunits: total, currency: customerPrice.currency)
+    }
+
+    /// Product Type Identifiers of in-app purchases, the only rows compared with the ledger:
+    /// consumable (`IA1`), non-consumable (`IA9`), auto-renewable (`IAY`) and non-renewing (`IAC`)
+    /// purchases, their Mac variants (`-M`), and `FI1` (in-app purchase, Mac/tvOS/offer code).
+    public static let inAppPurchaseTypes: Set<String> = [
+        "IA1", "IA1-M", "IA9", "IA9-M", "IAY", "IAY-M", "IAC", "IAC-M", "FI1",
+    ]
+}

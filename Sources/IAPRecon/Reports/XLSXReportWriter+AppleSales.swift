@@ -1,0 +1,34 @@
+/// The `Apple Sales` sheet and the Summary's lines about Apple's Summary Sales Reports.
+extension XLSXReportWriter {
+    /// Every reconciled key with both sides' figures and its status (`sales_reconciliation.csv`).
+    static func appleSales(_ sales: SalesReconciliationReport) -> XLSXSheet {
+        var rows = [
+            XLSXRow(CSVReports.salesReconciliationHeader.map { .text($0) }, style: .header)
+        ]
+        for line in sales.lines {
+            let key = line.key
+            func m(_ milli: Int64) -> XLSXCell { .amount(Money(milliunits: milli, currency: key.currency)) }
+            rows.append(
+                XLSXRow([
+                    .date(date(key.day)), .text(key.productID), .text(key.storefront), .text(key.currency),
+                    .integer(line.appleUnits), .integer(line.ledgerUnits), m(line.appleAmount), m(line.ledgerAmount),
+                    .text(line.matches ? "match" : "mismatch"),
+                ]))
+        }
+        return XLSXSheet(name: "Apple Sales", rows: rows, columnWidths: [12], headerRow: 0)
+    }
+
+    /// The Summary's section on the sales reports: which days were compared, in which time
+    /// zone, and how many keys disagree. Nothing when no report is in the store.
+    static func appleSalesSummary(_ sales: SalesReconciliationReport?) -> [XLSXRow] {
+        guard let sales else { return [] }
+        let mismatches = sales.lines.filter { !$0.matches }.count
+        return [
+            XLSXRow([]),
+            XLSXRow([.text("Apple Summary Sales Reports")], style: .title),
+            XLSXRow([.text("Days compared (\(sales.timeZone))"), .text(sales.comparedDaysText)]),
+            XLSXRow([.text("Days, products, storefronts, currencies compared"), .integer(Int64(sales.lines.count))]),
+            XLSXRow([.text("Of which disagree (SALES_REPORT_MISMATCH)"), .integer(Int64(mismatches))]),
+        ]
+    }
+}

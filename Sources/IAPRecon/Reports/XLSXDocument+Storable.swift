@@ -46,7 +46,7 @@ extension XLSXDocument {
             guard !excelCanStore(date) else { return nil }
             let text = Self.text(date, time: true)
             return (text, "\(text) is not a date Excel can store (1900-01-01...9999-12-31)")
-        case .money(let money):
+        case .money(let money), .amount(let money):
             if Money.isSaturated(money.milliunits) {
                 return ("overflow \(money.currency)", "a sum in \(money.currency) overflows the money type")
             }

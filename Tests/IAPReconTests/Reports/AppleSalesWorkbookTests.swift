@@ -27,7 +27,7 @@ import Testing
     func writeReports(asOf: Int64 = 1_795_176_000_000) async throws -> (CommandOutcome, XLSXArchive) {
         var config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
         config.asOf = asOf
-        _ = try config.dependencies(at: asOf).importFiles(
+        _ = try await config.dependencies(at: asOf).importFiles(
             ImportRequest(
                 transactions: [try fixturePath("ledger/small-transactions.csv")],
                 products: [try fixturePath("ledger/small-products.csv")],

@@ -50,18 +50,25 @@ public enum SimulatedSalesReport {
     ) -> String {
         var units: [Key: Int64] = [:]
         for t in seed.transactions + extra
-        where t.environment == "Production" && (t.bundleId == nil || t.bundleId == seed.bundleId) {
+        where t.environment == "Production" && (t.bundleId == nil || t.bundleId == seed.bundleId)
+            // A family member's access is not a sale (inAppOwnershipType FAMILY_SHARED).
+            && t.inAppOwnershipType != "FAMILY_SHARED"
+        {
             guard let currency = t.currency, let storefront = t.storefront,
                 let country = Territory.alpha2(fromAlpha3: storefront)
             else { continue }
             let quantity = Int64(t.quantity ?? 1)
-            let unit = t.price ?? 0
+            // Apple's `price` is "the total amount of the transaction for the quantity the customer
+            // purchased"; the sales report's Customer Price is per unit.
+            let unit = (t.price ?? 0) / max(quantity, 1)
             let type = productTypeIdentifier(t.type)
             if Timestamp.dayAndSecond(t.purchaseDate, in: timeZone).day == day {
                 let key = Key(sku: t.productId, type: type, country: country, currency: currency, price: unit)
                 units[key, default: 0] += quantity
             }
-            if let refunded = t.revocationDate, Timestamp.dayAndSecond(refunded, in: timeZone).day == day {
+            if let refunded = t.revocationDate, t.revocationType != "FAMILY_REVOKE",
+                Timestamp.dayAndSecond(refunded, in: timeZone).day == day
+            {
                 var back = unit
                 if t.revocationType == "REFUND_PRORATED", let share = t.revocationPercentage {
                     back = Money(milliunits: unit, currency: currency).scaled(byPPM: Int64(share) * 10).milliunits

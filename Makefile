@@ -13,7 +13,7 @@ CRASH_KILLS ?= 50
 FUZZ_SECONDS ?= 60
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: all build test reliability demo bench deps test-deps bench-deps reliability-deps browser-deps clean
+.PHONY: all build test lint reliability demo bench deps test-deps bench-deps reliability-deps browser-deps clean
 
 all: build
 
@@ -61,6 +61,10 @@ reliability: reliability-deps
 		| tee .build/reliability.log | grep -E 'crash loop:|✘|passed after|failed after'
 	./scripts/disk-faults.sh
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
+
+# The toolchain's own formatter, with the checked-in .swift-format configuration.
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
 demo: deps
 	$(SWIFT) build

@@ -118,7 +118,8 @@ let package = Package(
         .testTarget(
             name: "IAPReconTests",
             dependencies: [
-                "IAPRecon", "IAPReconTestSupport", "AppStoreTestSigning", .product(name: "Crypto", package: "swift-crypto"),
+                "IAPRecon", "IAPReconTestSupport", "AppStoreTestSigning",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Reports/Snapshots", "Lookup/Snapshots"],
             resources: [.copy("Fixtures")]
@@ -126,7 +127,8 @@ let package = Package(
         .testTarget(
             name: "AppStoreSimulatorTests",
             dependencies: [
-                "IAPRecon", "AppStoreSimulator", "IAPReconTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "IAPRecon", "AppStoreSimulator", "IAPReconTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -156,7 +158,9 @@ let package = Package(
         ),
         .testTarget(
             name: "iap-reconTests",
-            dependencies: ["iap-recon", "IAPReconTestSupport", "AppStoreSimulator", "AppStoreTestSigning", "ReconDemo"],
+            dependencies: [
+                "iap-recon", "IAPReconTestSupport", "AppStoreSimulator", "AppStoreTestSigning", "ReconDemo",
+            ],
             exclude: ["Snapshots"]
         ),
     ],

@@ -192,4 +192,3 @@ final class FaultInjector: Sendable {
         plan.rules.map { RuleState(rule: $0, random: SplitMix64(seed: $0.seed ?? 0x5EED)) }
     }
 }
-

@@ -42,7 +42,8 @@ enum SimulatedNotificationHistory {
             let purchase: (String, String?)
             if transaction.isAutoRenewable {
                 purchase =
-                    transaction.originalID == transaction.transactionId ? ("SUBSCRIBED", "INITIAL_BUY") : ("DID_RENEW", nil)
+                    transaction.originalID == transaction.transactionId
+                    ? ("SUBSCRIBED", "INITIAL_BUY") : ("DID_RENEW", nil)
             } else {
                 purchase = ("ONE_TIME_CHARGE", nil)
             }

@@ -142,9 +142,9 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
     public var webOrderLineItemId: String?
     /// `appAccountToken`.
     public var appAccountToken: String?
-    /// When Apple reversed the refund of ``revocationDate`` (a `REFUND_REVERSED` notification),
-    /// epoch ms. The transaction then reads as not revoked everywhere but in the `REFUND`
-    /// notification itself.
+    /// When Apple reversed the refund of ``revocationDate`` (a `REFUND_REVERSED` notification), epoch ms.
+    ///
+    /// The transaction then reads as not revoked everywhere but in the `REFUND` notification itself.
     public var refundReversedDate: Int64?
     /// `inAppOwnershipType`: `PURCHASED` (the default) or `FAMILY_SHARED`.
     public var inAppOwnershipType: String?

@@ -4,9 +4,10 @@ import SwiftASN1
 import _CryptoExtras
 @_spi(CMS) import X509
 
-/// Builds PKCS#7 app receipts (DER, CMS SignedData with attached content) signed by a
-/// ``SigningAuthority``: what the App Store simulator and the demo hand out, and what the
-/// offline decoder reads back. Never used against Apple.
+/// Builds PKCS#7 app receipts (DER, CMS SignedData with attached content) signed by a ``SigningAuthority``: what
+/// the App Store simulator and the demo hand out, and what the offline decoder reads back.
+///
+/// Never used against Apple.
 public enum AppReceiptBuilder {
     /// One in-app purchase of a receipt.
     public struct Purchase: Sendable, Hashable {
@@ -21,7 +22,8 @@ public enum AppReceiptBuilder {
 
         public init(
             productID: String, quantity: Int = 1, transactionID: String, originalTransactionID: String? = nil,
-            purchaseDate: Int64, expiresDate: Int64? = nil, cancellationDate: Int64? = nil, webOrderLineItemID: Int64 = 0
+            purchaseDate: Int64, expiresDate: Int64? = nil, cancellationDate: Int64? = nil,
+            webOrderLineItemID: Int64 = 0
         ) {
             self.productID = productID
             self.quantity = quantity
@@ -44,7 +46,8 @@ public enum AppReceiptBuilder {
         authority: SigningAuthority
     ) throws -> String {
         let payload = self.payload(
-            bundleID: bundleID, appVersion: appVersion, receiptType: receiptType, createdAt: createdAt, purchases: purchases)
+            bundleID: bundleID, appVersion: appVersion, receiptType: receiptType, createdAt: createdAt,
+            purchases: purchases)
         let signed = try CMS.sign(
             payload, signatureAlgorithm: .ecdsaWithSHA256, additionalIntermediateCertificates: [authority.intermediate],
             certificate: authority.leaf, privateKey: Certificate.PrivateKey(authority.leafKey),
@@ -61,7 +64,8 @@ public enum AppReceiptBuilder {
         rsaChain chain: RSAReceiptSigningChain, sha1: Bool = false, signedAttributes: Bool = false
     ) throws -> String {
         let payload = self.payload(
-            bundleID: bundleID, appVersion: appVersion, receiptType: receiptType, createdAt: createdAt, purchases: purchases)
+            bundleID: bundleID, appVersion: appVersion, receiptType: receiptType, createdAt: createdAt,
+            purchases: purchases)
         let signed = try CMS.sign(
             payload, signatureAlgorithm: sha1 ? .sha1WithRSAEncryption : .sha256WithRSAEncryption,
             additionalIntermediateCertificates: [chain.intermediate], certificate: chain.leaf,
@@ -72,7 +76,9 @@ public enum AppReceiptBuilder {
     }
 
     /// The receipt's attribute SET, DER.
-    static func payload(bundleID: String, appVersion: String, receiptType: String, createdAt: Int64, purchases: [Purchase]) -> [UInt8] {
+    static func payload(
+        bundleID: String, appVersion: String, receiptType: String, createdAt: Int64, purchases: [Purchase]
+    ) -> [UInt8] {
         var attributes: [[UInt8]] = [
             attribute(0, utf8(receiptType)), attribute(2, utf8(bundleID)), attribute(3, utf8(appVersion)),
             attribute(4, Array(repeating: 1, count: 16)), attribute(5, Array(repeating: 2, count: 20)),
@@ -82,7 +88,8 @@ public enum AppReceiptBuilder {
             var fields = [
                 attribute(1701, integer(Int64(p.quantity))), attribute(1702, utf8(p.productID)),
                 attribute(1703, utf8(p.transactionID)), attribute(1705, utf8(p.originalTransactionID)),
-                attribute(1704, ia5(Timestamp.iso(p.purchaseDate))), attribute(1706, ia5(Timestamp.iso(p.purchaseDate))),
+                attribute(1704, ia5(Timestamp.iso(p.purchaseDate))),
+                attribute(1706, ia5(Timestamp.iso(p.purchaseDate))),
                 attribute(1711, integer(p.webOrderLineItemID)),
             ]
             if let expires = p.expiresDate { fields.append(attribute(1708, ia5(Timestamp.iso(expires)))) }
@@ -111,7 +118,8 @@ public enum AppReceiptBuilder {
 
     static func integer(_ value: Int64) -> [UInt8] {
         var bytes = withUnsafeBytes(of: value.bigEndian, Array.init)
-        while bytes.count > 1, (bytes[0] == 0x00 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xFF && bytes[1] & 0x80 != 0) {
+        while bytes.count > 1, (bytes[0] == 0x00 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xFF && bytes[1] & 0x80 != 0)
+        {
             bytes.removeFirst()
         }
         return tlv(0x02, bytes)
@@ -125,10 +133,11 @@ public enum AppReceiptBuilder {
     static func set(_ members: [[UInt8]]) -> [UInt8] { tlv(0x31, members.flatMap { $0 }) }
 }
 
-/// A throw-away RSA chain shaped like Apple's receipt signers: root → intermediate carrying
-/// Apple's WWDR marker (1.2.840.113635.100.6.2.1) → leaf carrying Apple's receipt signing marker
-/// (1.2.840.113635.100.6.11.1), every certificate signed with `sha256WithRSAEncryption`. Trust its
-/// ``rootDER`` (`--trusted-root`) to make its receipts verify. Keys are fresh 2048-bit RSA keys.
+/// A throw-away RSA chain shaped like Apple's receipt signers: root → intermediate carrying Apple's WWDR marker
+/// (1.2.840.113635.100.6.2.1) → leaf carrying Apple's receipt signing marker (1.2.840.113635.100.6.11.1), every
+/// certificate signed with `sha256WithRSAEncryption`.
+///
+/// Trust its ``rootDER`` (`--trusted-root`) to make its receipts verify. Keys are fresh 2048-bit RSA keys.
 public struct RSAReceiptSigningChain: Sendable {
     public let root: Certificate
     public let intermediate: Certificate

@@ -3,10 +3,11 @@ import AppStoreTestSigning
 import Foundation
 import IAPRecon
 
-/// A generated, realistic store for the demo: a catalog, a ledger of thousands of purchases
-/// over 30 days in USD, EUR and JPY storefronts, receipts in all three formats, and the App
-/// Store simulator's seed that agrees with them — with every finding code of SPEC §4 injected
-/// on purpose. Deterministic for a seed.
+/// A generated, realistic store for the demo: a catalog, a ledger of thousands of purchases over 30 days in USD,
+/// EUR and JPY storefronts, receipts in all three formats, and the App Store simulator's seed that agrees with
+/// them — with every finding code of SPEC §4 injected on purpose.
+///
+/// Deterministic for a seed.
 public struct DemoDataset: Sendable {
     public var bundleID: String
     public var asOf: Int64
@@ -28,7 +29,6 @@ public struct DemoDataset: Sendable {
     public static let sharedSecret = "demo-shared-secret-7f3a"
 }
 
-
 extension DemoDataset {
     struct Product {
         var id: String
@@ -39,14 +39,26 @@ extension DemoDataset {
         var proceeds: String
     }
 
-    static let storefronts: [(code: String, currency: String)] = [("USA", "USD"), ("DEU", "EUR"), ("FRA", "EUR"), ("JPN", "JPY")]
+    static let storefronts: [(code: String, currency: String)] = [
+        ("USA", "USD"), ("DEU", "EUR"), ("FRA", "EUR"), ("JPN", "JPY"),
+    ]
 
     static let catalog: [Product] = [
-        Product(id: "coins_100", type: .consumable, appleType: "Consumable", prices: ["USD": 990, "EUR": 990, "JPY": 160_000], proceeds: "0.70"),
-        Product(id: "coins_1000", type: .consumable, appleType: "Consumable", prices: ["USD": 7_990, "EUR": 8_990, "JPY": 1_200_000], proceeds: "0.70"),
-        Product(id: "remove_ads", type: .nonConsumable, appleType: "Non-Consumable", prices: ["USD": 2_990, "EUR": 2_990, "JPY": 480_000], proceeds: "0.70"),
-        Product(id: "pro_monthly", type: .autoRenewable, appleType: "Auto-Renewable Subscription", prices: ["USD": 4_990, "EUR": 5_490, "JPY": 800_000], proceeds: "0.85"),
-        Product(id: "season_pass", type: .nonRenewing, appleType: "Non-Renewing Subscription", prices: ["USD": 9_990, "EUR": 10_990, "JPY": 1_500_000], proceeds: "0.70"),
+        Product(
+            id: "coins_100", type: .consumable, appleType: "Consumable",
+            prices: ["USD": 990, "EUR": 990, "JPY": 160_000], proceeds: "0.70"),
+        Product(
+            id: "coins_1000", type: .consumable, appleType: "Consumable",
+            prices: ["USD": 7_990, "EUR": 8_990, "JPY": 1_200_000], proceeds: "0.70"),
+        Product(
+            id: "remove_ads", type: .nonConsumable, appleType: "Non-Consumable",
+            prices: ["USD": 2_990, "EUR": 2_990, "JPY": 480_000], proceeds: "0.70"),
+        Product(
+            id: "pro_monthly", type: .autoRenewable, appleType: "Auto-Renewable Subscription",
+            prices: ["USD": 4_990, "EUR": 5_490, "JPY": 800_000], proceeds: "0.85"),
+        Product(
+            id: "season_pass", type: .nonRenewing, appleType: "Non-Renewing Subscription",
+            prices: ["USD": 9_990, "EUR": 10_990, "JPY": 1_500_000], proceeds: "0.70"),
     ]
 
     /// One ledger row plus how its receipt is made.
@@ -73,7 +85,9 @@ extension DemoDataset {
     /// - Parameters:
     ///   - seed: the random seed; the same seed gives the same files.
     ///   - purchases: clean purchases to generate (anomalies come on top).
-    public static func generate(seed: UInt64 = 1, purchases count: Int = 3_000, asOf: Int64 = defaultAsOf) throws -> DemoDataset {
+    public static func generate(seed: UInt64 = 1, purchases count: Int = 3_000, asOf: Int64 = defaultAsOf) throws
+        -> DemoDataset
+    {
         var rng = SplitMix64(seed: seed)
         let bundle = "com.example.recon.demo"
         let authority = try SigningAuthority(options: AppStoreSimulator.defaultAuthorityOptions)
@@ -89,9 +103,11 @@ extension DemoDataset {
 
         /// Makes the receipt of `p` in `format`, registers Apple's truth, returns the receipt id.
         func addReceipt(
-            _ p: Purchase, format: ReceiptFormat, appleEnvironment: String = "Production", appleProductID: String? = nil,
+            _ p: Purchase, format: ReceiptFormat, appleEnvironment: String = "Production",
+            appleProductID: String? = nil,
             applePrice: Int64? = nil, bundleID: String? = nil, revocation: (Int64, String, Int32?)? = nil,
-            claimed: String? = "Production", uploader: String? = nil, receiptID: String? = nil, registerTransaction: Bool = true
+            claimed: String? = "Production", uploader: String? = nil, receiptID: String? = nil,
+            registerTransaction: Bool = true
         ) throws -> String {
             let product = catalog.first { $0.id == (appleProductID ?? p.productID) }
             let appleType = product?.appleType ?? "Consumable"
@@ -101,9 +117,12 @@ extension DemoDataset {
                 seedTransactions.append(
                     SimulatorTransaction(
                         transactionId: p.transactionID, originalTransactionId: p.originalTransactionID,
-                        productId: appleProductID ?? p.productID, bundleId: bundleID ?? bundle, environment: appleEnvironment,
-                        purchaseDate: p.purchaseDate, expiresDate: appleType.hasPrefix("Auto") ? p.purchaseDate + 30 * day : nil,
-                        quantity: p.quantity, type: appleType, price: amount, currency: p.currency, storefront: p.storefront,
+                        productId: appleProductID ?? p.productID, bundleId: bundleID ?? bundle,
+                        environment: appleEnvironment,
+                        purchaseDate: p.purchaseDate,
+                        expiresDate: appleType.hasPrefix("Auto") ? p.purchaseDate + 30 * day : nil,
+                        quantity: p.quantity, type: appleType, price: amount, currency: p.currency,
+                        storefront: p.storefront,
                         revocationDate: revocation?.0, revocationReason: revocation == nil ? nil : 1,
                         revocationType: revocation?.1, revocationPercentage: revocation?.2.map(Int.init),
                         orderId: "MK" + p.transactionID))
@@ -114,27 +133,33 @@ extension DemoDataset {
             case .signedTransaction:
                 let payload = JWSTransactionDecodedPayload(
                     transactionId: p.transactionID, originalTransactionId: p.originalTransactionID,
-                    bundleId: bundleID ?? bundle, productId: appleProductID ?? p.productID, purchaseDate: p.purchaseDate,
+                    bundleId: bundleID ?? bundle, productId: appleProductID ?? p.productID,
+                    purchaseDate: p.purchaseDate,
                     originalPurchaseDate: p.purchaseDate,
-                    expiresDate: appleType.hasPrefix("Auto") ? p.purchaseDate + 30 * day : nil, quantity: Int32(p.quantity),
+                    expiresDate: appleType.hasPrefix("Auto") ? p.purchaseDate + 30 * day : nil,
+                    quantity: Int32(p.quantity),
                     type: appleType, inAppOwnershipType: "PURCHASED", signedDate: p.purchaseDate + 1_000,
-                    revocationReason: revocation == nil ? nil : 1, revocationDate: revocation?.0, environment: appleEnvironment,
+                    revocationReason: revocation == nil ? nil : 1, revocationDate: revocation?.0,
+                    environment: appleEnvironment,
                     storefront: p.storefront, transactionReason: "PURCHASE", price: amount, currency: p.currency,
                     revocationType: revocation?.1, revocationPercentage: revocation?.2)
                 data = try JWSSigner.sign(payload: payload, authority: authority)
             case .appReceipt:
                 data = try AppReceiptBuilder.base64Receipt(
-                    bundleID: bundleID ?? bundle, receiptType: appleEnvironment == "Production" ? "Production" : "ProductionSandbox",
+                    bundleID: bundleID ?? bundle,
+                    receiptType: appleEnvironment == "Production" ? "Production" : "ProductionSandbox",
                     createdAt: p.purchaseDate + 1_000,
                     purchases: [
                         .init(
-                            productID: appleProductID ?? p.productID, quantity: p.quantity, transactionID: p.transactionID,
+                            productID: appleProductID ?? p.productID, quantity: p.quantity,
+                            transactionID: p.transactionID,
                             originalTransactionID: p.originalTransactionID, purchaseDate: p.purchaseDate,
                             expiresDate: appleType.hasPrefix("Auto") ? p.purchaseDate + 30 * day : nil)
                     ], authority: authority)
                 seedReceipts.append(
                     SimulatorReceipt(
-                        sha256: ReceiptDigest.sha256Hex(data), environment: appleEnvironment, bundleId: bundleID ?? bundle,
+                        sha256: ReceiptDigest.sha256Hex(data), environment: appleEnvironment,
+                        bundleId: bundleID ?? bundle,
                         transactionIds: [p.transactionID]))
             case .transactionReceipt:
                 let info = """
@@ -150,7 +175,8 @@ extension DemoDataset {
                     \t"item-id" = "\(1_400_000_000 + (Int(p.transactionID.suffix(6)) ?? 0))";
                     }
                     """
-                let environment = appleEnvironment == "Production" ? "" : "\t\"environment\" = \"\(appleEnvironment)\";\n"
+                let environment =
+                    appleEnvironment == "Production" ? "" : "\t\"environment\" = \"\(appleEnvironment)\";\n"
                 let text = """
                     {
                     \t"signature" = "\(Data("demo signature \(p.transactionID)".utf8).base64EncodedString())";
@@ -183,9 +209,11 @@ extension DemoDataset {
             let date: Int64 = asOf - 2 * hour - secondsBack
             let delivered = date + 2_000 + Int64(rng.below(20_000))
             var p = Purchase(
-                recordID: String(format: "rec-%06d", index), userID: users[rng.below(users.count)], productID: product.id,
+                recordID: String(format: "rec-%06d", index), userID: users[rng.below(users.count)],
+                productID: product.id,
                 transactionID: tid, originalTransactionID: tid, purchaseDate: date,
-                quantity: product.type == .consumable && rng.below(10) == 0 ? 2 : 1, price: price(product, storefront.currency),
+                quantity: product.type == .consumable && rng.below(10) == 0 ? 2 : 1,
+                price: price(product, storefront.currency),
                 currency: storefront.currency, storefront: storefront.code,
                 status: asOf - date < 36 * hour ? "pending" : "verified", deliveredAt: delivered,
                 finishedAt: delivered + 1_000 + Int64(rng.below(4_000)))
@@ -197,7 +225,10 @@ extension DemoDataset {
 
         // Anomalies, each a finding code of SPEC §4 (a few of each).
         var next = 2_000_000_900_000
-        func fresh(_ product: String = "coins_1000", user: String, daysAgo: Int64 = 3, storefront: (code: String, currency: String) = ("USA", "USD")) -> Purchase {
+        func fresh(
+            _ product: String = "coins_1000", user: String, daysAgo: Int64 = 3,
+            storefront: (code: String, currency: String) = ("USA", "USD")
+        ) -> Purchase {
             next += 1
             let tid = String(next)
             let item = catalog.first { $0.id == product }
@@ -205,7 +236,8 @@ extension DemoDataset {
             return Purchase(
                 recordID: "rec-x\(next % 1_000_000)", userID: user, productID: product, transactionID: tid,
                 originalTransactionID: tid, purchaseDate: date, price: item.map { price($0, storefront.currency) },
-                currency: storefront.currency, storefront: storefront.code, deliveredAt: date + 5_000, finishedAt: date + 6_000)
+                currency: storefront.currency, storefront: storefront.code, deliveredAt: date + 5_000,
+                finishedAt: date + 6_000)
         }
 
         // DUPLICATE_RECORD: the backend booked the same transaction twice.
@@ -321,7 +353,8 @@ extension DemoDataset {
             p.finishedAt = nil
             p.receiptID = "rc-" + p.transactionID
             receiptLines.append(
-                "{\"receipt_id\":\"\(p.receiptID ?? "")\",\"user_id\":\"user-forged\",\"format\":\"app-receipt\",\"data\":\"\(Data("this is not a receipt".utf8).base64EncodedString())\"}")
+                "{\"receipt_id\":\"\(p.receiptID ?? "")\",\"user_id\":\"user-forged\",\"format\":\"app-receipt\",\"data\":\"\(Data("this is not a receipt".utf8).base64EncodedString())\"}"
+            )
             rows.append(p)
             injected.append((.invalidReceipt, p.transactionID))
         }
@@ -346,11 +379,13 @@ extension DemoDataset {
         do {
             var p = fresh("season_pass", user: "user-refunded", daysAgo: 6)
             p.status = "pending"
-            p.receiptID = try addReceipt(p, format: .appReceipt, revocation: (p.purchaseDate + 2 * day, "REFUND_FULL", nil))
+            p.receiptID = try addReceipt(
+                p, format: .appReceipt, revocation: (p.purchaseDate + 2 * day, "REFUND_FULL", nil))
             rows.append(p)
             injected.append((.refundedDelivered, p.transactionID))
             var q = fresh("pro_monthly", user: "user-prorated", daysAgo: 8, storefront: ("JPN", "JPY"))
-            q.receiptID = try addReceipt(q, format: .signedTransaction, revocation: (q.purchaseDate + 3 * day, "REFUND_PRORATED", 50_000))
+            q.receiptID = try addReceipt(
+                q, format: .signedTransaction, revocation: (q.purchaseDate + 3 * day, "REFUND_PRORATED", 50_000))
             rows.append(q)
             injected.append((.refundedDelivered, q.transactionID))
         }
@@ -365,7 +400,8 @@ extension DemoDataset {
             var p = fresh("coins_100", user: "user-legacy", daysAgo: 7)
             p.productID = "legacy_gems"
             p.price = 1_990
-            p.receiptID = try addReceipt(p, format: .signedTransaction, appleProductID: "legacy_gems", applePrice: 1_990)
+            p.receiptID = try addReceipt(
+                p, format: .signedTransaction, appleProductID: "legacy_gems", applePrice: 1_990)
             rows.append(p)
             injected.append((.unknownProduct, p.transactionID))
         }
@@ -421,7 +457,8 @@ extension DemoDataset {
             rows.append(p)
             seedTransactions.append(
                 SimulatorTransaction(
-                    transactionId: p.transactionID, productId: "remove_ads", bundleId: bundle, environment: "Production",
+                    transactionId: p.transactionID, productId: "remove_ads", bundleId: bundle,
+                    environment: "Production",
                     purchaseDate: p.purchaseDate, type: "Non-Consumable", price: 2_990, currency: "USD",
                     storefront: "USA", revocationDate: p.purchaseDate + 6 * day, revocationReason: 0,
                     revocationType: "FAMILY_REVOKE", inAppOwnershipType: "FAMILY_SHARED"))
@@ -451,20 +488,24 @@ extension DemoDataset {
             let priceText = p.price.map { Money(milliunits: $0, currency: p.currency).formatted } ?? ""
             ledger.append(
                 [
-                    p.recordID, p.userID, p.productID, p.transactionID, p.originalTransactionID, Timestamp.iso(p.purchaseDate),
-                    String(p.quantity), p.ledgerEnvironment, priceText, p.price == nil ? "" : p.currency, p.storefront, p.status,
+                    p.recordID, p.userID, p.productID, p.transactionID, p.originalTransactionID,
+                    Timestamp.iso(p.purchaseDate),
+                    String(p.quantity), p.ledgerEnvironment, priceText, p.price == nil ? "" : p.currency, p.storefront,
+                    p.status,
                     p.deliveredAt.map(Timestamp.iso) ?? "", p.finishedAt.map(Timestamp.iso) ?? "", p.receiptID ?? "",
                 ].joined(separator: ","))
         }
         ledger.append("rec-bad-1,user-00001,coins_100,2000000999001,,yesterday,1,Production,0.99,USD,USA,verified,,,")
-        ledger.append("rec-bad-2,user-00002,coins_100,2000000999002,,2026-11-19T10:00:00Z,1,Production,0.99,XBT,USA,verified,,,")
+        ledger.append(
+            "rec-bad-2,user-00002,coins_100,2000000999002,,2026-11-19T10:00:00Z,1,Production,0.99,XBT,USA,verified,,,")
         ledger.append("rec-bad-3,user-00003,coins_100,2000000999003,,2026-11-19T10:00:00Z,1,Production,0.99,USD,USA")
 
         var productLines = ["product_id,type,price,currency,storefront,proceeds_rate"]
         for product in catalog {
             for (storefront, currency) in storefronts {
                 productLines.append(
-                    "\(product.id),\(product.type.rawValue),\(Money(milliunits: price(product, currency), currency: currency).formatted),\(currency),\(storefront),\(product.proceeds)")
+                    "\(product.id),\(product.type.rawValue),\(Money(milliunits: price(product, currency), currency: currency).formatted),\(currency),\(storefront),\(product.proceeds)"
+                )
             }
         }
 

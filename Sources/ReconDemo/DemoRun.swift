@@ -25,10 +25,11 @@ public enum DemoRun {
         return path
     }
 
-    /// Starts the simulator for `dataset` (its seed, a generated Server API key, the dataset's
-    /// unreachable transactions failing with 503, 5 ms latency) and returns it with the
-    /// configuration that points the real job at it. Writes the seed, the `.p8` key and the
-    /// simulator's root certificate into `inputDirectory`.
+    /// Starts the simulator for `dataset` (its seed, a generated Server API key, the dataset's unreachable
+    /// transactions failing with 503, 5 ms latency) and returns it with the configuration that points the real job at
+    /// it.
+    ///
+    /// Writes the seed, the `.p8` key and the simulator's root certificate into `inputDirectory`.
     public static func startSimulator(
         for dataset: DemoDataset, databasePath: String, outputDirectory: String, inputDirectory: String,
         extraFaults: [FaultRule] = []
@@ -95,7 +96,8 @@ public enum DemoRun {
         do {
             outcome = try await ReconDependencies(config: config, logger: logger).nightly(
                 ImportRequest(
-                    transactions: [transactions], receipts: [receipts], products: [products], salesReports: salesReports),
+                    transactions: [transactions], receipts: [receipts], products: [products], salesReports: salesReports
+                ),
                 progress: progress)
         } catch {
             await simulator.stop()
@@ -110,8 +112,11 @@ public enum DemoRun {
             "reports: "
                 + (ReportStage.fileNames + [ReportStage.salesFileName]).map { "\(out)/\($0)" }.joined(separator: ", "))
         lines.append("try: iap-recon lookup --db \(database) --user user-paid-nothing-1")
-        lines.append("try: iap-recon lookup --db \(database) --user user-refunded-later  (a refund only the sweep revealed)")
-        lines.append("serve: iap-recon serve --db \(database)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)")
+        lines.append(
+            "try: iap-recon lookup --db \(database) --user user-refunded-later  (a refund only the sweep revealed)")
+        lines.append(
+            "serve: iap-recon serve --db \(database)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)"
+        )
         return CommandOutcome(outcome.status, lines: lines)
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import IAPRecon
 
-/// The pages of the support web view, rendered on the server. Every value from the store or
-/// the request goes through ``HTML/escape(_:)``: user and product ids come from the backend's
-/// export and may hold markup.
+/// The pages of the support web view, rendered on the server.
+///
+/// Every value from the store or the request goes through ``HTML/escape(_:)``: user and product ids come from the
+/// backend's export and may hold markup.
 enum SupportPages {
     /// The search form alone.
     static func search(_ query: SearchQuery) -> String {
@@ -24,7 +25,8 @@ enum SupportPages {
         let alert = report.delivered + report.refunded < report.charged || report.openFindings > 0
         var body = form(query)
         if !query.isKnownTimeZone {
-            body += "<p class=\"error\">Unknown time zone \u{201C}\(HTML.escape(query.timeZoneName))\u{201D}; times are in UTC.</p>"
+            body +=
+                "<p class=\"error\">Unknown time zone \u{201C}\(HTML.escape(query.timeZoneName))\u{201D}; times are in UTC.</p>"
         }
         body += """
 
@@ -123,7 +125,8 @@ enum SupportPages {
             text += "<p>Users: " + users.map { link("user", $0, query) }.joined(separator: ", ") + "</p>\n"
         }
         if !transactions.isEmpty {
-            text += "<p>Transactions: " + transactions.map { link("transaction", $0, query) }.joined(separator: ", ")
+            text +=
+                "<p>Transactions: " + transactions.map { link("transaction", $0, query) }.joined(separator: ", ")
                 + "</p>\n"
         }
         return text
@@ -139,9 +142,10 @@ enum SupportPages {
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
         var rows = ""
         for event in events {
-            let time = Timestamp.parse(event.time).map {
-                formatter.string(from: Date(timeIntervalSince1970: Double($0) / 1_000))
-            } ?? event.time
+            let time =
+                Timestamp.parse(event.time).map {
+                    formatter.string(from: Date(timeIntervalSince1970: Double($0) / 1_000))
+                } ?? event.time
             let transaction = event.transactionID.map { link("transaction", $0, query) } ?? ""
             rows += """
                 <tr><td class="time">\(HTML.escape(time))</td><td>\(HTML.escape(event.kind))</td>\

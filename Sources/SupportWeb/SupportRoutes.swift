@@ -63,7 +63,9 @@ enum SupportRoutes {
             }
             var response = Response(status: .seeOther, headers: [.location: next])
             response.setCookie(
-                Cookie(name: AccessToken.cookieName, value: token.sessionValue, path: "/", httpOnly: true, sameSite: .strict))
+                Cookie(
+                    name: AccessToken.cookieName, value: token.sessionValue, path: "/", httpOnly: true,
+                    sameSite: .strict))
             return response
         }
     }
@@ -104,7 +106,9 @@ enum SupportRoutes {
     }
 
     static func errorJSON(_ message: String, _ status: HTTPResponse.Status) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: ["error": message], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: ["error": message], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return json(String(decoding: data, as: UTF8.self) + "\n", status: status)
     }
 }

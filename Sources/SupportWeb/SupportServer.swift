@@ -63,8 +63,9 @@ public enum SupportServer {
     }
 }
 
-/// One log line per request: method, path, status and duration. Never headers (the token
-/// travels in one), never the query or body (customer ids, the login form).
+/// One log line per request: method, path, status and duration.
+///
+/// Never headers (the token travels in one), never the query or body (customer ids, the login form).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -83,7 +84,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    private func log(_ context: Context, _ method: String, _ path: String, _ status: Int, _ started: ContinuousClock.Instant) {
+    private func log(
+        _ context: Context, _ method: String, _ path: String, _ status: Int, _ started: ContinuousClock.Instant
+    ) {
         let elapsed = ContinuousClock.now - started
         let millis = elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         context.logger.info(

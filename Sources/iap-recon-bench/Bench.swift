@@ -3,8 +3,10 @@ import Foundation
 import IAPRecon
 import Logging
 
-/// `make bench`'s Swift half: JWS verifications per second, verifyReceipt throughput against the
-/// simulator, and detection over a large store. Prints one line per figure.
+/// `make bench`'s Swift half: JWS verifications per second, verifyReceipt throughput against the simulator, and
+/// detection over a large store.
+///
+/// Prints one line per figure.
 @main
 struct Bench {
     static func main() async throws {
@@ -13,12 +15,19 @@ struct Bench {
         case "jws":
             let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
             let m = try await JWSBenchmark.run(count: count, tasks: 2)
-            print(String(format: "JWS verify (one chain, 2 tasks): %.0f/s wall, %.0f/s per CPU-second (%d valid of %d)", m.perSecond, m.perCPUSecond, m.valid, m.count))
+            print(
+                String(
+                    format: "JWS verify (one chain, 2 tasks): %.0f/s wall, %.0f/s per CPU-second (%d valid of %d)",
+                    m.perSecond, m.perCPUSecond, m.valid, m.count))
         case "verify":
             let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 5_000
             let r = try await AppStoreSimulator.measureVerifyReceiptThroughput(
                 verifications: count, concurrency: 32, latency: .milliseconds(50))
-            print(String(format: "verifyReceipt via simulator (50 ms latency, concurrency 32): %.0f/s of ideal %.0f/s (%.0f%%)", r.perSecond, r.ideal, 100 * r.perSecond / r.ideal))
+            print(
+                String(
+                    format:
+                        "verifyReceipt via simulator (50 ms latency, concurrency 32): %.0f/s of ideal %.0f/s (%.0f%%)",
+                    r.perSecond, r.ideal, 100 * r.perSecond / r.ideal))
         case "verify-stage":
             let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 5_000
             try await verifyStage(count: count)
@@ -27,7 +36,8 @@ struct Bench {
             guard let path = arguments.dropFirst().first else { throw CocoaError(.fileNoSuchFile) }
             let store = try ReconStore(path: path)
             let start = Date()
-            let context = DetectionContext(asOf: 1_795_176_000_000, bundleIDs: ["com.example.app"], catalog: try store.catalog())
+            let context = DetectionContext(
+                asOf: 1_795_176_000_000, bundleIDs: ["com.example.app"], catalog: try store.catalog())
             var revenue = RevenueBuilder(timeZone: TimeZone(identifier: "UTC") ?? .current, context: context)
             var groups = 0
             let findings = try DetectStage(context: context).run(store: store) { facts in
@@ -35,7 +45,10 @@ struct Bench {
                 revenue.add(facts)
             }
             let seconds = Date().timeIntervalSince(start)
-            print(String(format: "detection + revenue: %d transaction groups, %d findings, %d revenue rows in %.2f s", groups, findings.count, revenue.rows().count, seconds))
+            print(
+                String(
+                    format: "detection + revenue: %d transaction groups, %d findings, %d revenue rows in %.2f s",
+                    groups, findings.count, revenue.rows().count, seconds))
         default:
             print("usage: iap-recon-bench jws [count] | verify [count] | verify-stage [count] | detect STORE")
         }
@@ -56,7 +69,10 @@ struct Bench {
             let data = Data("bench receipt \(i)".utf8).base64EncodedString()
             ledger.append("r\(i),u\(i),coins,\(id),1795000000000,pending,rc\(i)")
             receipts.append("{\"receipt_id\":\"rc\(i)\",\"format\":\"app-receipt\",\"data\":\"\(data)\"}")
-            transactions.append(SimulatorTransaction(transactionId: id, productId: "coins", purchaseDate: 1_795_000_000_000, price: 990, currency: "USD"))
+            transactions.append(
+                SimulatorTransaction(
+                    transactionId: id, productId: "coins", purchaseDate: 1_795_000_000_000, price: 990, currency: "USD")
+            )
             seeded.append(SimulatorReceipt(data: data, transactionIds: [id]))
         }
         try Data((ledger.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: dir + "/t.csv"))
@@ -77,6 +93,11 @@ struct Bench {
         let seconds = Date().timeIntervalSince(start)
         await simulator.stop()
         let ideal = 32.0 / 0.050
-        print(String(format: "iap-recon verify via simulator (50 ms latency, --concurrency 32): %d rows in %.2f s = %.0f/s of ideal %.0f/s (%.0f%%) — %@", count, seconds, Double(count) / seconds, ideal, 100 * Double(count) / seconds / ideal, outcome.lines.first ?? ""))
+        print(
+            String(
+                format:
+                    "iap-recon verify via simulator (50 ms latency, --concurrency 32): %d rows in %.2f s = %.0f/s of ideal %.0f/s (%.0f%%) — %@",
+                count, seconds, Double(count) / seconds, ideal, 100 * Double(count) / seconds / ideal,
+                outcome.lines.first ?? ""))
     }
 }

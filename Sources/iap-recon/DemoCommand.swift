@@ -28,7 +28,9 @@ struct DemoCommand: AsyncParsableCommand {
     var logLevel = "warning"
 
     func validate() throws {
-        guard (10...1_000_000).contains(purchases) else { throw ValidationError("--purchases must be from 10 to 1000000") }
+        guard (10...1_000_000).contains(purchases) else {
+            throw ValidationError("--purchases must be from 10 to 1000000")
+        }
     }
 
     func run() async throws {

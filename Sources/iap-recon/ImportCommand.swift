@@ -24,8 +24,10 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let strict = inputs.strict
-        try await execute(options, databasePath: store.databasePath, opening: .createIfAbsent,
-            configure: { $0.strict = strict }) { recon in
+        try await execute(
+            options, databasePath: store.databasePath, opening: .createIfAbsent,
+            configure: { $0.strict = strict }
+        ) { recon in
             try await recon.importFiles(inputs.request)
         }
     }

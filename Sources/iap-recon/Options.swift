@@ -5,27 +5,36 @@ import Logging
 
 /// `--db PATH`: every command names the store.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite store (import and run create it when absent; other commands need it).", valueName: "path"))
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "The SQLite store (import and run create it when absent; other commands need it).", valueName: "path"))
     var databasePath: String
 }
 
 /// Input files of an import.
 struct InputOptions: ParsableArguments {
-    @Option(name: .customLong("transactions"), help: ArgumentHelp("Purchase ledger, .csv or .jsonl (repeatable).", valueName: "file"))
+    @Option(
+        name: .customLong("transactions"),
+        help: ArgumentHelp("Purchase ledger, .csv or .jsonl (repeatable).", valueName: "file"))
     var transactions: [String] = []
 
-    @Option(name: .customLong("receipts"), help: ArgumentHelp("Uploaded receipts, .jsonl (repeatable).", valueName: "file"))
+    @Option(
+        name: .customLong("receipts"), help: ArgumentHelp("Uploaded receipts, .jsonl (repeatable).", valueName: "file"))
     var receipts: [String] = []
 
     @Option(name: .customLong("products"), help: ArgumentHelp("Product catalog, .csv (repeatable).", valueName: "file"))
     var products: [String] = []
 
-    @Option(name: .customLong("sales-report"), help: ArgumentHelp("Apple Summary Sales Report, .txt or .txt.gz (repeatable).", valueName: "file"))
+    @Option(
+        name: .customLong("sales-report"),
+        help: ArgumentHelp("Apple Summary Sales Report, .txt or .txt.gz (repeatable).", valueName: "file"))
     var salesReports: [String] = []
 
     @Option(
         name: .customLong("notifications"),
-        help: ArgumentHelp("App Store Server Notifications V2 as the webhook stored them, .jsonl (repeatable).", valueName: "file"))
+        help: ArgumentHelp(
+            "App Store Server Notifications V2 as the webhook stored them, .jsonl (repeatable).", valueName: "file"))
     var notifications: [String] = []
 
     @Flag(name: .customLong("strict"), help: "Exit non-zero when any input row is rejected.")
@@ -43,24 +52,39 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .customLong("out"), help: ArgumentHelp("Folder for the reports (default reports).", valueName: "dir"))
     var outputDirectory: String?
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Fix \"now\" (ISO 8601 with offset, or epoch ms) so a rerun reproduces the same reports.", valueName: "time"))
+    @Option(
+        name: .customLong("as-of"),
+        help: ArgumentHelp(
+            "Fix \"now\" (ISO 8601 with offset, or epoch ms) so a rerun reproduces the same reports.", valueName: "time"
+        ))
     var asOf: String?
 
-    @Option(name: .customLong("timezone"), help: ArgumentHelp("IANA time zone deciding the calendar day of purchases (default UTC).", valueName: "tz"))
+    @Option(
+        name: .customLong("timezone"),
+        help: ArgumentHelp("IANA time zone deciding the calendar day of purchases (default UTC).", valueName: "tz"))
     var timeZone: String?
 
-    @Option(name: .customLong("from"), help: ArgumentHelp("First day of the revenue report (yyyy-MM-dd).", valueName: "date"))
+    @Option(
+        name: .customLong("from"),
+        help: ArgumentHelp("First day of the revenue report (yyyy-MM-dd).", valueName: "date"))
     var fromDay: String?
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("Last day of the revenue report (yyyy-MM-dd).", valueName: "date"))
+    @Option(
+        name: .customLong("to"), help: ArgumentHelp("Last day of the revenue report (yyyy-MM-dd).", valueName: "date"))
     var toDay: String?
 
-    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Exit 3 when a finding at or above this severity exists (critical, high, medium, low).", valueName: "severity"))
+    @Option(
+        name: .customLong("fail-on"),
+        help: ArgumentHelp(
+            "Exit 3 when a finding at or above this severity exists (critical, high, medium, low).",
+            valueName: "severity"))
     var failOn: String?
 
     func validate() throws {
         if let asOf, Timestamp.parse(asOf) == nil {
-            throw ValidationError("--as-of '\(asOf)' is not a time: use ISO 8601 with an offset (2026-11-20T00:00:00Z) or epoch milliseconds")
+            throw ValidationError(
+                "--as-of '\(asOf)' is not a time: use ISO 8601 with an offset (2026-11-20T00:00:00Z) or epoch milliseconds"
+            )
         }
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("--timezone '\(timeZone)' is not an IANA time zone (e.g. UTC, America/Los_Angeles)")
@@ -87,37 +111,59 @@ struct ReportOptions: ParsableArguments {
 
 /// Grace periods, bundle ids, trust and endpoints: the `[config]` options of SPEC §2.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON config file; keys are the long option names.", valueName: "file"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp("A JSON config file; keys are the long option names.", valueName: "file"))
     var configFile: String?
 
-    @Option(name: .customLong("delivery-grace"), help: ArgumentHelp("How long after purchase delivery may take (default 1h).", valueName: "duration"))
+    @Option(
+        name: .customLong("delivery-grace"),
+        help: ArgumentHelp("How long after purchase delivery may take (default 1h).", valueName: "duration"))
     var deliveryGrace: String?
 
-    @Option(name: .customLong("finish-grace"), help: ArgumentHelp("How long after delivery finishing may take (default 24h).", valueName: "duration"))
+    @Option(
+        name: .customLong("finish-grace"),
+        help: ArgumentHelp("How long after delivery finishing may take (default 24h).", valueName: "duration"))
     var finishGrace: String?
 
-    @Option(name: .customLong("pending-limit"), help: ArgumentHelp("How long a purchase may stay pending (default 24h).", valueName: "duration"))
+    @Option(
+        name: .customLong("pending-limit"),
+        help: ArgumentHelp("How long a purchase may stay pending (default 24h).", valueName: "duration"))
     var pendingLimit: String?
 
-    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app's own bundle id (repeatable).", valueName: "id"))
+    @Option(
+        name: .customLong("bundle-id"), help: ArgumentHelp("The app's own bundle id (repeatable).", valueName: "id"))
     var bundleIDs: [String] = []
 
-    @Option(name: .customLong("ledger-start"), help: ArgumentHelp("When the ledger begins (2026-01-01): Apple's older purchases are not MISSING_RECORD.", valueName: "date"))
+    @Option(
+        name: .customLong("ledger-start"),
+        help: ArgumentHelp(
+            "When the ledger begins (2026-01-01): Apple's older purchases are not MISSING_RECORD.", valueName: "date"))
     var ledgerStart: String?
 
-    @Option(name: .customLong("trusted-root"), help: ArgumentHelp("Extra trusted root certificate, DER or PEM (repeatable).", valueName: "file"))
+    @Option(
+        name: .customLong("trusted-root"),
+        help: ArgumentHelp("Extra trusted root certificate, DER or PEM (repeatable).", valueName: "file"))
     var trustedRoots: [String] = []
 
-    @Option(name: .customLong("verify-receipt-url"), help: ArgumentHelp("verifyReceipt production URL (default Apple's).", valueName: "url"))
+    @Option(
+        name: .customLong("verify-receipt-url"),
+        help: ArgumentHelp("verifyReceipt production URL (default Apple's).", valueName: "url"))
     var verifyReceiptURL: String?
 
-    @Option(name: .customLong("sandbox-verify-receipt-url"), help: ArgumentHelp("verifyReceipt sandbox URL (default Apple's).", valueName: "url"))
+    @Option(
+        name: .customLong("sandbox-verify-receipt-url"),
+        help: ArgumentHelp("verifyReceipt sandbox URL (default Apple's).", valueName: "url"))
     var sandboxVerifyReceiptURL: String?
 
-    @Option(name: .customLong("server-api-url"), help: ArgumentHelp("App Store Server API production base URL (default Apple's).", valueName: "url"))
+    @Option(
+        name: .customLong("server-api-url"),
+        help: ArgumentHelp("App Store Server API production base URL (default Apple's).", valueName: "url"))
     var serverAPIURL: String?
 
-    @Option(name: .customLong("sandbox-server-api-url"), help: ArgumentHelp("App Store Server API sandbox base URL (default Apple's).", valueName: "url"))
+    @Option(
+        name: .customLong("sandbox-server-api-url"),
+        help: ArgumentHelp("App Store Server API sandbox base URL (default Apple's).", valueName: "url"))
     var sandboxServerAPIURL: String?
 
     @Option(
@@ -126,24 +172,35 @@ struct ConfigOptions: ParsableArguments {
             "IANA time zone of the Apple sales reports' days (default America/Los_Angeles).", valueName: "tz"))
     var salesReportTimeZone: String?
 
-    @Option(name: .customLong("concurrency"), help: ArgumentHelp("Apple requests in flight at once (default 8).", valueName: "n"))
+    @Option(
+        name: .customLong("concurrency"),
+        help: ArgumentHelp("Apple requests in flight at once (default 8).", valueName: "n"))
     var concurrency: Int?
 
-    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Timeout of one Apple request (default 15s).", valueName: "duration"))
+    @Option(
+        name: .customLong("request-timeout"),
+        help: ArgumentHelp("Timeout of one Apple request (default 15s).", valueName: "duration"))
     var requestTimeout: String?
 
-    @Flag(name: .customLong("exclude-old-transactions"), help: "Ask verifyReceipt for only the latest renewal of each subscription.")
+    @Flag(
+        name: .customLong("exclude-old-transactions"),
+        help: "Ask verifyReceipt for only the latest renewal of each subscription.")
     var excludeOldTransactions = false
 
     @Option(
         name: .customLong("history-days"),
-        help: ArgumentHelp("How far back the first notification-history sweep goes (default 30, at most 180).", valueName: "n"))
+        help: ArgumentHelp(
+            "How far back the first notification-history sweep goes (default 30, at most 180).", valueName: "n"))
     var historyDays: Int?
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp("trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel = "info"
 
-    @Option(name: .customLong("log-format"), help: ArgumentHelp("text or json (one JSON object per line, for log shippers).", valueName: "format"))
+    @Option(
+        name: .customLong("log-format"),
+        help: ArgumentHelp("text or json (one JSON object per line, for log shippers).", valueName: "format"))
     var logFormat = "text"
 
     func validate() throws {
@@ -153,13 +210,21 @@ struct ConfigOptions: ParsableArguments {
         if let historyDays, !(1...180).contains(historyDays) {
             throw ValidationError("--history-days must be from 1 to 180 (Apple keeps 180 days of notification history)")
         }
-        guard logFormat == "text" || logFormat == "json" else { throw ValidationError("--log-format must be text or json") }
-        for (flag, value) in [("--verify-receipt-url", verifyReceiptURL), ("--sandbox-verify-receipt-url", sandboxVerifyReceiptURL), ("--server-api-url", serverAPIURL), ("--sandbox-server-api-url", sandboxServerAPIURL)] {
+        guard logFormat == "text" || logFormat == "json" else {
+            throw ValidationError("--log-format must be text or json")
+        }
+        for (flag, value) in [
+            ("--verify-receipt-url", verifyReceiptURL), ("--sandbox-verify-receipt-url", sandboxVerifyReceiptURL),
+            ("--server-api-url", serverAPIURL), ("--sandbox-server-api-url", sandboxServerAPIURL),
+        ] {
             if let value, URL(string: value)?.scheme.map({ $0 == "http" || $0 == "https" }) != true {
                 throw ValidationError("\(flag) '\(value)' is not an http(s) URL")
             }
         }
-        for (flag, value) in [("--delivery-grace", deliveryGrace), ("--finish-grace", finishGrace), ("--pending-limit", pendingLimit), ("--request-timeout", requestTimeout)] {
+        for (flag, value) in [
+            ("--delivery-grace", deliveryGrace), ("--finish-grace", finishGrace), ("--pending-limit", pendingLimit),
+            ("--request-timeout", requestTimeout),
+        ] {
             if let value, DurationText.millis(value) == nil {
                 throw ValidationError("\(flag) '\(value)' is not a duration (e.g. 90m, 1h, 2d)")
             }
@@ -172,7 +237,8 @@ struct ConfigOptions: ParsableArguments {
                 "--sales-report-timezone '\(salesReportTimeZone)' is not an IANA time zone (e.g. America/Los_Angeles)")
         }
         if Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("--log-level '\(logLevel)' must be one of trace, debug, info, notice, warning, error, critical")
+            throw ValidationError(
+                "--log-level '\(logLevel)' must be one of trace, debug, info, notice, warning, error, critical")
         }
     }
 
@@ -210,9 +276,10 @@ struct ConfigOptions: ParsableArguments {
     }
 }
 
-/// Runs one command: builds the configuration (defaults, `--config`, environment, flags), the
-/// composition root and the logger, calls the library, prints its lines and ends with its exit
-/// status. The one place a command's error line is printed.
+/// Runs one command: builds the configuration (defaults, `--config`, environment, flags), the composition root
+/// and the logger, calls the library, prints its lines and ends with its exit status.
+///
+/// The one place a command's error line is printed.
 func execute(
     _ options: ConfigOptions, databasePath: String, opening: ReconStore.Opening,
     configure: (inout ReconConfig) -> Void = { _ in },

@@ -17,8 +17,10 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configure = { (config: inout ReconConfig) in reportOptions.apply(to: &config) }
-        try await execute(options, databasePath: store.databasePath, opening: .existing,
-            configure: configure) { recon in
+        try await execute(
+            options, databasePath: store.databasePath, opening: .existing,
+            configure: configure
+        ) { recon in
             try await recon.report()
         }
     }

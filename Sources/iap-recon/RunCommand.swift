@@ -21,8 +21,10 @@ struct RunCommand: AsyncParsableCommand {
             reportOptions.apply(to: &config)
             config.strict = inputs.strict
         }
-        try await execute(options, databasePath: store.databasePath, opening: .createIfAbsent,
-            configure: configure) { recon in
+        try await execute(
+            options, databasePath: store.databasePath, opening: .createIfAbsent,
+            configure: configure
+        ) { recon in
             try await recon.nightly(inputs.request, progress: TerminalProgress.make())
         }
     }

@@ -21,7 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on.", valueName: "address"))
     var host = "127.0.0.1"
 
-    @Option(name: .customLong("port"), help: ArgumentHelp("Port (0 picks a free one; the URL is printed).", valueName: "port"))
+    @Option(
+        name: .customLong("port"),
+        help: ArgumentHelp("Port (0 picks a free one; the URL is printed).", valueName: "port"))
     var port = 8080
 
     @OptionGroup var options: ConfigOptions

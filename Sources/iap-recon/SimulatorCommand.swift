@@ -17,7 +17,9 @@ struct SimulatorCommand: AsyncParsableCommand {
     @Option(name: .customLong("port"), help: "Port on 127.0.0.1 (0 picks a free one and logs it).")
     var port = 0
 
-    @Option(name: .customLong("seed"), help: ArgumentHelp("Seed file (JSON): transactions and receipts Apple knows.", valueName: "file"))
+    @Option(
+        name: .customLong("seed"),
+        help: ArgumentHelp("Seed file (JSON): transactions and receipts Apple knows.", valueName: "file"))
     var seedFile: String
 
     func validate() throws {

@@ -175,7 +175,8 @@ import Testing
             #expect(
                 try dir.read("out/revenue_changes.csv")
                     == header
-                    + "2024-01-14,pro.monthly,USD,4.99,0.00,-4.99,3002,refund learned from Apple's notification history\r\n")
+                    + "2024-01-14,pro.monthly,USD,4.99,0.00,-4.99,3002,refund learned from Apple's notification history\r\n"
+            )
             #expect(try dir.read("out/discrepancies.csv").contains("REFUNDED_DELIVERED,high,3002,"))
         }
     }

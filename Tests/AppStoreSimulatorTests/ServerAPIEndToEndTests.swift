@@ -97,8 +97,8 @@ struct ServerAPIEndToEndTests {
             let failure = try #require(
                 try await client(simulator, transport, policy: SimFixture.fastPolicy(clock: ManualClock(past)))
                     .transactionInfo(
-                    transactionID: "1000", environment: .production
-                ).failure)
+                        transactionID: "1000", environment: .production
+                    ).failure)
             #expect(failure.httpStatus == 401)
             #expect(simulator.requestLog.total == 1)
         }

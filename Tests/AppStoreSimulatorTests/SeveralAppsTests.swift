@@ -22,7 +22,8 @@ struct SeveralAppsTests {
         -> AppStoreServerAPIClient
     {
         try AppStoreServerAPIClient(
-            key: SimFixture.apiKey(), otherBundleIDs: others, endpoints: simulator.endpoints(requestTimeout: .seconds(20)),
+            key: SimFixture.apiKey(), otherBundleIDs: others,
+            endpoints: simulator.endpoints(requestTimeout: .seconds(20)),
             transport: transport, retryPolicy: SimFixture.fastPolicy(), rateLimiter: .unlimited())
     }
 

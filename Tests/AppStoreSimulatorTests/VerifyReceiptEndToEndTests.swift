@@ -313,7 +313,8 @@ struct VerifyReceiptEndToEndTests {
         let endpoints = AppStoreEndpoints(
             verifyReceiptProduction: base.appendingPathComponent("production/verifyReceipt"),
             verifyReceiptSandbox: base.appendingPathComponent("sandbox/verifyReceipt"),
-            serverAPIProduction: base.appendingPathComponent("production"), serverAPISandbox: base.appendingPathComponent("sandbox"),
+            serverAPIProduction: base.appendingPathComponent("production"),
+            serverAPISandbox: base.appendingPathComponent("sandbox"),
             requestTimeout: .milliseconds(500))
         try await AsyncHTTPTransport.withTransport { transport in
             let client = try VerifyReceiptClient(

@@ -12,7 +12,9 @@ import Testing
             bundleID: "com.example.app", receiptType: "ProductionSandbox", createdAt: 1_795_000_000_000,
             purchases: [
                 .init(productID: "gems", quantity: 3, transactionID: "7001", purchaseDate: 1_794_999_000_000),
-                .init(productID: "pro", transactionID: "7002", originalTransactionID: "7000", purchaseDate: 1_794_998_000_000, cancellationDate: 1_794_999_500_000),
+                .init(
+                    productID: "pro", transactionID: "7002", originalTransactionID: "7000",
+                    purchaseDate: 1_794_998_000_000, cancellationDate: 1_794_999_500_000),
             ], authority: authority)
         let trust = TrustStore.apple.adding([authority.root])
         let evidence = try await AppReceiptDecoder(trust: trust).decode(data).get()

@@ -7,10 +7,12 @@ import Testing
 
 @testable import IAPRecon
 
-/// The reliability suite's fault matrix: `verify` over the demo store while Apple misbehaves on
-/// every request to verifyReceipt and the Server API. Zero wrong verdicts: each row ends as it
-/// does against a healthy Apple, or still pending; never invalid because Apple was unreachable
-/// (SPEC §3). The notification history endpoint is not covered yet: the sweep does not exist.
+/// The reliability suite's fault matrix: `verify` over the demo store while Apple misbehaves on every request to
+/// verifyReceipt and the Server API.
+///
+/// Zero wrong verdicts: each row ends as it does against a healthy Apple, or still pending; never invalid because
+/// Apple was unreachable (SPEC §3). The notification history endpoint is not covered yet: the sweep does not
+/// exist.
 @Suite(.serialized) struct FaultMatrixTests {
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
@@ -27,16 +29,19 @@ import Testing
         let dir = TemporaryDirectory("fault-matrix")
         let dataset = try DemoDataset.generate(seed: 11, purchases: 20)
         let (simulator, started) = try await DemoRun.startSimulator(
-            for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path,
+            for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"),
+            inputDirectory: dir.path,
             extraFaults: faults)
         var config = started
         config.retryAttempts = 2
         config.retryBaseDelayMillis = 10
         config.retryBudgetMillis = 3_000
         config.requestTimeoutMillis = 400
-        _ = try await config.dependencies(at: dataset.asOf).importFiles(ImportRequest(
+        _ = try await config.dependencies(at: dataset.asOf).importFiles(
+            ImportRequest(
                 transactions: [try dir.write("t.csv", dataset.transactions)],
-                receipts: [try dir.write("r.jsonl", dataset.receipts)], products: [try dir.write("p.csv", dataset.products)]))
+                receipts: [try dir.write("r.jsonl", dataset.receipts)],
+                products: [try dir.write("p.csv", dataset.products)]))
         do {
             _ = try await config.dependencies(opening: .existing).verify()
         } catch {

@@ -16,18 +16,21 @@ import Testing
     @Test func theReconciliationFindsTheTwoInjectedDisagreementsAndNothingElse() async throws {
         let dataset = try DemoDataset.generate(seed: 7, purchases: 300)
         let (simulator, simulatorConfig) = try await DemoRun.startSimulator(
-            for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path)
+            for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path
+        )
         var config = simulatorConfig
         config.salesReportTimeZone = DemoDataset.salesReportTimeZone
         let reports = try dataset.writeSalesReports(into: dir.path)
-        #expect(reports.map { URL(fileURLWithPath: $0).lastPathComponent } == [
-            "S_D_85012345_20261108.txt.gz", "S_D_85012345_20261109.txt.gz", "S_D_85012345_20261110.txt.gz",
-        ])
+        #expect(
+            reports.map { URL(fileURLWithPath: $0).lastPathComponent } == [
+                "S_D_85012345_20261108.txt.gz", "S_D_85012345_20261109.txt.gz", "S_D_85012345_20261110.txt.gz",
+            ])
         do {
             _ = try await config.dependencies(at: dataset.asOf).nightly(
                 ImportRequest(
                     transactions: [try dir.write("t.csv", dataset.transactions)],
-                    receipts: [try dir.write("r.jsonl", dataset.receipts)], products: [try dir.write("p.csv", dataset.products)],
+                    receipts: [try dir.write("r.jsonl", dataset.receipts)],
+                    products: [try dir.write("p.csv", dataset.products)],
                     salesReports: reports))
         } catch {
             await simulator.stop()
@@ -36,7 +39,9 @@ import Testing
         await simulator.stop()
 
         let lines = try dir.read("out/sales_reconciliation.csv").split(separator: "\r\n").dropFirst()
-        let mismatches = lines.filter { $0.hasSuffix(",mismatch") }.map { $0.split(separator: ",").prefix(4).joined(separator: " ") }
+        let mismatches = lines.filter { $0.hasSuffix(",mismatch") }.map {
+            $0.split(separator: ",").prefix(4).joined(separator: " ")
+        }
         #expect(mismatches == ["2026-11-09 coins_1000 FRA EUR", "2026-11-09 season_pass USA USD"])
         #expect(lines.filter { $0.hasSuffix(",match") }.count >= 10)
         let days = Set(lines.map { $0.prefix(10) })
@@ -69,7 +74,8 @@ import Testing
                 transactionId: id, originalTransactionId: id, productId: "season_pass", bundleId: "com.example.app",
                 environment: "Production", purchaseDate: bought, expiresDate: nil, quantity: 1,
                 type: "Non-Renewing Subscription", price: 19_980, currency: "USD", storefront: "USA",
-                revocationDate: refunded, revocationReason: 1, revocationType: prorated ? "REFUND_PRORATED" : "REFUND_FULL",
+                revocationDate: refunded, revocationReason: 1,
+                revocationType: prorated ? "REFUND_PRORATED" : "REFUND_FULL",
                 revocationPercentage: prorated ? 50_000 : nil, orderId: nil)
         }
         let seed = SimulatorSeed(
@@ -77,7 +83,9 @@ import Testing
             transactions: [transaction("1", prorated: false), transaction("2", prorated: true)], receipts: [])
         let day = Timestamp.dayAndSecond(bought, in: zone).day
         let text = SimulatedSalesReport.summary(for: seed, day: day, timeZone: zone)
-        let rows = text.split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        let rows = text.split(separator: "\n").dropFirst().map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
         #expect(rows.allSatisfy { $0.count == SimulatedSalesReport.header.count })
         // SKU, type, units, begin date, country, customer price.
         #expect(

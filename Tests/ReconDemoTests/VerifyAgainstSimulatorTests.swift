@@ -16,14 +16,17 @@ import Testing
     func prepare(faults: [FaultRule] = []) async throws -> (DemoDataset, AppStoreSimulator, ReconConfig) {
         let dataset = try DemoDataset.generate(seed: 7, purchases: 60)
         let (simulator, simulatorConfig) = try await DemoRun.startSimulator(
-            for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path,
+            for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"),
+            inputDirectory: dir.path,
             extraFaults: faults)
         var config = simulatorConfig
         config.salesReportTimeZone = DemoDataset.salesReportTimeZone
         _ = try await config.dependencies(at: dataset.asOf).importFiles(
             ImportRequest(
-                transactions: [try dir.write("t.csv", dataset.transactions)], receipts: [try dir.write("r.jsonl", dataset.receipts)],
-                products: [try dir.write("p.csv", dataset.products)], salesReports: try dataset.writeSalesReports(into: dir.path)))
+                transactions: [try dir.write("t.csv", dataset.transactions)],
+                receipts: [try dir.write("r.jsonl", dataset.receipts)],
+                products: [try dir.write("p.csv", dataset.products)],
+                salesReports: try dataset.writeSalesReports(into: dir.path)))
         return (dataset, simulator, config)
     }
 
@@ -55,7 +58,9 @@ import Testing
             #expect(try status(id, config) == [.invalid], "\(id)")
         }
         // TestFlight receipts verified at sandbox after 21007; refunds and undelivered verified.
-        for id in injected(.sandboxInProduction, dataset) + injected(.refundedDelivered, dataset) + injected(.undelivered, dataset) {
+        for id in injected(.sandboxInProduction, dataset) + injected(.refundedDelivered, dataset)
+            + injected(.undelivered, dataset)
+        {
             #expect(try status(id, config).allSatisfy { $0 == .verified }, "\(id)")
         }
         // Apple unreachable for this one (Server API 503): still pending, never invalid.
@@ -81,16 +86,22 @@ import Testing
         #expect(simulator.requestLog.count(path: "/sandbox/verifyReceipt") == 2)
 
         // A rerun verifies nothing settled again: only the unreachable one is retried.
-        let before = simulator.requestLog.count(prefix: "/production/verifyReceipt") + simulator.requestLog.count(prefix: "/sandbox/verifyReceipt")
+        let before =
+            simulator.requestLog.count(prefix: "/production/verifyReceipt")
+            + simulator.requestLog.count(prefix: "/sandbox/verifyReceipt")
         _ = try await config.dependencies().verify()
-        let after = simulator.requestLog.count(prefix: "/production/verifyReceipt") + simulator.requestLog.count(prefix: "/sandbox/verifyReceipt")
+        let after =
+            simulator.requestLog.count(prefix: "/production/verifyReceipt")
+            + simulator.requestLog.count(prefix: "/sandbox/verifyReceipt")
         #expect(after == before)
         #expect(try store.counts().pending == 1)
         await simulator.stop()
     }
 
     @Test func appleUnreachableLeavesRowsPendingNeverInvalid() async throws {
-        let (dataset, simulator, baseConfig) = try await prepare(faults: [.always(at: "/production/verifyReceipt", .hang)])
+        let (dataset, simulator, baseConfig) = try await prepare(faults: [
+            .always(at: "/production/verifyReceipt", .hang)
+        ])
         var config = baseConfig
         config.requestTimeoutMillis = 200
         config.retryAttempts = 2
@@ -101,7 +112,8 @@ import Testing
             #expect(try status(id, config) == [.pending], "\(id)")
         }
         let store = try ReconStore(path: config.databasePath)
-        let receiptIDs = try store.ledgerRows(transactionIDs: injected(.invalidReceipt, dataset)).compactMap(\.receiptID)
+        let receiptIDs = try store.ledgerRows(transactionIDs: injected(.invalidReceipt, dataset)).compactMap(
+            \.receiptID)
         let tries = try store.verifications(recordIDs: [], receiptIDs: receiptIDs, transactionIDs: [])
         #expect(tries.map(\.outcome) == ["unreachable"])
         #expect(tries.first?.attempts == 2)
@@ -115,9 +127,12 @@ import Testing
         await simulator.stop()
         #expect(outcome.exitCode == 0)
         let text = try dir.read("out/discrepancies.csv")
-        let codes = Set(text.split(separator: "\r\n").dropFirst().compactMap { $0.split(separator: ",").first.map(String.init) })
+        let codes = Set(
+            text.split(separator: "\r\n").dropFirst().compactMap { $0.split(separator: ",").first.map(String.init) })
         #expect(codes == Set(FindingCode.allCases.map(\.rawValue)))
-        if let mismatch = snapshotMismatch(text, named: "demo-seed7.discrepancies.csv") { Issue.record(Comment(rawValue: mismatch)) }
+        if let mismatch = snapshotMismatch(text, named: "demo-seed7.discrepancies.csv") {
+            Issue.record(Comment(rawValue: mismatch))
+        }
     }
 
     @Test func orderLookupGoesThroughTheServerAPI() async throws {
@@ -125,7 +140,10 @@ import Testing
         _ = try await config.dependencies().verify()
         let undelivered = try #require(injected(.undelivered, dataset).first)
         let found = try await config.dependencies().lookup(.order("MK" + undelivered, transactionIDs: []), json: false)
-        #expect(found.lines.first?.hasPrefix("order MK\(undelivered): charged for 1 purchase, delivered 0 of 1; NOT DELIVERED: \(undelivered)") == true)
+        #expect(
+            found.lines.first?.hasPrefix(
+                "order MK\(undelivered): charged for 1 purchase, delivered 0 of 1; NOT DELIVERED: \(undelivered)")
+                == true)
         let unknown = try await config.dependencies().lookup(.order("NOPE123", transactionIDs: []), json: false)
         #expect(unknown.lines == ["order NOPE123: Apple says this order id is not valid (status 1)"])
         #expect(simulator.requestLog.count(prefix: "/production/inApps/v1/lookup/") == 2)

@@ -34,7 +34,8 @@ struct SupportFixture {
         config.bundleIDs = ["com.example.app"]
         self.config = config
         _ = try await config.dependencies(at: t0).importFiles(
-            ImportRequest(transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
+            ImportRequest(
+                transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
         let store = try ReconStore(path: config.databasePath)
         try store.recordVerification(
             VerificationRecord(
@@ -62,7 +63,8 @@ struct SupportFixture {
 
     /// What `lookup --format json` prints for `subject` (stdout bytes).
     func lookupJSON(_ subject: LookupSubject) async throws -> String {
-        try await config.dependencies(opening: .readOnly).lookup(subject, json: true).lines.joined(separator: "\n") + "\n"
+        try await config.dependencies(opening: .readOnly).lookup(subject, json: true).lines.joined(separator: "\n")
+            + "\n"
     }
 
     /// The first line `lookup` prints for `subject`.

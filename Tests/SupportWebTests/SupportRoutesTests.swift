@@ -12,9 +12,11 @@ import Testing
 @Suite struct SupportRoutesTests {
     let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
-    func app(_ fixture: SupportFixture, token: String? = nil, logger: Logger? = nil) throws -> some ApplicationProtocol {
+    func app(_ fixture: SupportFixture, token: String? = nil, logger: Logger? = nil) throws -> some ApplicationProtocol
+    {
         SupportServer.makeApplication(
-            settings: SupportServerSettings(recon: try fixture.config.validated(), port: 0, token: token), logger: logger ?? quiet)
+            settings: SupportServerSettings(recon: try fixture.config.validated(), port: 0, token: token),
+            logger: logger ?? quiet)
     }
 
     @Test func rootIsASearchFormForEveryKindOfSubject() async throws {
@@ -132,7 +134,9 @@ import Testing
     @Test func aStoreRemovedAfterStartIsA503NamingIt() async throws {
         let fixture = try await SupportFixture("web-gone")
         try await app(fixture).test(.router) { client in
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: fixture.config.databasePath + suffix) }
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: fixture.config.databasePath + suffix)
+            }
             try await client.execute(uri: "/api/lookup?user=u9", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(String(buffer: response.body).contains("no store at \(fixture.config.databasePath)"))

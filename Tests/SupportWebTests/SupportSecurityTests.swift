@@ -13,19 +13,21 @@ import Testing
 @Suite struct SupportSecurityTests {
     static let token = "s3cret-token-for-tests-0123456789"
 
-    @Test(arguments: [
-        ("127.0.0.1", nil, nil),
-        ("::1", nil, nil),
-        ("localhost", nil, nil),
-        ("127.0.0.2", nil, nil),
-        ("0.0.0.0", nil, ServeError.tokenRequired(host: "0.0.0.0")),
-        ("127.attacker.example", nil, .tokenRequired(host: "127.attacker.example")),
-        ("192.168.1.20", nil, .tokenRequired(host: "192.168.1.20")),
-        ("0.0.0.0", "short", .weakToken(minimum: 16)),
-        ("0.0.0.0", token, nil),
-    ] as [(String, String?, ServeError?)])
+    @Test(
+        arguments: [
+            ("127.0.0.1", nil, nil),
+            ("::1", nil, nil),
+            ("localhost", nil, nil),
+            ("127.0.0.2", nil, nil),
+            ("0.0.0.0", nil, ServeError.tokenRequired(host: "0.0.0.0")),
+            ("127.attacker.example", nil, .tokenRequired(host: "127.attacker.example")),
+            ("192.168.1.20", nil, .tokenRequired(host: "192.168.1.20")),
+            ("0.0.0.0", "short", .weakToken(minimum: 16)),
+            ("0.0.0.0", token, nil),
+        ] as [(String, String?, ServeError?)])
     func anotherAddressNeedsAToken(host: String, token: String?, expected: ServeError?) throws {
-        let settings = SupportServerSettings(recon: try ReconConfig(databasePath: "unused.sqlite").validated(), host: host, token: token)
+        let settings = SupportServerSettings(
+            recon: try ReconConfig(databasePath: "unused.sqlite").validated(), host: host, token: token)
         if let expected {
             #expect(throws: expected) { try settings.validate() }
         } else {
@@ -39,7 +41,8 @@ import Testing
         var logger = Logger(label: "serve") { _ in LogLinesHandler(lines: lines) }
         logger.logLevel = .trace
         let app = SupportServer.makeApplication(
-            settings: SupportServerSettings(recon: try fixture.config.validated(), port: 0, token: Self.token), logger: logger)
+            settings: SupportServerSettings(recon: try fixture.config.validated(), port: 0, token: Self.token),
+            logger: logger)
         try await app.test(.router) { client in
             // No credentials: the login form for a page, 401 for the API.
             try await client.execute(uri: "/lookup?user=u9", method: .get) { response in

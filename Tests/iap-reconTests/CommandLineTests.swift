@@ -47,7 +47,8 @@ import Testing
 
     @Test(arguments: [
         ["report"], ["import", "--db", "x.sqlite"], ["report", "--db", "x.sqlite", "--fail-on", "severe"],
-        ["report", "--db", "x.sqlite", "--as-of", "tomorrow"], ["report", "--db", "x.sqlite", "--timezone", "Mars/Olympus"],
+        ["report", "--db", "x.sqlite", "--as-of", "tomorrow"],
+        ["report", "--db", "x.sqlite", "--timezone", "Mars/Olympus"],
         ["report", "--db", "x.sqlite", "--delivery-grace", "soon"], ["frobnicate"],
         ["run", "--db", "x.sqlite", "--fail-on", "severe"], ["run", "--db", "x.sqlite", "--concurrency", "0"],
         ["lookup", "--db", "x.sqlite"], ["lookup", "--db", "x.sqlite", "--user", "u", "--transaction", "t"],
@@ -60,7 +61,9 @@ import Testing
     }
 
     @Test func reportWritesEveryFileAndExitsZero() throws {
-        let path = try ledger(["r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,2026-11-20T00:00:01Z,2026-11-20T00:00:02Z,"])
+        let path = try ledger([
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,2026-11-20T00:00:01Z,2026-11-20T00:00:02Z,"
+        ])
         _ = try runIAPRecon(["import", "--db", dir.file("s.sqlite"), "--transactions", path])
         let result = try runIAPRecon([
             "report", "--db", dir.file("s.sqlite"), "--out", dir.file("out"), "--as-of", "2026-11-21T00:00:00Z",

@@ -55,7 +55,8 @@ import Testing
 
         // The uninterrupted run: the reports every interrupted one must end with.
         let started = Date()
-        let reference = try runIAPRecon(["run"] + flags("ref.sqlite") + ["--out", dir.file("ref")], environment: environment)
+        let reference = try runIAPRecon(
+            ["run"] + flags("ref.sqlite") + ["--out", dir.file("ref")], environment: environment)
         let duration = Date().timeIntervalSince(started)
         #expect([0, 3].contains(reference.exitCode), "\(reference.stderr)")
         let referenceRequests = simulator.requestLog.verifyReceiptRequests.count
@@ -64,13 +65,15 @@ import Testing
         var random = SplitMix64(seed: 12)
         var killedMidway = 0
         for _ in 0..<Self.kills {
-            let process = try launch(["run"] + flags("crash.sqlite") + ["--out", dir.file("crash")], environment: environment)
+            let process = try launch(
+                ["run"] + flags("crash.sqlite") + ["--out", dir.file("crash")], environment: environment)
             usleep(useconds_t(random.nextUnit() * duration * 1_000_000))
             if process.isRunning { killedMidway += 1 }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let finished = try runIAPRecon(["run"] + flags("crash.sqlite") + ["--out", dir.file("crash")], environment: environment)
+        let finished = try runIAPRecon(
+            ["run"] + flags("crash.sqlite") + ["--out", dir.file("crash")], environment: environment)
         #expect([0, 3].contains(finished.exitCode), "\(finished.stderr)")
 
         let store = try ReconStore(path: dir.file("crash.sqlite"))
@@ -92,9 +95,11 @@ import Testing
             let differing = zip(crashed, uninterrupted).first { $0 != $1 }
             #expect(
                 crashed == uninterrupted,
-                "\(name) differs after \(Self.kills) kills: \(crashed.count) vs \(uninterrupted.count) lines; \(String(describing: differing))")
+                "\(name) differs after \(Self.kills) kills: \(crashed.count) vs \(uninterrupted.count) lines; \(String(describing: differing))"
+            )
         }
-        print("crash loop: \(Self.kills) kills (\(killedMidway) mid-run), run of \(String(format: "%.2f", duration)) s, "
-            + "\(asked.count) verifyReceipt requests across them, integrity ok, asked again: \(askedAgain.count)")
+        print(
+            "crash loop: \(Self.kills) kills (\(killedMidway) mid-run), run of \(String(format: "%.2f", duration)) s, "
+                + "\(asked.count) verifyReceipt requests across them, integrity ok, asked again: \(askedAgain.count)")
     }
 }

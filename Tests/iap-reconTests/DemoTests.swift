@@ -12,8 +12,13 @@ import Testing
         #expect(first.exitCode == 0, "\(first.stderr)")
         #expect(first.stdout.contains("reports: \(dir.file("a"))/discrepancies.csv"))
         let discrepancies = try dir.read("a/discrepancies.csv")
-        let codes = Set(discrepancies.split(separator: "\r\n").dropFirst().compactMap { $0.split(separator: ",").first.map(String.init) })
-        #expect(codes == Set(FindingCode.allCases.map(\.rawValue)), "missing: \(Set(FindingCode.allCases.map(\.rawValue)).subtracting(codes))")
+        let codes = Set(
+            discrepancies.split(separator: "\r\n").dropFirst().compactMap {
+                $0.split(separator: ",").first.map(String.init)
+            })
+        #expect(
+            codes == Set(FindingCode.allCases.map(\.rawValue)),
+            "missing: \(Set(FindingCode.allCases.map(\.rawValue)).subtracting(codes))")
         let second = try runIAPRecon(["demo", "--out", dir.file("b"), "--purchases", "300", "--seed", "5"])
         #expect(second.exitCode == 0)
         for name in ["discrepancies.csv", "revenue_daily.csv", "rejected.csv"] {
@@ -25,7 +30,9 @@ import Testing
         // The support view answers the "I paid and got nothing" customer.
         let lookup = try runIAPRecon(["lookup", "--db", dir.file("a/demo.sqlite"), "--user", "user-paid-nothing-1"])
         #expect(lookup.exitCode == 0)
-        #expect(lookup.stdout.hasPrefix("user user-paid-nothing-1: charged for 1 purchase, delivered 0 of 1; NOT DELIVERED:"))
+        #expect(
+            lookup.stdout.hasPrefix(
+                "user user-paid-nothing-1: charged for 1 purchase, delivered 0 of 1; NOT DELIVERED:"))
         #expect(lookup.stdout.contains("MISSING_RECORD (critical)"))
     }
 }

@@ -22,13 +22,15 @@ import Testing
     func setup(purchases: Int = 60, faults: [FaultRule] = []) async throws -> Setup {
         let dataset = try DemoDataset.generate(seed: 3, purchases: purchases)
         let (simulator, config) = try await DemoRun.startSimulator(
-            for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"), inputDirectory: dir.path,
+            for: dataset, databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"),
+            inputDirectory: dir.path,
             extraFaults: faults)
         let configFile = try dir.write(
             "config.json", #"{"version": 1, "retry-attempts": 3, "retry-budget": "30s", "retry-base-delay": "50ms"}"#)
         let flags = [
             "--db", dir.file("s.sqlite"), "--bundle-id", dataset.bundleID, "--trusted-root", config.trustedRoots[0],
-            "--verify-receipt-url", config.verifyReceiptURL, "--sandbox-verify-receipt-url", config.sandboxVerifyReceiptURL,
+            "--verify-receipt-url", config.verifyReceiptURL, "--sandbox-verify-receipt-url",
+            config.sandboxVerifyReceiptURL,
             "--server-api-url", config.serverAPIURL, "--sandbox-server-api-url", config.sandboxServerAPIURL,
             "--concurrency", "8", "--request-timeout", "20s", "--config", configFile,
         ]
@@ -37,7 +39,8 @@ import Testing
             "IAP_RECON_API_KEY_ID": config.apiKeyID ?? "", "IAP_RECON_ISSUER_ID": config.issuerID ?? "",
         ]
         let inputs = [
-            "--transactions", try dir.write("t.csv", dataset.transactions), "--receipts", try dir.write("r.jsonl", dataset.receipts),
+            "--transactions", try dir.write("t.csv", dataset.transactions), "--receipts",
+            try dir.write("r.jsonl", dataset.receipts),
             "--products", try dir.write("p.csv", dataset.products),
         ]
         return Setup(dataset: dataset, simulator: simulator, flags: flags, environment: environment, inputs: inputs)
@@ -47,12 +50,15 @@ import Testing
         let s = try await setup()
         let asOf = ["--as-of", Timestamp.iso(s.dataset.asOf)]
         let run = try runIAPRecon(
-            ["run"] + s.flags + s.inputs + asOf + ["--out", dir.file("out"), "--fail-on", "critical", "--log-level", "trace"],
+            ["run"] + s.flags + s.inputs + asOf + [
+                "--out", dir.file("out"), "--fail-on", "critical", "--log-level", "trace",
+            ],
             environment: s.environment)
         #expect(run.exitCode == 3, "\(run.stderr)")
         #expect(run.stdout.contains("findings:"))
         // Same store, same --as-of, a second run without --fail-on: 0, and byte-identical CSV.
-        let again = try runIAPRecon(["run"] + s.flags + asOf + ["--out", dir.file("again"), "--log-format", "json"], environment: s.environment)
+        let again = try runIAPRecon(
+            ["run"] + s.flags + asOf + ["--out", dir.file("again"), "--log-format", "json"], environment: s.environment)
         #expect(again.exitCode == 0, "\(again.stderr)")
         for name in ["discrepancies.csv", "revenue_daily.csv", "rejected.csv"] {
             #expect(try dir.read("out/" + name) == dir.read("again/" + name), "\(name)")
@@ -68,23 +74,31 @@ import Testing
         var haystacks = [run.stdout, run.stderr, again.stdout, again.stderr]
         for folder in ["out", "again"] {
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.file(folder)) {
-                haystacks.append(String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir.file(folder + "/" + name))), as: UTF8.self))
+                haystacks.append(
+                    String(
+                        decoding: try Data(contentsOf: URL(fileURLWithPath: dir.file(folder + "/" + name))),
+                        as: UTF8.self))
             }
         }
-        haystacks.append(String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir.file("s.sqlite"))), as: UTF8.self))
+        haystacks.append(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir.file("s.sqlite"))), as: UTF8.self))
         for text in haystacks {
             #expect(!text.contains(DemoDataset.sharedSecret))
             #expect(!text.contains(keyBody.prefix(40)))
         }
         let runJSON = try JSONSerialization.jsonObject(with: Data(dir.read("out/run.json").utf8)) as? [String: Any]
         #expect(runJSON?["exit_code"] as? Int == 3)
-        #expect((runJSON?["stages"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["import", "verify", "detect", "report"])
+        #expect(
+            (runJSON?["stages"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == [
+                "import", "verify", "detect", "report",
+            ])
         await s.simulator.stop()
     }
 
     @Test func aSecondRunAtTheSameTimeExitsOneNamingTheHolder() async throws {
         let s = try await setup()
-        let lock = try RunLock(storePath: dir.file("s.sqlite"), holder: "iap-recon run (pid 4242) since 2026-11-20T02:00:00Z")
+        let lock = try RunLock(
+            storePath: dir.file("s.sqlite"), holder: "iap-recon run (pid 4242) since 2026-11-20T02:00:00Z")
         let blocked = try runIAPRecon(["run"] + s.flags + ["--out", dir.file("out")], environment: s.environment)
         #expect(blocked.exitCode == 1)
         #expect(blocked.stderr.contains("store is locked by iap-recon run (pid 4242) since 2026-11-20T02:00:00Z"))
@@ -96,7 +110,8 @@ import Testing
         let s = try await setup()
         // A killed run leaves its lock file behind, but no process holds the lock.
         try dir.write("s.sqlite.lock", "iap-recon run (pid 999999) since 2026-11-19T02:00:00Z\n")
-        let run = try runIAPRecon(["run"] + s.flags + s.inputs + ["--out", dir.file("out")], environment: s.environment)
+        let run = try runIAPRecon(
+            ["run"] + s.flags + s.inputs + ["--out", dir.file("out")], environment: s.environment)
         #expect(run.exitCode == 0, "\(run.stderr)")
         await s.simulator.stop()
     }
@@ -104,14 +119,16 @@ import Testing
     @Test func aMissingInputFileExitsOne() async throws {
         let s = try await setup()
         let run = try runIAPRecon(
-            ["run"] + s.flags + ["--transactions", dir.file("missing.csv"), "--out", dir.file("out")], environment: s.environment)
+            ["run"] + s.flags + ["--transactions", dir.file("missing.csv"), "--out", dir.file("out")],
+            environment: s.environment)
         #expect(run.exitCode == 1)
         #expect(run.stderr.contains("cannot open '\(dir.file("missing.csv"))'"))
         await s.simulator.stop()
     }
 
     @Test func aKilledVerifyLosesNothingAndARerunDoesNotVerifyAgain() async throws {
-        let s = try await setup(purchases: 600, faults: [.always(at: "/production/verifyReceipt", .latency(milliseconds: 250))])
+        let s = try await setup(
+            purchases: 600, faults: [.always(at: "/production/verifyReceipt", .latency(milliseconds: 250))])
         _ = try runIAPRecon(["import", "--db", dir.file("s.sqlite")] + s.inputs)
         var config = s.flags
         if let index = config.firstIndex(of: "--concurrency") { config[index + 1] = "1" }

@@ -62,7 +62,9 @@ import Testing
                 == "date,product_id,currency,previous_net,current_net,difference,transaction_ids,reason\r\n")
     }
 
-    @Test(arguments: [["run", "--db", "x.sqlite", "--history-days", "181"], ["verify", "--db", "x.sqlite", "--history-days", "0"]])
+    @Test(arguments: [
+        ["run", "--db", "x.sqlite", "--history-days", "181"], ["verify", "--db", "x.sqlite", "--history-days", "0"],
+    ])
     func historyDaysOutsideApplesRetentionIsAUsageError(arguments: [String]) throws {
         let result = try runIAPRecon(arguments, directory: dir.path)
         #expect(result.exitCode == 64, "\(arguments): \(result.stderr)")

@@ -11,8 +11,11 @@ import Testing
             "Provider", "Provider Country", "SKU", "Developer", "Title", "Version", "Product Type Identifier", "Units",
             "Developer Proceeds", "Begin Date", "End Date", "Customer Currency", "Country Code", "Customer Price",
         ].joined(separator: "\t"),
-        ["APPLE", "US", "coins", "Dev", "Coins", "", "IA1", "2", "0.69", "11/15/2026", "11/15/2026", "USD", "US", "0.99"]
-            .joined(separator: "\t"),
+        [
+            "APPLE", "US", "coins", "Dev", "Coins", "", "IA1", "2", "0.69", "11/15/2026", "11/15/2026", "USD", "US",
+            "0.99",
+        ]
+        .joined(separator: "\t"),
         ["APPLE", "US", "app", "Dev", "App", "1.0", "1", "9", "0", "11/15/2026", "11/15/2026", "USD", "US", "0"]
             .joined(separator: "\t"),
         "",
@@ -22,10 +25,13 @@ import Testing
         let report = try dir.write("S_D_1_20261115.txt", Self.report)
         let ledger = try dir.write(
             "tx.csv",
-            CommandLineTests.header + "\nr1,u1,coins,t1,,2026-11-15T23:30:00-08:00,1,Production,0.99,USD,USA,verified,,,\n")
+            CommandLineTests.header
+                + "\nr1,u1,coins,t1,,2026-11-15T23:30:00-08:00,1,Production,0.99,USD,USA,verified,,,\n")
         let imported = try runIAPRecon(["import", "--db", dir.file("s.sqlite"), "--sales-report", report])
         #expect(imported.exitCode == 0)
-        #expect(imported.stdout.contains("sales-report \(report): read 2, accepted 2 (1 not in-app purchases, not compared), rejected 0"))
+        #expect(
+            imported.stdout.contains(
+                "sales-report \(report): read 2, accepted 2 (1 not in-app purchases, not compared), rejected 0"))
         let run = try runIAPRecon([
             "run", "--db", dir.file("s.sqlite"), "--out", dir.file("out"), "--transactions", ledger,
             "--sales-report-timezone", "America/Los_Angeles", "--as-of", "2026-11-20T00:00:00Z", "--fail-on", "high",
@@ -42,7 +48,8 @@ import Testing
         let report = try dir.write("S_D_1_20261115.txt", Self.report)
         let ledger = try dir.write(
             "tx.csv",
-            CommandLineTests.header + "\nr1,u1,coins,t1,,2026-11-15T23:30:00-08:00,1,Production,0.99,USD,USA,verified,,,\n")
+            CommandLineTests.header
+                + "\nr1,u1,coins,t1,,2026-11-15T23:30:00-08:00,1,Production,0.99,USD,USA,verified,,,\n")
         let db = dir.file("s.sqlite")
         let imported = try runIAPRecon(["import", "--db", db, "--sales-report", report, "--transactions", ledger])
         #expect(imported.exitCode == 0)

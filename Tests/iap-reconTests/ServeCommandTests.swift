@@ -35,7 +35,8 @@ import Testing
     @Test func withATokenEveryRequestNeedsItAndTheLogNeverShowsIt() async throws {
         let demo = try DemoStore.shared.get()
         let token = "e2e-token-0123456789abcdef"
-        let server = try ServeProcess(["--db", demo.database, "--port", "0"], environment: ["IAP_RECON_SERVE_TOKEN": token])
+        let server = try ServeProcess(
+            ["--db", demo.database, "--port", "0"], environment: ["IAP_RECON_SERVE_TOKEN": token])
         defer { server.stop() }
         let (login, denied) = try await get(server.url + "lookup?user=" + Self.paidNothing)
         #expect(denied == 401)
@@ -59,7 +60,8 @@ import Testing
     func noStoreIsNamedAndNotCreated(command: [String]) throws {
         let dir = TemporaryDirectory("serve-missing")
         let path = dir.file("none.sqlite")
-        let result = try runIAPRecon([command[0], "--db", path] + command.dropFirst() + (command[0] == "serve" ? ["--port", "0"] : []))
+        let result = try runIAPRecon(
+            [command[0], "--db", path] + command.dropFirst() + (command[0] == "serve" ? ["--port", "0"] : []))
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains("no store at \(path)"))
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -214,11 +216,12 @@ enum Browser {
     static func run(_ chromium: String, profile: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-extensions", "--hide-scrollbars", "--window-size=1280,900", "--user-data-dir=\(profile)",
-        ] + arguments
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-extensions", "--hide-scrollbars", "--window-size=1280,900", "--user-data-dir=\(profile)",
+            ] + arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -13,7 +13,11 @@ import Testing
         let receipt = Data("a receipt the simulator knows".utf8).base64EncodedString()
         let seed = SimulatorSeed(
             bundleId: "com.example.app",
-            transactions: [SimulatorTransaction(transactionId: "42", productId: "coins", purchaseDate: 1_795_000_000_000, price: 990, currency: "USD")],
+            transactions: [
+                SimulatorTransaction(
+                    transactionId: "42", productId: "coins", purchaseDate: 1_795_000_000_000, price: 990,
+                    currency: "USD")
+            ],
             receipts: [SimulatorReceipt(data: receipt, environment: "Sandbox", transactionIds: ["42"])])
         let seedFile = dir.file("seed.json")
         try JSONEncoder().encode(seed).write(to: URL(fileURLWithPath: seedFile))
@@ -34,7 +38,8 @@ import Testing
         let outcome = try await AsyncHTTPTransport.withTransport { transport in
             let client = try VerifyReceiptClient(
                 endpoints: endpoints, transport: transport,
-                retryPolicy: RetryPolicy(maxAttempts: 20, budget: .seconds(20), baseDelay: .milliseconds(100), maxDelay: .milliseconds(500)),
+                retryPolicy: RetryPolicy(
+                    maxAttempts: 20, budget: .seconds(20), baseDelay: .milliseconds(100), maxDelay: .milliseconds(500)),
                 rateLimiter: .unlimited())
             return await client.verify(receiptData: receipt)
         }
@@ -59,8 +64,12 @@ import Testing
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -41,7 +41,8 @@ public struct AppStoreServerAPIClient: Sendable {
         for bundle in otherBundleIDs where !bundle.isEmpty && !bundles.contains(bundle) { bundles.append(bundle) }
         var signers: [AppStoreTokenSigner] = []
         for bundle in bundles {
-            signers.append(try AppStoreTokenSigner(key: key.forBundle(bundle), lifetime: tokenLifetime, clock: retryPolicy.clock))
+            signers.append(
+                try AppStoreTokenSigner(key: key.forBundle(bundle), lifetime: tokenLifetime, clock: retryPolicy.clock))
         }
         self.signers = signers
         self.retryPolicy = retryPolicy
@@ -60,11 +61,12 @@ public struct AppStoreServerAPIClient: Sendable {
         -> APIResult<TransactionInfoAnswer>
     {
         let path = "/inApps/v1/transactions/" + Self.escapePath(transactionID)
-        let (call, asked, attempts) = await acrossApps({ signer in
-            await performWithFallback(
-                .transactionInfo, environment: environment, path: path, query: [], signer: signer
-            ) { json in json["signedTransactionInfo"]?.string }
-        }, notFound: { Self.isNotFound($0.0) })
+        let (call, asked, attempts) = await acrossApps(
+            { signer in
+                await performWithFallback(
+                    .transactionInfo, environment: environment, path: path, query: [], signer: signer
+                ) { json in json["signedTransactionInfo"]?.string }
+            }, notFound: { Self.isNotFound($0.0) })
         switch call {
         case .ok(let signed):
             return .success(
@@ -88,11 +90,12 @@ public struct AppStoreServerAPIClient: Sendable {
     public func transactionHistory(
         transactionID: String, environment: StoreEnvironment? = nil, revision: String? = nil, maxPages: Int = 500
     ) async -> APIResult<TransactionHistoryAnswer> {
-        await acrossApps({ signer in
-            await pagedHistory(
-                .transactionHistory, path: "/inApps/v2/history/" + Self.escapePath(transactionID),
-                environment: environment, revision: revision, maxPages: maxPages, signer: signer)
-        }, notFound: Self.isNotFound)
+        await acrossApps(
+            { signer in
+                await pagedHistory(
+                    .transactionHistory, path: "/inApps/v2/history/" + Self.escapePath(transactionID),
+                    environment: environment, revision: revision, maxPages: maxPages, signer: signer)
+            }, notFound: Self.isNotFound)
     }
 
     /// Get Refund History v2 (`GET /inApps/v2/refund/lookup/{transactionId}`), every page.
@@ -105,11 +108,12 @@ public struct AppStoreServerAPIClient: Sendable {
     public func refundHistory(
         transactionID: String, environment: StoreEnvironment? = nil, revision: String? = nil, maxPages: Int = 500
     ) async -> APIResult<TransactionHistoryAnswer> {
-        await acrossApps({ signer in
-            await pagedHistory(
-                .refundHistory, path: "/inApps/v2/refund/lookup/" + Self.escapePath(transactionID),
-                environment: environment, revision: revision, maxPages: maxPages, signer: signer)
-        }, notFound: Self.isNotFound)
+        await acrossApps(
+            { signer in
+                await pagedHistory(
+                    .refundHistory, path: "/inApps/v2/refund/lookup/" + Self.escapePath(transactionID),
+                    environment: environment, revision: revision, maxPages: maxPages, signer: signer)
+            }, notFound: Self.isNotFound)
     }
 
     /// Look Up Order ID (`GET /inApps/v1/lookup/{orderId}`).
@@ -119,18 +123,20 @@ public struct AppStoreServerAPIClient: Sendable {
         -> APIResult<OrderLookupAnswer>
     {
         let path = "/inApps/v1/lookup/" + Self.escapePath(orderID)
-        let (call, attempts) = await acrossApps({ signer in
-            await perform(.orderLookup, environment: environment, path: path, query: [], signer: signer) {
-                json -> (Int, [String])? in
-                guard let status = json["status"]?.int64, let small = Int(exactly: status) else { return nil }
-                let signed = json["signedTransactions"]?.list.compactMap(\.string) ?? []
-                return (small, signed)
-            }
-        }, notFound: { answer in
-            // Status 1: the order id is not this app's.
-            if case .ok(let (status, _)) = answer.0 { return status == 1 }
-            return false
-        })
+        let (call, attempts) = await acrossApps(
+            { signer in
+                await perform(.orderLookup, environment: environment, path: path, query: [], signer: signer) {
+                    json -> (Int, [String])? in
+                    guard let status = json["status"]?.int64, let small = Int(exactly: status) else { return nil }
+                    let signed = json["signedTransactions"]?.list.compactMap(\.string) ?? []
+                    return (small, signed)
+                }
+            },
+            notFound: { answer in
+                // Status 1: the order id is not this app's.
+                if case .ok(let (status, _)) = answer.0 { return status == 1 }
+                return false
+            })
         switch call {
         case .ok(let (status, signed)):
             return .success(

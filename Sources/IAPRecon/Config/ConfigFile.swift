@@ -8,7 +8,9 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     /// The format this program reads.
     public static let currentVersion = 1
 
-    /// Every key a config file may hold, with what it sets. Keys are the long option names.
+    /// Every key a config file may hold, with what it sets.
+    ///
+    /// Keys are the long option names.
     public static let keys: [String: String] = [
         "version": "config file format version (1)",
         "out": "report folder (default reports)",

@@ -1,7 +1,9 @@
 import Foundation
 
-/// What one command was asked to do, as given: built-in defaults, then `--config FILE`, then the
-/// environment's secrets, then flags (later wins). Secrets are never printed (see ``description``).
+/// What one command was asked to do, as given: built-in defaults, then `--config FILE`, then the environment's
+/// secrets, then flags (later wins).
+///
+/// Secrets are never printed (see ``description``).
 ///
 /// Nothing reads these raw values but ``validated()``, which turns them into the typed
 /// ``ReconSettings`` every stage works from.
@@ -31,8 +33,10 @@ public struct ReconConfig: Sendable, Hashable {
     public var pendingLimitMillis: Int64 = 86_400_000
     /// The app's own bundle ids.
     public var bundleIDs: [String] = []
-    /// When the ledger begins (`--ledger-start`: a day `2026-01-01` or an ISO 8601 time / epoch
-    /// ms), as given; checked into ``ReconSettings/ledgerStart``. Nil: the ledger holds everything.
+    /// When the ledger begins (`--ledger-start`: a day `2026-01-01` or an ISO 8601 time / epoch ms), as given;
+    /// checked into ``ReconSettings/ledgerStart``.
+    ///
+    /// Nil: the ledger holds everything.
     public var ledgerStart: String?
     /// Extra trusted root certificates (DER or PEM files).
     public var trustedRoots: [String] = []
@@ -52,9 +56,13 @@ public struct ReconConfig: Sendable, Hashable {
     public var excludeOldTransactions = false
     /// How far back (days) the first Get Notification History sweep goes; Apple keeps 180.
     public var historyDays = 30
-    /// verifyReceipt password. Secret.
+    /// verifyReceipt password.
+    ///
+    /// Secret.
     public var sharedSecret: String?
-    /// App Store Server API credentials. The key file's path is not secret; its contents are.
+    /// App Store Server API credentials.
+    ///
+    /// The key file's path is not secret; its contents are.
     public var apiKeyFile: String?
     public var apiKeyID: String?
     public var issuerID: String?

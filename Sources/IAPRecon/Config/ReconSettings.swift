@@ -1,7 +1,8 @@
 import Foundation
 
-/// A command's configuration, checked once and typed: what every stage reads. Built by
-/// ``ReconConfig/validated()``; nothing after that parses a setting again.
+/// A command's configuration, checked once and typed: what every stage reads.
+///
+/// Built by ``ReconConfig/validated()``; nothing after that parses a setting again.
 public struct ReconSettings: Sendable {
     /// The SQLite store.
     public var databasePath: String
@@ -24,8 +25,10 @@ public struct ReconSettings: Sendable {
     public var pendingLimit: Duration
     /// The app's own bundle ids.
     public var bundleIDs: [String]
-    /// When the ledger begins (epoch ms): Apple's entries for purchases before it are not
-    /// `MISSING_RECORD` (`--ledger-start`). Nil: the ledger holds everything.
+    /// When the ledger begins (epoch ms): Apple's entries for purchases before it are not `MISSING_RECORD`
+    /// (`--ledger-start`).
+    ///
+    /// Nil: the ledger holds everything.
     public var ledgerStart: Int64?
     /// Apple's roots plus every `--trusted-root` file, loaded.
     public var trust: TrustStore

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The detection stage: streams the store's transaction groups through the detectors (and any
-/// other consumer, such as revenue), then the original-id groups and the receipts. Memory: one
-/// group plus the findings.
+/// The detection stage: streams the store's transaction groups through the detectors (and any other consumer,
+/// such as revenue), then the original-id groups and the receipts.
+///
+/// Memory: one group plus the findings.
 public struct DetectStage {
     public var context: DetectionContext
     public var detectors: DetectorSet

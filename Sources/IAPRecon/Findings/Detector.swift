@@ -154,7 +154,8 @@ public enum Detection {
 
 extension TransactionDetector {
     /// Inspects one group (working out its facts first): for tests and one-off checks.
-    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector) {
+    public func inspect(_ group: TransactionGroup, in context: DetectionContext, into findings: inout FindingCollector)
+    {
         inspect(TransactionFacts(group, in: context), into: &findings)
     }
 }

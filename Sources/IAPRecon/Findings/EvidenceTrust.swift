@@ -33,10 +33,11 @@ extension EvidenceRecord {
         return true
     }
 
-    /// Whether evidence is an untrusted app receipt of type `Xcode`, or an untrusted JWS with
-    /// environment `Xcode` or `LocalTesting`: StoreKit testing signs with a local certificate, so
-    /// it is a test purchase (never revenue), not a forgery. It is never authentic and never
-    /// proves Production.
+    /// Whether evidence is an untrusted app receipt of type `Xcode`, or an untrusted JWS with environment `Xcode` or
+    /// `LocalTesting`: StoreKit testing signs with a local certificate, so it is a test purchase (never revenue), not
+    /// a forgery.
+    ///
+    /// It is never authentic and never proves Production.
     var isXcodeTestReceipt: Bool {
         guard source == .offline, signature == .untrusted, let format = receiptFormat else {
             return false

@@ -26,9 +26,11 @@ extension ReceiptCase {
 }
 
 extension Finding {
-    /// A finding about an uploaded receipt that ledger rows rely on: filed under the receipt's
-    /// transaction (see ``ReceiptCase/findingTransactionID``), naming everyone involved, with
-    /// the revenue booked on those rows at stake. `message` is given the rows in booking order.
+    /// A finding about an uploaded receipt that ledger rows rely on: filed under the receipt's transaction (see
+    /// ``ReceiptCase/findingTransactionID``), naming everyone involved, with the revenue booked on those rows at
+    /// stake.
+    ///
+    /// `message` is given the rows in booking order.
     init(
         _ code: FindingCode, receipt: ReceiptCase, environment: StoreEnvironment?, in context: DetectionContext,
         message: (_ rows: [LedgerTransaction], _ booked: MoneyTally) -> Message

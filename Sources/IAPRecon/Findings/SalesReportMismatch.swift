@@ -60,7 +60,8 @@ fileprivate extension Finding.Message {
             ledger += " (no transaction)"
         } else {
             let shown = ids.prefix(SalesReportMismatch.listedTransactions).joined(separator: ", ")
-            let more = ids.count > SalesReportMismatch.listedTransactions
+            let more =
+                ids.count > SalesReportMismatch.listedTransactions
                 ? " and \(ids.count - SalesReportMismatch.listedTransactions) more" : ""
             ledger += " (transaction\(ids.count == 1 ? "" : "s") \(shown)\(more))"
         }

@@ -40,6 +40,7 @@ extension TransactionGroup {
 extension OriginalTransactionGroup {
     /// The group as of `asOf`.
     public func asOf(_ asOf: Int64) -> OriginalTransactionGroup {
-        OriginalTransactionGroup(originalTransactionID: originalTransactionID, records: records.compactMap { $0.asOf(asOf) })
+        OriginalTransactionGroup(
+            originalTransactionID: originalTransactionID, records: records.compactMap { $0.asOf(asOf) })
     }
 }

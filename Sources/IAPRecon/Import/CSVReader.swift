@@ -11,7 +11,9 @@ public struct CSVRecord: Sendable {
     public var syntaxError: String?
 }
 
-/// Why a file could not be read at all. Per-row problems are rejections, not these.
+/// Why a file could not be read at all.
+///
+/// Per-row problems are rejections, not these.
 public enum ImportFileError: LocalizedError, Sendable, Equatable {
     case cannotOpen(path: String, reason: String)
     case readFailed(path: String, reason: String)
@@ -44,7 +46,9 @@ struct ChunkedFile {
         if fd < 0 { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
     }
 
-    /// Drops consumed bytes and appends the next chunk. Returns false at end of file.
+    /// Drops consumed bytes and appends the next chunk.
+    ///
+    /// Returns false at end of file.
     mutating func refill() throws(ImportFileError) -> Bool {
         if atEOF { return false }
         if consumed > 0 {
@@ -74,14 +78,18 @@ struct ChunkedFile {
     mutating func skipByteOrderMark() throws(ImportFileError) {
         // Need at least 3 bytes (or the end of the file) to see one.
         while buffer.count - consumed < 3, try refill() {}
-        if buffer.count - consumed >= 3, buffer[consumed] == 0xEF, buffer[consumed + 1] == 0xBB, buffer[consumed + 2] == 0xBF {
+        if buffer.count - consumed >= 3, buffer[consumed] == 0xEF, buffer[consumed + 1] == 0xBB,
+            buffer[consumed + 2] == 0xBF
+        {
             consumed += 3
         }
     }
 }
 
-/// A streaming RFC 4180 reader: quoted fields with embedded commas, quotes (`""`) and line
-/// breaks, LF or CRLF, an optional UTF-8 byte order mark. Memory is one chunk plus one record.
+/// A streaming RFC 4180 reader: quoted fields with embedded commas, quotes (`""`) and line breaks, LF or CRLF, an
+/// optional UTF-8 byte order mark.
+///
+/// Memory is one chunk plus one record.
 struct CSVReader {
     private var file: ChunkedFile
     private var line = 1
@@ -132,8 +140,9 @@ struct CSVReader {
         }
     }
 
-    /// Parses one record starting at `start`. Returns nil when the buffer ends before the record
-    /// does and more input may follow.
+    /// Parses one record starting at `start`.
+    ///
+    /// Returns nil when the buffer ends before the record does and more input may follow.
     private func parse(from start: Int, final: Bool) -> (CSVRecord, Int, Int)? {
         let b = file.buffer
         var i = start

@@ -1,6 +1,8 @@
 import Foundation
 
-/// What happened to one input file. `read == accepted + rejected` always holds.
+/// What happened to one input file.
+///
+/// `read == accepted + rejected` always holds.
 public struct ImportFileSummary: Sendable, Hashable, Codable {
     public var kind: String
     public var file: String
@@ -292,7 +294,9 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// Waits for room, then appends. False when the queue was cancelled.
+    /// Waits for room, then appends.
+    ///
+    /// False when the queue was cancelled.
     func push(_ item: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -303,7 +307,9 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         return true
     }
 
-    /// Waits for an item. Nil when the queue was cancelled and is empty.
+    /// Waits for an item.
+    ///
+    /// Nil when the queue was cancelled and is empty.
     func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }

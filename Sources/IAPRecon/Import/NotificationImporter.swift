@@ -46,7 +46,8 @@ public struct NotificationImporter: Sendable {
 
     private func reject(_ line: JSONLLine, path: String, reason: String, store: ReconStore) throws {
         try store.rejectNotification(
-            RejectedRow(kind: .notifications, source: path, line: line.line, recordID: nil, reason: reason, raw: line.text))
+            RejectedRow(
+                kind: .notifications, source: path, line: line.line, recordID: nil, reason: reason, raw: line.text))
     }
 
     /// The `signedPayload` and `received_at` of one line, or why the line is not a notification.

@@ -6,7 +6,9 @@ extension RowFields {
         guard let data = text.data(using: .utf8),
             let object = try? JSONSerialization.jsonObject(with: data, options: [])
         else { return (nil, "bad JSON") }
-        guard let dictionary = object as? [String: Any] else { return (nil, "bad JSON: a line must be one JSON object") }
+        guard let dictionary = object as? [String: Any] else {
+            return (nil, "bad JSON: a line must be one JSON object")
+        }
         var keys: [String] = []
         var values: [String] = []
         var problem: String?

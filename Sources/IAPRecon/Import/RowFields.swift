@@ -92,7 +92,8 @@ struct RowFields {
         guard let text = string(field) else { return nil }
         guard let millis = Timestamp.parse(text) else {
             throw RowRejection(
-                "bad timestamp in '\(field.name)': '\(text.prefix(40))' (expected ISO 8601 with offset or epoch milliseconds)")
+                "bad timestamp in '\(field.name)': '\(text.prefix(40))' (expected ISO 8601 with offset or epoch milliseconds)"
+            )
         }
         guard Timestamp.plausible.contains(millis) else {
             throw RowRejection(Timestamp.implausibleReason(field: field.name, text: text, millis: millis))
@@ -110,11 +111,13 @@ struct RowFields {
     func quantity(_ field: Field) throws(RowRejection) -> Int? {
         guard let text = string(field) else { return nil }
         guard let value = Int(text) else {
-            throw RowRejection("bad number in '\(field.name)': '\(text.prefix(40))' (expected a whole number from 1 to 10)")
+            throw RowRejection(
+                "bad number in '\(field.name)': '\(text.prefix(40))' (expected a whole number from 1 to 10)")
         }
         guard (1...10).contains(value) else {
             throw RowRejection(
-                "implausible value in '\(field.name)': \(value) (Apple sells from 1 to 10 of a product in one transaction)")
+                "implausible value in '\(field.name)': \(value) (Apple sells from 1 to 10 of a product in one transaction)"
+            )
         }
         return value
     }
@@ -156,14 +159,16 @@ struct RowFields {
                 let money = try Money.parse(text, currency: code)
                 guard money.milliunits >= 0 else {
                     throw RowRejection(
-                        "implausible value in '\(priceField.name)': '\(text.prefix(40))' is negative (a price is what the customer paid)")
+                        "implausible value in '\(priceField.name)': '\(text.prefix(40))' is negative (a price is what the customer paid)"
+                    )
                 }
                 return money
             } catch let rejection as RowRejection {
                 throw rejection
             } catch let error as MoneyError {
                 switch error {
-                case .unknownCurrency: throw RowRejection("unknown currency '\(code.prefix(10))' in '\(currencyField.name)'")
+                case .unknownCurrency:
+                    throw RowRejection("unknown currency '\(code.prefix(10))' in '\(currencyField.name)'")
                 case .outOfRange: throw RowRejection("bad price in '\(priceField.name)': \(error) for the money type")
                 default: throw RowRejection("bad price in '\(priceField.name)': \(error)")
                 }
@@ -189,17 +194,21 @@ enum RowParser {
         let transactionID = try row.required(.transactionID)
         let purchaseDate = try row.requiredTimestamp(.purchaseDate)
         let statusText = try row.required(.verificationStatus)
-        guard let status = VerificationStatus(rawValue: statusText) ?? VerificationStatus(rawValue: statusText.lowercased())
+        guard
+            let status = VerificationStatus(rawValue: statusText)
+                ?? VerificationStatus(rawValue: statusText.lowercased())
         else {
             throw RowRejection(
-                "bad value in 'verification_status': '\(statusText.prefix(40))' (expected pending, verified, invalid or error)")
+                "bad value in 'verification_status': '\(statusText.prefix(40))' (expected pending, verified, invalid or error)"
+            )
         }
         let storefront = try storefront(row.string(.storefront))
         let quantity = try row.quantity(.quantity) ?? 1
         let price = try row.money(price: .price, currency: .currency)
         if let price, price.times(quantity) == nil {
             throw RowRejection(
-                "implausible value in 'price': \(price.formatted) \(price.currency) × \(quantity) does not fit the money type")
+                "implausible value in 'price': \(price.formatted) \(price.currency) × \(quantity) does not fit the money type"
+            )
         }
         return LedgerTransaction(
             recordID: recordID, userID: userID, productID: productID, transactionID: transactionID,
@@ -216,7 +225,8 @@ enum RowParser {
         let formatText = try row.required(.format)
         guard let format = ReceiptFormat(rawValue: formatText.lowercased()) else {
             throw RowRejection(
-                "bad value in 'format': '\(formatText.prefix(40))' (expected app-receipt, transaction-receipt or signed-transaction)")
+                "bad value in 'format': '\(formatText.prefix(40))' (expected app-receipt, transaction-receipt or signed-transaction)"
+            )
         }
         let data = try row.required(.data)
         return UploadedReceipt(
@@ -229,7 +239,8 @@ enum RowParser {
         let typeText = try row.required(.type)
         guard let type = ProductType(rawValue: typeText.lowercased()) else {
             throw RowRejection(
-                "bad value in 'type': '\(typeText.prefix(40))' (expected consumable, non-consumable, auto-renewable or non-renewing)")
+                "bad value in 'type': '\(typeText.prefix(40))' (expected consumable, non-consumable, auto-renewable or non-renewing)"
+            )
         }
         var ppm = CatalogProduct.defaultProceedsRatePPM
         if let rate = row.string(.proceedsRate) {

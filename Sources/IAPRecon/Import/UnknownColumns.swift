@@ -8,7 +8,8 @@ enum UnknownColumns {
         case .transactions:
             return [
                 .recordID, .userID, .productID, .transactionID, .originalTransactionID, .purchaseDate, .quantity,
-                .environment, .price, .currency, .storefront, .verificationStatus, .deliveredAt, .finishedAt, .receiptID,
+                .environment, .price, .currency, .storefront, .verificationStatus, .deliveredAt, .finishedAt,
+                .receiptID,
             ]
         case .receipts: return [.receiptID, .userID, .receivedAt, .format, .data, .claimedEnvironment]
         case .products: return [.productID, .type, .price, .currency, .storefront, .proceedsRate]

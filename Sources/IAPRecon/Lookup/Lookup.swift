@@ -52,7 +52,8 @@ public struct LookupReport: Sendable, Codable, Hashable {
         var lines = [answer, ""]
         if events.isEmpty { lines.append("(nothing in the store)") }
         for event in events {
-            lines.append("\(event.time)  \(event.kind.padding(toLength: 12, withPad: " ", startingAt: 0))  \(event.text)")
+            lines.append(
+                "\(event.time)  \(event.kind.padding(toLength: 12, withPad: " ", startingAt: 0))  \(event.text)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -84,7 +85,9 @@ public struct LookupReport: Sendable, Codable, Hashable {
 /// Builds a ``LookupReport`` from the store alone (no network).
 public enum Lookup {
     /// Everything the store knows about `subject`, as a timeline.
-    public static func build(_ subject: LookupSubject, store: ReconStore, bundleIDs: Set<String> = []) throws -> LookupReport {
+    public static func build(_ subject: LookupSubject, store: ReconStore, bundleIDs: Set<String> = []) throws
+        -> LookupReport
+    {
         var rows: [LedgerTransaction]
         var userID: String?
         let title: String
@@ -95,7 +98,8 @@ public enum Lookup {
             title = "user \(id)"
         case .transaction(let id):
             rows = try store.ledgerRows(transactionIDs: [id])
-            rows = try store.ledgerRows(transactionIDs: [id], originalTransactionIDs: Array(Set(rows.map(\.originalTransactionID))))
+            rows = try store.ledgerRows(
+                transactionIDs: [id], originalTransactionIDs: Array(Set(rows.map(\.originalTransactionID))))
             title = "transaction \(id)"
         case .originalTransaction(let id):
             rows = try store.ledgerRows(transactionIDs: [id], originalTransactionIDs: [id])
@@ -111,11 +115,13 @@ public enum Lookup {
         case .user: break
         }
         let receipts = try store.receiptHeaders(ids: rows.compactMap(\.receiptID), userID: userID)
-        let evidence = try store.evidence(transactionIDs: transactionIDs.sorted(), receiptIDs: receipts.map(\.receiptID))
+        let evidence = try store.evidence(
+            transactionIDs: transactionIDs.sorted(), receiptIDs: receipts.map(\.receiptID))
         // A user's receipts may reveal purchases the ledger lacks: include those transactions.
         transactionIDs.formUnion(evidence.map(\.entry.transactionID))
         let verifications = try store.verifications(
-            recordIDs: rows.map(\.recordID), receiptIDs: receipts.map(\.receiptID), transactionIDs: transactionIDs.sorted())
+            recordIDs: rows.map(\.recordID), receiptIDs: receipts.map(\.receiptID),
+            transactionIDs: transactionIDs.sorted())
         let findings = try store.findingHistory(transactionIDs: transactionIDs.sorted(), userID: userID)
 
         var events: [(Int64, Int, LookupReport.Event)] = []
@@ -124,9 +130,12 @@ public enum Lookup {
             transaction: String? = nil, user: String? = nil
         ) {
             events.append(
-                (time, order, .init(
-                    time: Timestamp.iso(time), kind: kind, text: text, recordID: record, transactionID: transaction,
-                    userID: user)))
+                (
+                    time, order,
+                    .init(
+                        time: Timestamp.iso(time), kind: kind, text: text, recordID: record, transactionID: transaction,
+                        userID: user)
+                ))
         }
         for row in rows {
             let price = row.lineTotal.map { " for \($0.formatted) \($0.currency)" } ?? ""
@@ -135,15 +144,21 @@ public enum Lookup {
                 "\(row.userID) bought \(row.productID) ×\(row.quantity)\(price) — transaction \(row.transactionID), record \(row.recordID), \(row.environment.rawValue), ledger status \(row.verificationStatus.rawValue)",
                 record: row.recordID, transaction: row.transactionID, user: row.userID)
             if let delivered = row.deliveredAt {
-                add(delivered, 3, "delivered", "content granted for record \(row.recordID)", record: row.recordID, transaction: row.transactionID)
+                add(
+                    delivered, 3, "delivered", "content granted for record \(row.recordID)", record: row.recordID,
+                    transaction: row.transactionID)
             }
             if let finished = row.finishedAt {
-                add(finished, 4, "finished", "client finished transaction \(row.transactionID)", record: row.recordID, transaction: row.transactionID)
+                add(
+                    finished, 4, "finished", "client finished transaction \(row.transactionID)", record: row.recordID,
+                    transaction: row.transactionID)
             }
         }
         for receipt in receipts {
             let claimed = receipt.claimedEnvironment.map { ", claimed \($0.rawValue)" } ?? ""
-            add(receipt.receivedAt ?? 0, 1, "receipt", "receipt \(receipt.receiptID) uploaded by \(receipt.userID ?? "unknown") (\(receipt.format.rawValue)\(claimed))",
+            add(
+                receipt.receivedAt ?? 0, 1, "receipt",
+                "receipt \(receipt.receiptID) uploaded by \(receipt.userID ?? "unknown") (\(receipt.format.rawValue)\(claimed))",
                 user: receipt.userID)
         }
         for v in verifications {
@@ -181,7 +196,10 @@ public enum Lookup {
             let f = h.finding
             let amount = f.amount.map { " [\($0.formatted) \($0.currency)]" } ?? ""
             let state = h.resolvedAt.map { " (resolved \(Timestamp.iso($0)))" } ?? ""
-            add(h.firstSeenAt, 6, "finding", "\(f.code.rawValue) (\(f.severity.rawValue))\(amount): \(f.detail)\(state)", transaction: f.transactionID)
+            add(
+                h.firstSeenAt, 6, "finding",
+                "\(f.code.rawValue) (\(f.severity.rawValue))\(amount): \(f.detail)\(state)",
+                transaction: f.transactionID)
         }
         events.sort { ($0.0, $0.1, $0.2.text) < ($1.0, $1.1, $1.2.text) }
 
@@ -218,7 +236,8 @@ public enum Lookup {
         if refunded > 0 { answer += "; \(refunded) refunded" }
         if !undelivered.isEmpty { answer += "; NOT DELIVERED: " + undelivered.joined(separator: ", ") }
         if let worst = open.first {
-            answer += "; \(open.count) open finding\(open.count == 1 ? "" : "s"), worst \(worst.finding.code.rawValue) (\(worst.finding.severity.rawValue))"
+            answer +=
+                "; \(open.count) open finding\(open.count == 1 ? "" : "s"), worst \(worst.finding.code.rawValue) (\(worst.finding.severity.rawValue))"
         }
         return LookupReport(
             answer: answer, subject: title, charged: charged, delivered: delivered, refunded: refunded,

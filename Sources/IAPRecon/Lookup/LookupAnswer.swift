@@ -1,7 +1,8 @@
 import Foundation
 
-/// What a lookup concluded: the report, or why an order id could not be turned into
-/// transactions. The `lookup` command and the support web view both print this.
+/// What a lookup concluded: the report, or why an order id could not be turned into transactions.
+///
+/// The `lookup` command and the support web view both print this.
 public enum LookupAnswer: Sendable, Hashable {
     case report(LookupReport)
     /// Apple could not resolve the order id; `message` says why, in one line.

@@ -57,8 +57,9 @@ public struct EvidenceEntry: Sendable, Hashable {
     public var bundleID: String?
     public var appAccountToken: String?
     public var inAppOwnershipType: String?
-    /// JWS `signedDate` (epoch ms): when Apple signed this statement. The latest signed statement
-    /// about a transaction is Apple's current word on it (refunds, reversals).
+    /// JWS `signedDate` (epoch ms): when Apple signed this statement.
+    ///
+    /// The latest signed statement about a transaction is Apple's current word on it (refunds, reversals).
     public var signedDate: Int64?
 
     public init(
@@ -96,8 +97,10 @@ public struct EvidenceEntry: Sendable, Hashable {
 /// What one receipt says, decoded offline: its header facts and every purchase in it.
 public struct ReceiptEvidence: Sendable, Hashable {
     public var format: ReceiptFormat
-    /// The environment the receipt states: iOS 6 `environment`, the app receipt's type
-    /// (`ProductionSandbox` is Sandbox), or the JWS `environment`. Nil when it does not say.
+    /// The environment the receipt states: iOS 6 `environment`, the app receipt's type (`ProductionSandbox` is
+    /// Sandbox), or the JWS `environment`.
+    ///
+    /// Nil when it does not say.
     public var environment: StoreEnvironment?
     /// The app receipt's receipt type, raw (`Production`, `ProductionSandbox`, `Xcode`).
     public var receiptType: String?
@@ -130,7 +133,9 @@ public struct ReceiptEvidence: Sendable, Hashable {
     }
 }
 
-/// Why a receipt payload could not be decoded at all. A value, never a crash.
+/// Why a receipt payload could not be decoded at all.
+///
+/// A value, never a crash.
 public struct ReceiptDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         /// Not base64, not the expected structure, truncated, absurd lengths, too deep.

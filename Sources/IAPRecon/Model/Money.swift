@@ -1,7 +1,9 @@
 import Foundation
 
-/// An exact amount of money: integer milliunits (1/1000 of the currency's major unit) plus an
-/// ISO 4217 currency code. Never binary floating point.
+/// An exact amount of money: integer milliunits (1/1000 of the currency's major unit) plus an ISO 4217 currency
+/// code.
+///
+/// Never binary floating point.
 ///
 /// Milliunits are what Apple's StoreKit 2 payloads use for `price`, and they hold every
 /// currency's minor unit exactly (JPY 0 decimals, USD 2, KWD 3).

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One piece of evidence about a transaction, with the facts of the receipt or answer it came
-/// from. Built by the store from `evidence` joined with `receipt_checks`/`verifications`.
+/// One piece of evidence about a transaction, with the facts of the receipt or answer it came from.
+///
+/// Built by the store from `evidence` joined with `receipt_checks`/`verifications`.
 public struct EvidenceRecord: Sendable, Hashable {
     public var entry: EvidenceEntry
     public var source: EvidenceSource
@@ -53,9 +54,11 @@ public struct EvidenceRecord: Sendable, Hashable {
     }
 }
 
-/// Everything known about one Apple transaction id: the ledger rows that name it and every
-/// piece of evidence that names it. Detectors see one group at a time (the store streams them
-/// in transaction-id order), so detection needs memory for one group, not the whole ledger.
+/// Everything known about one Apple transaction id: the ledger rows that name it and every piece of evidence that
+/// names it.
+///
+/// Detectors see one group at a time (the store streams them in transaction-id order), so detection needs memory
+/// for one group, not the whole ledger.
 public struct TransactionGroup: Sendable, Hashable {
     public var transactionID: String
     /// Ledger rows with this transaction id, in record-id order.
@@ -70,8 +73,9 @@ public struct TransactionGroup: Sendable, Hashable {
     }
 }
 
-/// Ledger rows sharing one original transaction id (second pass, original-id order). Only
-/// groups with at least two rows are formed.
+/// Ledger rows sharing one original transaction id (second pass, original-id order).
+///
+/// Only groups with at least two rows are formed.
 public struct OriginalTransactionGroup: Sendable, Hashable {
     public var originalTransactionID: String
     public var records: [LedgerTransaction]

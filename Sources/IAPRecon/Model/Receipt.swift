@@ -14,7 +14,9 @@ public struct UploadedReceipt: Sendable, Hashable {
     public var userID: String?
     public var receivedAt: Int64?
     public var format: ReceiptFormat
-    /// The payload exactly as uploaded. Never logged.
+    /// The payload exactly as uploaded.
+    ///
+    /// Never logged.
     public var data: String
     public var claimedEnvironment: StoreEnvironment?
 

@@ -32,8 +32,10 @@ public struct SystemClock: ReconClock {
     }
 }
 
-/// A clock that stands still until told otherwise: a sleep returns at once, is recorded, and
-/// moves "now" forward by the time slept. For tests and reproducible runs.
+/// A clock that stands still until told otherwise: a sleep returns at once, is recorded, and moves "now" forward
+/// by the time slept.
+///
+/// For tests and reproducible runs.
 public final class ManualClock: ReconClock {
     private let state: Mutex<(now: Date, sleeps: [Duration])>
 

@@ -36,8 +36,9 @@ public struct SalesReportRow: Sendable, Hashable {
         self.line = line
     }
 
-    /// What the customers paid on this row: `units` × the unit price, negative for refunds
-    /// (Apple writes a refund as negative units, its price with or without a minus sign).
+    /// What the customers paid on this row: `units` × the unit price, negative for refunds (Apple writes a refund as
+    /// negative units, its price with or without a minus sign).
+    ///
     /// Nil on overflow.
     public var customerAmount: Money? {
         guard customerPrice.milliunits != .min else { return nil }

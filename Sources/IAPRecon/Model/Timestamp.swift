@@ -24,8 +24,9 @@ public enum Timestamp {
         }
         let bytes = utf8[(utf8.startIndex + start)...]
         guard !bytes.isEmpty else { return nil }
-        if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || (bytes.first == 0x2D && bytes.count > 1
-            && bytes.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }))
+        if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            || (bytes.first == 0x2D && bytes.count > 1
+                && bytes.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }))
         {
             guard bytes.count <= 16 else { return nil }
             var value: Int64 = 0
@@ -95,7 +96,8 @@ public enum Timestamp {
             hour <= 23, minute <= 59, second <= 60
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
+        let seconds =
+            Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
             - Int64(offsetMinutes * 60)
         return seconds * 1000 + Int64(millis)
     }

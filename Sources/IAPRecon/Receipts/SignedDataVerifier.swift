@@ -70,7 +70,8 @@ public struct SignedDataVerifier: Sendable {
 
     /// Verifies and decodes an App Store Server Notification V2 `signedPayload`; bundle id and
     /// environment are read from `data` (or `summary`).
-    public func verifyAndDecodeNotification(_ jws: String) async -> JWSVerificationResult<ResponseBodyV2DecodedPayload> {
+    public func verifyAndDecodeNotification(_ jws: String) async -> JWSVerificationResult<ResponseBodyV2DecodedPayload>
+    {
         await verifyAndDecode(jws, as: ResponseBodyV2DecodedPayload.self)
     }
 

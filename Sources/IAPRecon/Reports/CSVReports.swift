@@ -31,7 +31,9 @@ public enum CSVReports {
         CSVTable(
             header: revenueHeader,
             rows: report.revenue.map { row in
-                func money(_ milli: Int64) -> CSVCell { .number(Money(milliunits: milli, currency: row.currency).formatted) }
+                func money(_ milli: Int64) -> CSVCell {
+                    .number(Money(milliunits: milli, currency: row.currency).formatted)
+                }
                 return [
                     .text(row.date), .text(row.productID), .text(row.currency), .number(String(row.units)),
                     money(row.gross), money(row.refunds), money(row.net), money(row.estimatedProceeds),

@@ -50,7 +50,8 @@ public struct CSVTable: Sendable, Hashable {
 
     /// Quotes a field when it holds a comma, quote, line break or edge blanks.
     static func quoted(_ text: String) -> String {
-        let needs = text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        let needs =
+            text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             || text.first == " " || text.last == " "
         guard needs else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""

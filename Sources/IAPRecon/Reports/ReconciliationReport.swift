@@ -27,7 +27,9 @@ public struct ReconciliationReport: Sendable {
     public static let pendingLimit = 1_000_000
 
     /// Revenue totals per currency: (gross, refunds, net, proceeds).
-    public var totalsByCurrency: [(currency: String, units: Int64, gross: Int64, refunds: Int64, net: Int64, proceeds: Int64)] {
+    public var totalsByCurrency:
+        [(currency: String, units: Int64, gross: Int64, refunds: Int64, net: Int64, proceeds: Int64)]
+    {
         var sums: [String: (Int64, Int64, Int64, Int64)] = [:]
         for row in revenue {
             var s = sums[row.currency] ?? (0, 0, 0, 0)

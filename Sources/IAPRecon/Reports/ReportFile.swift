@@ -1,6 +1,8 @@
 import Foundation
 
-/// Why a report could not be written. The run cannot complete after one of these.
+/// Why a report could not be written.
+///
+/// The run cannot complete after one of these.
 public enum ReportError: LocalizedError, Sendable, Equatable {
     case cannotCreateDirectory(path: String, reason: String)
     case cannotWrite(path: String, reason: String)

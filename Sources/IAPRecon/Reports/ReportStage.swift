@@ -82,8 +82,9 @@ public struct ReportStage {
         return report
     }
 
-    /// Writes the CSV files and the workbook of `report`. Values a format cannot hold become
-    /// warnings in `report.run` (and so in run.json), never a failed report.
+    /// Writes the CSV files and the workbook of `report`.
+    ///
+    /// Values a format cannot hold become warnings in `report.run` (and so in run.json), never a failed report.
     public func write(_ report: inout ReconciliationReport) throws {
         let out = outputDirectory
         try ReportFile.ensureDirectory(out)

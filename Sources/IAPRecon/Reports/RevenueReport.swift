@@ -41,7 +41,8 @@ public struct RevenueBuilder {
             netByRate.keys.sorted().reduce(0) { total, rate in
                 Money.sum(
                     total,
-                    Money(milliunits: netByRate[rate] ?? 0, currency: currency).scaledToMinorUnit(byPPM: rate).milliunits)
+                    Money(milliunits: netByRate[rate] ?? 0, currency: currency).scaledToMinorUnit(byPPM: rate)
+                        .milliunits)
             }
         }
     }
@@ -105,10 +106,12 @@ public struct RevenueBuilder {
             unpricedTransactions += 1
             return
         }
-        let rate = context.product(record.productID, storefront: record.storefront)?.proceedsRatePPM
+        let rate =
+            context.product(record.productID, storefront: record.storefront)?.proceedsRatePPM
             ?? CatalogProduct.defaultProceedsRatePPM
         if !record.environment.isProduction {
-            recoveredFromSandbox[value.currency] = Money.sum(recoveredFromSandbox[value.currency] ?? 0, value.milliunits)
+            recoveredFromSandbox[value.currency] = Money.sum(
+                recoveredFromSandbox[value.currency] ?? 0, value.milliunits)
         }
         let purchaseDay = day(of: record.purchaseDate)
         if inRange(purchaseDay) {

@@ -28,7 +28,9 @@ public struct XLSXDateTime: Sendable, Hashable {
     }
 }
 
-/// One typed cell. Numbers are written as numeric cells, dates as date cells.
+/// One typed cell.
+///
+/// Numbers are written as numeric cells, dates as date cells.
 public enum XLSXCell: Sendable, Hashable {
     case empty
     case text(String)
@@ -103,7 +105,9 @@ public struct XLSXChart: Sendable, Hashable {
     /// Top-left cell the chart is anchored at (zero-based).
     public var anchorRow: Int
     public var anchorColumn: Int
-    /// Number format of the value axis (e.g. a currency's ``XLSXWriter/amountFormat(_:)``).
+    /// Number format of the value axis (e.g.
+    ///
+    /// a currency's ``XLSXWriter/amountFormat(_:)``).
     public var valueFormat: String?
     /// The first and last day of a ``Kind/dateLine`` chart's date scale.
     public var dateRange: (first: XLSXDateTime, last: XLSXDateTime)? {
@@ -133,8 +137,10 @@ public struct XLSXSheet: Sendable, Hashable {
     public var rows: [XLSXRow]
     /// Column widths in Excel character units; a missing or nil entry is sized from content.
     public var columnWidths: [Double?]
-    /// Zero-based index of the table header row: it is frozen (rows above and it stay visible)
-    /// and the autofilter spans from it to the last row over all its columns. Nil: neither.
+    /// Zero-based index of the table header row: it is frozen (rows above and it stay visible) and the autofilter
+    /// spans from it to the last row over all its columns.
+    ///
+    /// Nil: neither.
     public var headerRow: Int?
     public var charts: [XLSXChart]
     // Every sheet prints landscape, one page wide, repeating its header row on each page.

@@ -18,8 +18,10 @@ extension XLSXReportWriter {
         return XLSXSheet(name: "Apple Sales", rows: rows, columnWidths: [12], headerRow: 0)
     }
 
-    /// The Summary's section on the sales reports: which days were compared, in which time
-    /// zone, and how many keys disagree. Nothing when no report is in the store.
+    /// The Summary's section on the sales reports: which days were compared, in which time zone, and how many keys
+    /// disagree.
+    ///
+    /// Nothing when no report is in the store.
     static func appleSalesSummary(_ sales: SalesReconciliationReport?) -> [XLSXRow] {
         guard let sales else { return [] }
         let mismatches = sales.lines.filter { !$0.matches }.count

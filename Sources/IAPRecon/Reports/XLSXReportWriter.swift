@@ -5,8 +5,9 @@ import Foundation
 /// Sheets: Summary (totals per currency, findings by code and severity, new/resolved, a daily
 /// revenue chart), Revenue, Discrepancies, Pending, Rejected, Run.
 public enum XLSXReportWriter {
-    /// Writes the workbook for `report` to `path` (atomically). A stored value the format cannot
-    /// hold is written as text.
+    /// Writes the workbook for `report` to `path` (atomically).
+    ///
+    /// A stored value the format cannot hold is written as text.
     ///
     /// - Returns: one warning per value written as text, for `run.json`.
     @discardableResult
@@ -46,23 +47,38 @@ public enum XLSXReportWriter {
         rows.append(XLSXRow([.text("Store"), .text(report.run.store)]))
         rows.append(XLSXRow([]))
         rows.append(XLSXRow([.text("Revenue (Production only)")], style: .title))
-        rows.append(XLSXRow(["Currency", "Units", "Gross", "Refunds", "Net", "Estimated proceeds"].map { .text($0) }, style: .header))
+        rows.append(
+            XLSXRow(
+                ["Currency", "Units", "Gross", "Refunds", "Net", "Estimated proceeds"].map { .text($0) }, style: .header
+            ))
         for t in report.totalsByCurrency {
             func m(_ v: Int64) -> XLSXCell { .amount(Money(milliunits: v, currency: t.currency)) }
-            rows.append(XLSXRow([.text(t.currency), .integer(t.units), m(t.gross), m(t.refunds), m(t.net), m(t.proceeds)]))
+            rows.append(
+                XLSXRow([.text(t.currency), .integer(t.units), m(t.gross), m(t.refunds), m(t.net), m(t.proceeds)]))
         }
         if report.totalsByCurrency.isEmpty { rows.append(XLSXRow([.text("No Production revenue in range")])) }
         for (currency, milli) in report.recoveredFromSandbox.sorted(by: { $0.key < $1.key }) {
-            rows.append(XLSXRow([.text("Recovered: Production purchases booked as Sandbox"), .money(Money(milliunits: milli, currency: currency))]))
+            rows.append(
+                XLSXRow([
+                    .text("Recovered: Production purchases booked as Sandbox"),
+                    .money(Money(milliunits: milli, currency: currency)),
+                ]))
         }
         for (currency, milli) in report.excludedAsSandbox.sorted(by: { $0.key < $1.key }) {
-            rows.append(XLSXRow([.text("Excluded: booked as Production, evidence says not"), .money(Money(milliunits: milli, currency: currency))]))
+            rows.append(
+                XLSXRow([
+                    .text("Excluded: booked as Production, evidence says not"),
+                    .money(Money(milliunits: milli, currency: currency)),
+                ]))
         }
         if report.unpricedTransactions > 0 {
-            rows.append(XLSXRow([.text("Counted transactions without any price"), .integer(Int64(report.unpricedTransactions))]))
+            rows.append(
+                XLSXRow([.text("Counted transactions without any price"), .integer(Int64(report.unpricedTransactions))])
+            )
         }
         if report.duplicateRowsIgnored > 0 {
-            rows.append(XLSXRow([.text("Duplicate ledger rows counted once"), .integer(Int64(report.duplicateRowsIgnored))]))
+            rows.append(
+                XLSXRow([.text("Duplicate ledger rows counted once"), .integer(Int64(report.duplicateRowsIgnored))]))
         }
         rows += appleSalesSummary(report.sales)
         rows.append(XLSXRow([]))
@@ -75,21 +91,35 @@ public enum XLSXReportWriter {
             rows.append(XLSXRow([.text(severity.rawValue), .integer(Int64(count))]))
         }
         rows.append(XLSXRow([]))
-        rows.append(XLSXRow(["Code", "Severity", "Findings", "New", "Amount at stake", "Currency"].map { .text($0) }, style: .header))
+        rows.append(
+            XLSXRow(
+                ["Code", "Severity", "Findings", "New", "Amount at stake", "Currency"].map { .text($0) }, style: .header
+            ))
         let byCode = Dictionary(grouping: report.findings, by: \.finding.code)
         for code in FindingCode.allCases.sorted(by: { ($0.severity, $0.rawValue) < ($1.severity, $1.rawValue) }) {
             let items = byCode[code] ?? []
             var perCurrency: [String: Int64] = [:]
-            for item in items { if let a = item.finding.amount { perCurrency[a.currency] = Money.sum(perCurrency[a.currency] ?? 0, a.milliunits) } }
+            for item in items {
+                if let a = item.finding.amount {
+                    perCurrency[a.currency] = Money.sum(perCurrency[a.currency] ?? 0, a.milliunits)
+                }
+            }
             let newCount = Int64(items.filter(\.isNew).count)
             if perCurrency.isEmpty {
-                rows.append(XLSXRow([.text(code.rawValue), .text(code.severity.rawValue), .integer(Int64(items.count)), .integer(newCount), .empty, .empty]))
+                rows.append(
+                    XLSXRow([
+                        .text(code.rawValue), .text(code.severity.rawValue), .integer(Int64(items.count)),
+                        .integer(newCount), .empty, .empty,
+                    ]))
             }
             for (index, (currency, milli)) in perCurrency.sorted(by: { $0.key < $1.key }).enumerated() {
-                rows.append(XLSXRow([
-                    .text(code.rawValue), .text(code.severity.rawValue), index == 0 ? .integer(Int64(items.count)) : .empty,
-                    index == 0 ? .integer(newCount) : .empty, .amount(Money(milliunits: milli, currency: currency)), .text(currency),
-                ]))
+                rows.append(
+                    XLSXRow([
+                        .text(code.rawValue), .text(code.severity.rawValue),
+                        index == 0 ? .integer(Int64(items.count)) : .empty,
+                        index == 0 ? .integer(newCount) : .empty, .amount(Money(milliunits: milli, currency: currency)),
+                        .text(currency),
+                    ]))
             }
         }
         // Revenue never changes silently: what changed since the previous report.
@@ -124,7 +154,10 @@ public enum XLSXReportWriter {
         let days = byDay.keys.sorted()
         for day in days {
             let values = byDay[day] ?? [:]
-            rows.append(XLSXRow([.date(date(day))] + currencies.map { c in .amount(Money(milliunits: values[c] ?? 0, currency: c)) }))
+            rows.append(
+                XLSXRow(
+                    [.date(date(day))] + currencies.map { c in .amount(Money(milliunits: values[c] ?? 0, currency: c)) }
+                ))
         }
         // One chart per currency, each on its own scale (a JPY line would flatten EUR and USD),
         // over a date scale; stacked to the right of the tables.
@@ -137,7 +170,9 @@ public enum XLSXReportWriter {
                     XLSXChart(
                         kind: .dateLine, title: "Daily net revenue, \(currency) (Production)",
                         categories: .init(name: "Date", sheet: "Summary", firstRow: first, lastRow: last, column: 0),
-                        series: [.init(name: currency, sheet: "Summary", firstRow: first, lastRow: last, column: index + 1)],
+                        series: [
+                            .init(name: currency, sheet: "Summary", firstRow: first, lastRow: last, column: index + 1)
+                        ],
                         anchorRow: 4 + index * summaryChartRows, anchorColumn: 7,
                         valueFormat: XLSXWriter.amountFormat(currency), dateRange: (date(firstDay), date(lastDay))))
             }
@@ -152,7 +187,11 @@ public enum XLSXReportWriter {
         var rows = [XLSXRow(CSVReports.revenueHeader.map { .text($0) }, style: .header)]
         for r in report.revenue {
             func m(_ v: Int64) -> XLSXCell { .amount(Money(milliunits: v, currency: r.currency)) }
-            rows.append(XLSXRow([.date(date(r.day)), .text(r.productID), .text(r.currency), .integer(r.units), m(r.gross), m(r.refunds), m(r.net), m(r.estimatedProceeds)]))
+            rows.append(
+                XLSXRow([
+                    .date(date(r.day)), .text(r.productID), .text(r.currency), .integer(r.units), m(r.gross),
+                    m(r.refunds), m(r.net), m(r.estimatedProceeds),
+                ]))
         }
         return XLSXSheet(name: "Revenue", rows: rows, columnWidths: [12], headerRow: 0)
     }
@@ -162,34 +201,50 @@ public enum XLSXReportWriter {
         var rows = [XLSXRow((CSVReports.discrepanciesHeader + ["status"]).map { .text($0) }, style: .header)]
         for h in report.findings {
             let f = h.finding
-            rows.append(XLSXRow([
-                .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID), .text(f.originalTransactionID ?? ""),
-                .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""), .text(f.environment?.rawValue ?? ""),
-                f.amount.map { .amount($0) } ?? .empty, .text(f.amount?.currency ?? ""),
-                .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text(h.isNew ? "new" : "open"),
-            ]))
+            rows.append(
+                XLSXRow([
+                    .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID),
+                    .text(f.originalTransactionID ?? ""),
+                    .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""),
+                    .text(f.environment?.rawValue ?? ""),
+                    f.amount.map { .amount($0) } ?? .empty, .text(f.amount?.currency ?? ""),
+                    .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text(h.isNew ? "new" : "open"),
+                ]))
         }
         for h in report.resolved {
             let f = h.finding
-            rows.append(XLSXRow([
-                .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID), .text(f.originalTransactionID ?? ""),
-                .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""), .text(f.environment?.rawValue ?? ""),
-                f.amount.map { .amount($0) } ?? .empty, .text(f.amount?.currency ?? ""),
-                .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text("resolved"),
-            ]))
+            rows.append(
+                XLSXRow([
+                    .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID),
+                    .text(f.originalTransactionID ?? ""),
+                    .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""),
+                    .text(f.environment?.rawValue ?? ""),
+                    f.amount.map { .amount($0) } ?? .empty, .text(f.amount?.currency ?? ""),
+                    .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text("resolved"),
+                ]))
         }
-        return XLSXSheet(name: "Discrepancies", rows: rows, columnWidths: [nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, 90], headerRow: 0)
+        return XLSXSheet(
+            name: "Discrepancies", rows: rows, columnWidths: [nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, 90],
+            headerRow: 0)
     }
 
     static func pending(_ report: ReconciliationReport) -> XLSXSheet {
         let tz = zone(report)
-        var rows = [XLSXRow(["record_id", "user_id", "product_id", "transaction_id", "purchase_date", "age_hours", "environment", "price", "receipt_id"].map { .text($0) }, style: .header)]
+        var rows = [
+            XLSXRow(
+                [
+                    "record_id", "user_id", "product_id", "transaction_id", "purchase_date", "age_hours", "environment",
+                    "price", "receipt_id",
+                ].map { .text($0) }, style: .header)
+        ]
         for t in report.pending {
-            rows.append(XLSXRow([
-                .text(t.recordID), .text(t.userID), .text(t.productID), .text(t.transactionID),
-                .dateTime(dateTime(t.purchaseDate, zone: tz)), .integer(max(0, (report.asOf - t.purchaseDate) / 3_600_000)),
-                .text(t.environment.rawValue), t.lineTotal.map { .money($0) } ?? .empty, .text(t.receiptID ?? ""),
-            ]))
+            rows.append(
+                XLSXRow([
+                    .text(t.recordID), .text(t.userID), .text(t.productID), .text(t.transactionID),
+                    .dateTime(dateTime(t.purchaseDate, zone: tz)),
+                    .integer(max(0, (report.asOf - t.purchaseDate) / 3_600_000)),
+                    .text(t.environment.rawValue), t.lineTotal.map { .money($0) } ?? .empty, .text(t.receiptID ?? ""),
+                ]))
         }
         if report.pendingTotal > report.pending.count {
             rows.append(XLSXRow([.text("… \(report.pendingTotal - report.pending.count) more pending rows not shown")]))
@@ -217,7 +272,9 @@ public enum XLSXReportWriter {
         add("time_zone", .text(r.timeZone))
         add("store", .text(r.store))
         for input in r.inputs {
-            add("input \(input.kind) \(input.file)", .text("read \(input.read), accepted \(input.accepted), rejected \(input.rejected)"))
+            add(
+                "input \(input.kind) \(input.file)",
+                .text("read \(input.read), accepted \(input.accepted), rejected \(input.rejected)"))
         }
         add("transactions in store", .integer(Int64(r.counts.transactionsInStore)))
         add("receipts in store", .integer(Int64(r.counts.receiptsInStore)))
@@ -225,7 +282,9 @@ public enum XLSXReportWriter {
         add("still pending", .integer(Int64(r.counts.stillPending)))
         add("rejected rows kept", .integer(Int64(r.counts.rejectedInStore)))
         for stage in r.stages { add("stage \(stage.name) (ms)", .integer(stage.durationMillis)) }
-        for (code, count) in r.findingsByCode.sorted(by: { $0.key < $1.key }) { add("findings \(code)", .integer(Int64(count))) }
+        for (code, count) in r.findingsByCode.sorted(by: { $0.key < $1.key }) {
+            add("findings \(code)", .integer(Int64(count)))
+        }
         return XLSXSheet(name: "Run", rows: rows, columnWidths: [40, 60], headerRow: 0)
     }
 }

@@ -175,8 +175,9 @@ public enum XLSXWriter {
     }
 
     /// The columns holding a percentage that is not whole (`12.5%`): they get `0.0%`.
-    /// The number format of an amount in `currency` without its code: its own decimals
-    /// (`#,##0.00`, `#,##0` for JPY, `#,##0.000` for KWD).
+    ///
+    /// The number format of an amount in `currency` without its code: its own decimals (`#,##0.00`, `#,##0` for JPY,
+    /// `#,##0.000` for KWD).
     public static func amountFormat(_ currency: String) -> String {
         let decimals = Currency.lookup(currency)?.decimals ?? 2
         return decimals > 0 ? "#,##0." + String(repeating: "0", count: decimals) : "#,##0"

@@ -23,8 +23,10 @@ extension ReconDependencies {
         return CommandOutcome(.done, lines: lines)
     }
 
-    /// `iap-recon verify`: decodes every receipt offline, then re-verifies every pending
-    /// transaction; results persisted one by one. Recorded as a run (no report files).
+    /// `iap-recon verify`: decodes every receipt offline, then re-verifies every pending transaction; results
+    /// persisted one by one.
+    ///
+    /// Recorded as a run (no report files).
     public func verify(progress: RunProgress? = nil) async throws -> CommandOutcome {
         let recorder = try RunRecorder(command: "verify", self, outputDirectory: nil)
         let decoded = try await recorder.stage("decode", counts: { ["receipts_decoded": $0] }) {

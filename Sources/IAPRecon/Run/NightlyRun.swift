@@ -1,8 +1,10 @@
 import Foundation
 import Logging
 
-/// `iap-recon run`, the nightly job: import → decode → verify → detect → report, recorded as one
-/// run under the store's lock. `report` is the same run without import and network.
+/// `iap-recon run`, the nightly job: import → decode → verify → detect → report, recorded as one run under the
+/// store's lock.
+///
+/// `report` is the same run without import and network.
 public struct NightlyRun {
     let deps: ReconDependencies
     var progress: RunProgress?
@@ -12,7 +14,9 @@ public struct NightlyRun {
         self.progress = progress
     }
 
-    /// The nightly job. Import happens when `request` names files.
+    /// The nightly job.
+    ///
+    /// Import happens when `request` names files.
     public func run(_ request: ImportRequest) async throws -> CommandOutcome {
         let recorder = try RunRecorder(command: "run", deps, outputDirectory: deps.settings.outputDirectory)
         var lines: [String] = []
@@ -102,11 +106,11 @@ extension NightlyRun {
         public var sales: SalesReconciliationReport?
     }
 
-    /// Detects at `asOf` and records the findings under `runID` (with their history). The sales
-    /// reconciliation sees every transaction in the same pass; its mismatches join the findings.
-    /// A report for an as-of earlier than the latest recorded one reads the history but never
-    /// writes it: resolving or reopening the live history from an old point of view would rewrite
-    /// what is known now.
+    /// Detects at `asOf` and records the findings under `runID` (with their history).
+    ///
+    /// The sales reconciliation sees every transaction in the same pass; its mismatches join the findings. A report
+    /// for an as-of earlier than the latest recorded one reads the history but never writes it: resolving or
+    /// reopening the live history from an old point of view would rewrite what is known now.
     public func detect(asOf: Int64, runID: Int64) throws -> Detection {
         let settings = deps.settings
         let stage = try deps.detectStage(asOf: asOf)

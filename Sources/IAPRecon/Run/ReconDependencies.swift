@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 
-/// The composition root: everything a command works with, built in one place from validated
-/// settings — the store, the one clock, the trust store, the logger, the HTTP transport and the
-/// Apple clients. The executable builds one per command; tests build the same.
+/// The composition root: everything a command works with, built in one place from validated settings — the store,
+/// the one clock, the trust store, the logger, the HTTP transport and the Apple clients.
+///
+/// The executable builds one per command; tests build the same.
 ///
 /// The commands themselves are methods (`importFiles`, `verify`, `report`, `nightly`, `lookup`;
 /// `answer` for the support web view). `lookup` and `serve` build a read-only root.

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Owns one run: the store's lock, the run record and its stage timings. It begins the run in the
-/// store's run log, and at the end writes `run.json` and the store's run row from the same value
-/// (the same bytes), after every other report file is written.
+/// Owns one run: the store's lock, the run record and its stage timings.
+///
+/// It begins the run in the store's run log, and at the end writes `run.json` and the store's run row from the
+/// same value (the same bytes), after every other report file is written.
 public final class RunRecorder {
     /// The run so far.
     public private(set) var record: RunRecord
@@ -32,8 +33,9 @@ public final class RunRecorder {
     /// The run's id in the store.
     public var runID: Int64 { record.runID }
 
-    /// Runs one stage and records how long it took and what it counted. A stage recorded under
-    /// the name of the one before it adds to that entry.
+    /// Runs one stage and records how long it took and what it counted.
+    ///
+    /// A stage recorded under the name of the one before it adds to that entry.
     func stage<T>(
         _ name: String, counts: (T) -> [String: Int] = { _ in [:] }, _ body: () async throws -> T
     ) async throws -> T {

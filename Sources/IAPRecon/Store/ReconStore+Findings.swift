@@ -12,7 +12,8 @@ extension ReconStore {
     {
         try write {
             // An open finding keeps its first sighting; a resolved one found again starts anew.
-            let lookup = try db.prepare("SELECT first_seen_at FROM findings WHERE fingerprint = ? AND resolved_at IS NULL")
+            let lookup = try db.prepare(
+                "SELECT first_seen_at FROM findings WHERE fingerprint = ? AND resolved_at IS NULL")
             let upsert = try db.prepare(
                 """
                 INSERT INTO findings (fingerprint, code, severity, transaction_id, original_transaction_id, user_ids,
@@ -39,7 +40,8 @@ extension ReconStore {
                 let firstSeen = known ?? time
                 let isNew = known == nil
                 try upsert.run([
-                    .text(key), .text(finding.code.rawValue), .text(finding.severity.rawValue), .text(finding.transactionID),
+                    .text(key), .text(finding.code.rawValue), .text(finding.severity.rawValue),
+                    .text(finding.transactionID),
                     .optionalText(finding.originalTransactionID), .text(finding.userIDs.joined(separator: " ")),
                     .optionalText(finding.productID), .optionalText(finding.environment?.rawValue),
                     finding.amount.map { .integer($0.milliunits) } ?? .null, .optionalText(finding.amount?.currency),
@@ -48,7 +50,9 @@ extension ReconStore {
                 ])
                 for user in finding.userIDs { try addUser.run([.text(key), .text(user)]) }
                 try seen.run([.text(key)])
-                current.append(FindingHistory(finding: finding, firstSeenAt: firstSeen, lastSeenAt: time, resolvedAt: nil, isNew: isNew))
+                current.append(
+                    FindingHistory(
+                        finding: finding, firstSeenAt: firstSeen, lastSeenAt: time, resolvedAt: nil, isNew: isNew))
             }
             let resolvedNow = try db.prepare(
                 """

@@ -5,8 +5,9 @@ extension ReconStore {
         try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM transactions)") == 1
     }
 
-    /// Prepares a first load into an empty ledger: indexes are built once at the end, and the
-    /// rollback journal replaces WAL for the load (new pages are written once instead of twice).
+    /// Prepares a first load into an empty ledger: indexes are built once at the end, and the rollback journal
+    /// replaces WAL for the load (new pages are written once instead of twice).
+    ///
     /// If another connection holds the store, WAL simply stays on.
     func beginBulkLoad() throws(StoreError) {
         try dropTransactionIndexes()

@@ -54,7 +54,9 @@ extension ReconStore {
             for value in values {
                 try stmt.bind([.text(value)])
                 while try stmt.step() {
-                    if seen.insert(stmt.int64(stmt.index(of: "id"))).inserted { result.append(try EvidenceRow.read(stmt)) }
+                    if seen.insert(stmt.int64(stmt.index(of: "id"))).inserted {
+                        result.append(try EvidenceRow.read(stmt))
+                    }
                 }
             }
         }

@@ -24,8 +24,9 @@ extension ReconStore {
     public func recordNotification(_ n: VerifiedNotification, origin: NotificationOrigin) throws -> Bool {
         let now = clock.nowMillis()
         return try write {
-            let known = try db.scalar(
-                "SELECT COUNT(*) FROM notifications WHERE notification_uuid = ?", [.text(n.uuid)]) ?? 0
+            let known =
+                try db.scalar(
+                    "SELECT COUNT(*) FROM notifications WHERE notification_uuid = ?", [.text(n.uuid)]) ?? 0
             if known > 0 { return false }
             let evidence = n.transaction?.evidence
             let entries = evidence?.entries ?? []

@@ -47,8 +47,10 @@ extension ReconStore {
             evidence: try count("SELECT COUNT(*) FROM evidence"))
     }
 
-    /// Streams every transaction id that the ledger or the evidence names, in id order, with all
-    /// its ledger rows and evidence. Memory: one group.
+    /// Streams every transaction id that the ledger or the evidence names, in id order, with all its ledger rows and
+    /// evidence.
+    ///
+    /// Memory: one group.
     public func forEachTransactionGroup(_ body: (TransactionGroup) throws -> Void) throws {
         let ledger = try db.prepare(
             "SELECT \(TransactionsRow.columns) FROM transactions ORDER BY transaction_id, record_id")

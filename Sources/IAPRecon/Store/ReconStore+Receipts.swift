@@ -38,14 +38,18 @@ extension ReconStore {
                 switch result {
                 case .failure(let error):
                     try upsert.run([
-                        .text(receipt.receiptID), .text(error.kind.rawValue), .text(error.reason), .null, .null, .null, .null,
+                        .text(receipt.receiptID), .text(error.kind.rawValue), .text(error.reason), .null, .null, .null,
+                        .null,
                         .null, .null,
-                        .text(error.kind == .malformed ? SignatureStatus.notChecked.rawValue : SignatureStatus.invalid.rawValue),
+                        .text(
+                            error.kind == .malformed
+                                ? SignatureStatus.notChecked.rawValue : SignatureStatus.invalid.rawValue),
                         .text(error.reason), .text(hash), .integer(time),
                     ])
                 case .success(let evidence):
                     try upsert.run([
-                        .text(receipt.receiptID), .text(ReceiptChecksRow.decodedStatus), .null, .optionalText(evidence.environment?.rawValue),
+                        .text(receipt.receiptID), .text(ReceiptChecksRow.decodedStatus), .null,
+                        .optionalText(evidence.environment?.rawValue),
                         .optionalText(evidence.receiptType), .optionalText(evidence.bundleID),
                         .optionalText(evidence.appVersion), .optionalText(evidence.originalAppVersion),
                         .optionalInteger(evidence.creationDate), .text(evidence.signature.rawValue),
@@ -54,7 +58,8 @@ extension ReconStore {
                     for entry in evidence.entries {
                         try writer.insert(
                             entry, source: .offline, receiptID: receipt.receiptID, verificationID: nil,
-                            environment: evidence.environment, bundleID: evidence.bundleID, signature: evidence.signature,
+                            environment: evidence.environment, bundleID: evidence.bundleID,
+                            signature: evidence.signature,
                             appleStatus: nil, at: time)
                     }
                 }
@@ -83,7 +88,8 @@ extension ReconStore {
             """)
         var nextEntry: EvidenceRecord? = try entries.step() ? EvidenceRow.read(entries) : nil
         let records = try db.prepare(
-            "SELECT \(TransactionsRow.columns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id, record_id")
+            "SELECT \(TransactionsRow.columns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id, record_id"
+        )
         var nextRecord: LedgerTransaction? = try records.step() ? TransactionsRow.read(records) : nil
         while try receipts.step() {
             let summary = try ReceiptsRow.header(receipts)
@@ -146,14 +152,16 @@ final class EvidenceWriter {
     ) throws(StoreError) {
         try insert.run([
             .text(source.rawValue), .optionalText(receiptID), .optionalInteger(verificationID), .text(e.transactionID),
-            .optionalText(e.originalTransactionID), .optionalText(e.productID), .optionalInteger(e.quantity.map(Int64.init)),
+            .optionalText(e.originalTransactionID), .optionalText(e.productID),
+            .optionalInteger(e.quantity.map(Int64.init)),
             .optionalInteger(e.purchaseDate), .optionalInteger(e.originalPurchaseDate), .optionalInteger(e.expiresDate),
             .optionalInteger(e.cancellationDate), .optionalText(e.cancellationReason), .optionalText(e.revocationType),
             .optionalInteger(e.revocationPercentage.map(Int64.init)), .optionalText(e.webOrderLineItemID),
             .optionalInteger(e.price?.milliunits), .optionalText(e.price?.currency), .optionalText(e.storefront),
             .optionalText(e.productType), .optionalText(e.environment?.rawValue), .optionalText(e.bundleID),
             .optionalText(e.appAccountToken), .optionalText(e.inAppOwnershipType), .optionalText(environment?.rawValue),
-            .optionalText(bundleID), .text(signature.rawValue), .optionalInteger(appleStatus.map(Int64.init)), .integer(time),
+            .optionalText(bundleID), .text(signature.rawValue), .optionalInteger(appleStatus.map(Int64.init)),
+            .integer(time),
             .optionalInteger(e.signedDate),
         ])
     }
@@ -177,7 +185,8 @@ extension ReconStore {
     /// The receipts with these ids, with their offline checks.
     func receiptsForVerification(ids: [String]) throws -> [String: (UploadedReceipt, ReceiptCheck?)] {
         let stmt = try db.prepare(
-            "SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id WHERE r.receipt_id = ?")
+            "SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id WHERE r.receipt_id = ?"
+        )
         var result: [String: (UploadedReceipt, ReceiptCheck?)] = [:]
         for id in ids {
             try stmt.bind([.text(id)])

@@ -40,8 +40,9 @@ public final class ReconStore {
         }
     }
 
-    /// Opens the store at `path`, which must exist: for `verify`, `report`, `lookup` and
-    /// `serve`. Only `import`, `run` and `demo` create a store (SPEC §2).
+    /// Opens the store at `path`, which must exist: for `verify`, `report`, `lookup` and `serve`.
+    ///
+    /// Only `import`, `run` and `demo` create a store (SPEC §2).
     ///
     /// - Throws: ``StoreError/noStore(path:)`` when there is no file at `path`, else as
     ///   ``init(path:clock:readOnly:)``.
@@ -55,8 +56,9 @@ public final class ReconStore {
         return try ReconStore(path: path, clock: clock, readOnly: readOnly)
     }
 
-    /// Opens an existing store read-only: no file is created, no migration applied, nothing
-    /// written. Readers see the latest committed state while a nightly run writes (WAL).
+    /// Opens an existing store read-only: no file is created, no migration applied, nothing written.
+    ///
+    /// Readers see the latest committed state while a nightly run writes (WAL).
     ///
     /// - Throws: ``StoreError/noStore(path:)`` when there is no file at `path`; ``StoreError``
     ///   when it is not a store or its schema is not this program's.
@@ -77,8 +79,9 @@ public final class ReconStore {
         let known = Schema.migrations.count
         let applied: [String]
         do throws(StoreError) {
-            let hasTable = try db.scalar(
-                "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
+            let hasTable =
+                try db.scalar(
+                    "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
             guard hasTable > 0 else {
                 throw StoreError.cannotOpen(path: path, message: "not an iap-recon store (no schema)")
             }
@@ -125,7 +128,6 @@ public final class ReconStore {
         case .readOnly: return try existing(path: path, clock: clock, readOnly: true)
         }
     }
-
 
     private func appliedMigrations() throws(StoreError) -> [String] {
         try db.execute(

@@ -8,7 +8,9 @@ enum SQLiteValue: Sendable, Hashable {
     case text(String)
 }
 
-/// One SQLite connection. Owns the `sqlite3*` handle and closes it in `deinit`.
+/// One SQLite connection.
+///
+/// Owns the `sqlite3*` handle and closes it in `deinit`.
 ///
 /// Not Sendable: one connection is used by one task at a time, as SQLite intends.
 final class SQLiteDatabase {
@@ -117,7 +119,9 @@ final class SQLiteDatabase {
 @available(*, unavailable)
 extension SQLiteDatabase: Sendable {}
 
-/// A compiled statement. Owns the `sqlite3_stmt*` and finalizes it in `deinit`.
+/// A compiled statement.
+///
+/// Owns the `sqlite3_stmt*` and finalizes it in `deinit`.
 final class SQLiteStatement {
     private let handle: OpaquePointer
     // Keeps the connection alive as long as the statement.
@@ -189,8 +193,9 @@ final class SQLiteStatement {
 
     private static let ambiguousColumn: Int32 = -1
 
-    /// The index of the result column called `name`. A name the statement does not return, or
-    /// returns twice, is a mistake in our SQL, not in the data.
+    /// The index of the result column called `name`.
+    ///
+    /// A name the statement does not return, or returns twice, is a mistake in our SQL, not in the data.
     func index(of name: String) -> Int32 {
         guard let index = columnIndexes[name], index != Self.ambiguousColumn else {
             preconditionFailure("result column '\(name)' is missing or ambiguous")

@@ -20,15 +20,23 @@ enum Schema {
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.
     static let transactionIndexes: [(name: String, sql: String)] = [
-        ("transactions_by_transaction_id",
-         "CREATE INDEX IF NOT EXISTS transactions_by_transaction_id ON transactions(transaction_id)"),
-        ("transactions_by_original_id",
-         "CREATE INDEX IF NOT EXISTS transactions_by_original_id ON transactions(original_transaction_id)"),
+        (
+            "transactions_by_transaction_id",
+            "CREATE INDEX IF NOT EXISTS transactions_by_transaction_id ON transactions(transaction_id)"
+        ),
+        (
+            "transactions_by_original_id",
+            "CREATE INDEX IF NOT EXISTS transactions_by_original_id ON transactions(original_transaction_id)"
+        ),
         ("transactions_by_user", "CREATE INDEX IF NOT EXISTS transactions_by_user ON transactions(user_id)"),
-        ("transactions_by_receipt",
-         "CREATE INDEX IF NOT EXISTS transactions_by_receipt ON transactions(receipt_id) WHERE receipt_id IS NOT NULL"),
-        ("transactions_pending",
-         "CREATE INDEX IF NOT EXISTS transactions_pending ON transactions(purchase_date) WHERE verification_status = 'pending'"),
+        (
+            "transactions_by_receipt",
+            "CREATE INDEX IF NOT EXISTS transactions_by_receipt ON transactions(receipt_id) WHERE receipt_id IS NOT NULL"
+        ),
+        (
+            "transactions_pending",
+            "CREATE INDEX IF NOT EXISTS transactions_pending ON transactions(purchase_date) WHERE verification_status = 'pending'"
+        ),
     ]
 
     private static let ledger = """

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Why the store could not do what was asked. The run cannot continue after one of these.
+/// Why the store could not do what was asked.
+///
+/// The run cannot continue after one of these.
 public enum StoreError: LocalizedError, Sendable, Equatable {
     /// The database file could not be opened or created.
     case cannotOpen(path: String, message: String)
@@ -27,7 +29,8 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
         case .newerSchema(let path, let found, let known):
             return "store '\(path)' has schema version \(found); this iap-recon knows up to \(known)"
         case .olderSchema(let path, let found, let known):
-            return "store '\(path)' has schema version \(found); this iap-recon needs \(known): run import or run once to upgrade it"
+            return
+                "store '\(path)' has schema version \(found); this iap-recon needs \(known): run import or run once to upgrade it"
         case .locked(let holder):
             return "store is locked by \(holder)"
         case .unknownValue(let table, let column, let value):

@@ -34,7 +34,9 @@ public struct DecodeStage: Sendable {
                 guard let result else { continue }
                 decodes.append((receipt, result))
                 if case .failure(let error) = result {
-                    logger.debug("receipt did not decode", metadata: ["receipt": "\(receipt.receiptID)", "reason": "\(error.reason)"])
+                    logger.debug(
+                        "receipt did not decode",
+                        metadata: ["receipt": "\(receipt.receiptID)", "reason": "\(error.reason)"])
                 }
             }
             try store.recordDecodes(decodes, at: clock.nowMillis())

@@ -71,7 +71,8 @@ public struct NotificationCheck: Sendable {
             }
             if let inner = transaction?.bundleId, let outer = payload.data?.bundleId, inner != outer {
                 return .failure(
-                    NotificationRejection("signedTransactionInfo is for bundle \(inner), the notification for \(outer)"))
+                    NotificationRejection("signedTransactionInfo is for bundle \(inner), the notification for \(outer)")
+                )
             }
         }
         var renewal: JWSRenewalInfoDecodedPayload?
@@ -81,7 +82,8 @@ public struct NotificationCheck: Sendable {
             case .invalid(let failure):
                 return .failure(NotificationRejection("signedRenewalInfo: \(failure)"))
             }
-            if let inner = renewal?.environment.map(StoreEnvironment.init(raw:)), let environment, inner != environment {
+            if let inner = renewal?.environment.map(StoreEnvironment.init(raw:)), let environment, inner != environment
+            {
                 return .failure(
                     NotificationRejection(
                         "signedRenewalInfo is for \(inner.rawValue), the notification for \(environment.rawValue)"))

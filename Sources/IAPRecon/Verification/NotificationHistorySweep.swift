@@ -95,7 +95,9 @@ public struct NotificationHistorySweep: Sendable {
             case .unreachable(let reason, let attempts):
                 logger.warning(
                     "Apple unreachable; notification-history window left open",
-                    metadata: ["environment": "\(environment.rawValue)", "reason": "\(reason)", "attempts": "\(attempts)"])
+                    metadata: [
+                        "environment": "\(environment.rawValue)", "reason": "\(reason)", "attempts": "\(attempts)",
+                    ])
                 summary.openWindows.append(environment.rawValue)
                 return
             case .failure(let failure):
@@ -121,7 +123,8 @@ public struct NotificationHistorySweep: Sendable {
                     try store.rejectNotification(
                         RejectedRow(
                             kind: .notifications,
-                            source: "notification history \(environment.rawValue) window \(window.id) page \(window.pages + 1)",
+                            source:
+                                "notification history \(environment.rawValue) window \(window.id) page \(window.pages + 1)",
                             line: index + 1, recordID: nil, reason: rejection.reason,
                             raw: signed))
                 }
@@ -134,7 +137,8 @@ public struct NotificationHistorySweep: Sendable {
                 summary.openWindows.append(environment.rawValue)
                 return
             }
-            try store.advanceNotificationSweep(window.id, paginationToken: page.paginationToken, newNotifications: added)
+            try store.advanceNotificationSweep(
+                window.id, paginationToken: page.paginationToken, newNotifications: added)
             window.paginationToken = page.paginationToken
             window.pages += 1
             if !page.hasMore {

@@ -92,7 +92,10 @@ public struct VerifyStage: Sendable {
                     if record.outcome == .unreachable {
                         logger.warning(
                             "Apple unreachable; left pending",
-                            metadata: ["receipt": "\(record.receiptID ?? "-")", "transaction": "\(record.transactionID ?? "-")", "attempts": "\(record.attempts)"])
+                            metadata: [
+                                "receipt": "\(record.receiptID ?? "-")",
+                                "transaction": "\(record.transactionID ?? "-")", "attempts": "\(record.attempts)",
+                            ])
                     }
                 }
                 done += 1
@@ -184,11 +187,11 @@ public struct VerifyStage: Sendable {
         }
     }
 
-    /// Rows a valid answer does not list are not invalid: Apple leaves finished consumables out
-    /// of the app receipt ("the in-app purchase receipt for a consumable product is added to the
-    /// receipt when the purchase is made. It is kept in the receipt until your app finishes that
-    /// transaction"), and a JWS may be for another purchase. Ask Get Transaction Info where
-    /// credentials exist; otherwise leave them pending with that reason.
+    /// Rows a valid answer does not list are not invalid: Apple leaves finished consumables out of the app receipt
+    /// ("the in-app purchase receipt for a consumable product is added to the receipt when the purchase is made.
+    ///
+    /// It is kept in the receipt until your app finishes that transaction"), and a JWS may be for another purchase.
+    /// Ask Get Transaction Info where credentials exist; otherwise leave them pending with that reason.
     func settleUnlisted(
         _ unlisted: (rows: [LedgerTransaction], base: VerificationRecord, detail: String)?
     ) async -> [VerificationRecord] {
@@ -212,7 +215,11 @@ public struct VerifyStage: Sendable {
     func settleSignedTransaction(_ job: Job, receipt: UploadedReceipt) -> Settled {
         let ids = job.rows.map(\.recordID)
         guard let check = job.check else {
-            return Settled([VerificationRecord(recordIDs: ids, receiptID: receipt.receiptID, source: .offline, outcome: .skipped, detail: "receipt not decoded yet")])
+            return Settled([
+                VerificationRecord(
+                    recordIDs: ids, receiptID: receipt.receiptID, source: .offline, outcome: .skipped,
+                    detail: "receipt not decoded yet")
+            ])
         }
         if let failure = check.failure {
             return Settled([
@@ -250,7 +257,9 @@ public struct VerifyStage: Sendable {
 
     /// Rows whose transaction the evidence lists get `base`'s outcome; the others are unlisted
     /// (see ``settleUnlisted(_:)``), never invalid for that alone.
-    func split(_ rows: [LedgerTransaction], known: Set<String>, base: VerificationRecord, missingDetail: String) -> Settled {
+    func split(_ rows: [LedgerTransaction], known: Set<String>, base: VerificationRecord, missingDetail: String)
+        -> Settled
+    {
         var found = base
         found.recordIDs = rows.filter { known.contains($0.transactionID) }.map(\.recordID)
         let missing = rows.filter { !known.contains($0.transactionID) }
@@ -260,7 +269,11 @@ public struct VerifyStage: Sendable {
     func verifyWithVerifyReceipt(_ job: Job, receipt: UploadedReceipt) async -> Settled {
         let ids = job.rows.map(\.recordID)
         guard let client = verifyReceipt else {
-            return Settled([VerificationRecord(recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt, outcome: .skipped, detail: "verifyReceipt not configured")])
+            return Settled([
+                VerificationRecord(
+                    recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt, outcome: .skipped,
+                    detail: "verifyReceipt not configured")
+            ])
         }
         let outcome = await client.verify(receiptData: receipt.data, excludeOldTransactions: excludeOldTransactions)
         switch outcome {
@@ -275,7 +288,8 @@ public struct VerifyStage: Sendable {
         case .httpFailure(let status, let endpoint, _, let attempts):
             return Settled([
                 VerificationRecord(
-                    recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt, endpoint: endpoint.absoluteString,
+                    recordIDs: ids, receiptID: receipt.receiptID, source: .verifyReceipt,
+                    endpoint: endpoint.absoluteString,
                     httpStatus: status, outcome: .unreachable, detail: "HTTP \(status) from \(endpoint.absoluteString)",
                     attempts: attempts)
             ])
@@ -325,7 +339,9 @@ public struct VerifyStage: Sendable {
                 recordIDs: [row.recordID], transactionID: row.transactionID, source: .serverAPI,
                 httpStatus: failure.httpStatus, appleStatus: failure.apiError.map { Int($0.rawValue) },
                 environment: failure.environment, outcome: notFound ? .invalid : .unreachable,
-                detail: notFound ? "Apple has no such transaction in either environment" : "Server API error: \(failure.message ?? "HTTP \(failure.httpStatus)")",
+                detail: notFound
+                    ? "Apple has no such transaction in either environment"
+                    : "Server API error: \(failure.message ?? "HTTP \(failure.httpStatus)")",
                 attempts: failure.attempts)
         case .success(let answer):
             switch await signedData.verifyAndDecodeTransaction(answer.signedTransactionInfo) {
@@ -333,8 +349,10 @@ public struct VerifyStage: Sendable {
                 let evidence = payload.evidence
                 var record = VerificationRecord(
                     recordIDs: [row.recordID], transactionID: row.transactionID, source: .serverAPI,
-                    httpStatus: 200, environment: evidence.environment ?? answer.environment, bundleID: evidence.bundleID,
-                    outcome: .valid, detail: "Get Transaction Info: signed transaction verified", attempts: answer.attempts,
+                    httpStatus: 200, environment: evidence.environment ?? answer.environment,
+                    bundleID: evidence.bundleID,
+                    outcome: .valid, detail: "Get Transaction Info: signed transaction verified",
+                    attempts: answer.attempts,
                     entries: evidence.entries, signature: .verified)
                 if !bundleIDs.isEmpty, let bundle = evidence.bundleID, !bundleIDs.contains(bundle) {
                     record.outcome = .invalid
@@ -343,11 +361,11 @@ public struct VerifyStage: Sendable {
                 return record
             case .invalid(let failure):
                 return VerificationRecord(
-                    recordIDs: [row.recordID], transactionID: row.transactionID, source: .serverAPI, outcome: .unreachable,
+                    recordIDs: [row.recordID], transactionID: row.transactionID, source: .serverAPI,
+                    outcome: .unreachable,
                     detail: "Apple's signed answer did not verify: \(failure)", attempts: answer.attempts,
                     signature: .invalid)
             }
         }
     }
 }
-

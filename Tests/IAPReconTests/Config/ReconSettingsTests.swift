@@ -22,8 +22,9 @@ import Testing
         let settings = try config.validated()
         #expect(settings.timeZone.identifier == "America/Los_Angeles")
         #expect(settings.salesReportTimeZone.identifier == "Australia/Sydney")
-        #expect(try ReconConfig(databasePath: "s.sqlite").validated().salesReportTimeZone.identifier
-            == "America/Los_Angeles")
+        #expect(
+            try ReconConfig(databasePath: "s.sqlite").validated().salesReportTimeZone.identifier
+                == "America/Los_Angeles")
         #expect(settings.revenueDays.from == 20_758)
         #expect(settings.revenueDays.to == 20_787)
         #expect(settings.deliveryGrace == .seconds(7_200))

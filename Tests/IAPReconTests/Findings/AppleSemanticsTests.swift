@@ -120,7 +120,10 @@ import Testing
             groups: [
                 Fx.group(
                     "1900000800",
-                    [Fx.row("r8", tx: "1900000800", price: Money(milliunits: 160_000, currency: "JPY"), storefront: nil)])
+                    [
+                        Fx.row(
+                            "r8", tx: "1900000800", price: Money(milliunits: 160_000, currency: "JPY"), storefront: nil)
+                    ])
             ],
             context: Fx.context(catalog: [
                 "gems100": [CatalogProduct(productID: "gems100", type: .consumable, price: Fx.usd(990))]
@@ -131,7 +134,11 @@ import Testing
             groups: [
                 Fx.group(
                     "1900000900",
-                    [Fx.row("r9", tx: "1900000900", price: Money(milliunits: 1_600_000, currency: "JPY"), storefront: nil)])
+                    [
+                        Fx.row(
+                            "r9", tx: "1900000900", price: Money(milliunits: 1_600_000, currency: "JPY"),
+                            storefront: nil)
+                    ])
             ],
             expected: [
                 ExpectedFinding(
@@ -165,7 +172,8 @@ import Testing
     @Test func estimatedProceedsAreTheNetTimesTheRateRoundedOnce() {
         let catalog: [String: [CatalogProduct]] = [
             "monthly": [
-                CatalogProduct(productID: "monthly", type: .autoRenewable, price: Fx.usd(4_990), proceedsRatePPM: 850_000)
+                CatalogProduct(
+                    productID: "monthly", type: .autoRenewable, price: Fx.usd(4_990), proceedsRatePPM: 850_000)
             ]
         ]
         var builder = RevenueBuilder(timeZone: TimeZone(identifier: "UTC")!, context: Fx.context(catalog: catalog))

@@ -97,14 +97,17 @@ import Testing
         let covered = try Self.day("2026-11-10")
         let lines = try Self.reconcile(
             zone: "America/Los_Angeles", days: [covered], apple: [],
-            groups: [Fx.group("1700000002", [Self.purchase("1700000002", at: try Self.instant("2026-11-12T10:00:00Z"))])])
+            groups: [
+                Fx.group("1700000002", [Self.purchase("1700000002", at: try Self.instant("2026-11-12T10:00:00Z"))])
+            ])
         #expect(lines.isEmpty)
     }
 
-    /// `--as-of` is a cut-off for the comparison too (SPEC §5): a report's day is compared only
-    /// once it has ended at as-of in the reports' time zone. Fx.asOf is 2026-11-18 03:09 in Los
-    /// Angeles: the 17th is compared; the 18th (half after as-of) and the 19th are not, on
-    /// either side, although reports cover them and the ledger has a purchase before as-of.
+    /// `--as-of` is a cut-off for the comparison too (SPEC §5): a report's day is compared only once it has ended at
+    /// as-of in the reports' time zone.
+    ///
+    /// Fx.asOf is 2026-11-18 03:09 in Los Angeles: the 17th is compared; the 18th (half after as-of) and the 19th are
+    /// not, on either side, although reports cover them and the ledger has a purchase before as-of.
     @Test func onlyDaysEndedByAsOfAreCompared() throws {
         let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
         let (ended, open, later) = (try Self.day("2026-11-17"), try Self.day("2026-11-18"), try Self.day("2026-11-19"))
@@ -147,7 +150,11 @@ import Testing
             Fx.group("1700000012", [Self.purchase("1700000012", at: noonD, product: "coins", price: Fx.usd(4_990))]),
             Fx.group(
                 "1700000013", [Self.purchase("1700000013", at: noonD - Fx.day)],
-                [Fx.serverAPI("1700000013") { $0.cancellationDate = refundedAt; $0.revocationType = "REFUND_FULL" }]),
+                [
+                    Fx.serverAPI("1700000013") {
+                        $0.cancellationDate = refundedAt; $0.revocationType = "REFUND_FULL"
+                    }
+                ]),
             Fx.group("1700000014", [Self.purchase("1700000014", at: noonD, product: "gold", price: Fx.usd(1_990))]),
             Fx.group("1700000015", [Self.purchase("1700000015", at: noonD + 5 * Fx.day)]),
         ]
@@ -168,7 +175,8 @@ import Testing
 
         let findings = SalesReportMismatch.merge(lines, timeZone: "America/Los_Angeles", into: [])
         #expect(findings.count == 3)
-        #expect(findings.allSatisfy { $0.code == .salesReportMismatch && $0.severity == .high && $0.transactionID == "" })
+        #expect(
+            findings.allSatisfy { $0.code == .salesReportMismatch && $0.severity == .high && $0.transactionID == "" })
         #expect(Set(findings.map(\.fingerprint)).count == 3)
         let byProduct = Dictionary(grouping: findings) { "\($0.productID ?? "") \($0.amount?.currency ?? "")" }
         let euro = try #require(byProduct["gems100 EUR"]?.first)

@@ -14,7 +14,9 @@ let ledgerHeader =
         try ReconStore(path: dir.file("store.sqlite"), clock: ManualClock(millis: 1_795_176_000_000))
     }
 
-    func importing(_ name: String, _ text: String, kind: InputKind = .transactions) throws -> (ImportFileSummary, ReconStore) {
+    func importing(_ name: String, _ text: String, kind: InputKind = .transactions) throws -> (
+        ImportFileSummary, ReconStore
+    ) {
         let path = try dir.write(name, text)
         let store = try store()
         let summary = try Importer().importFile(path, kind: kind, into: store)
@@ -24,36 +26,68 @@ let ledgerHeader =
     @Test(arguments: [
         (",u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,", "missing required field 'record_id'"),
         ("r1,,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,", "missing required field 'user_id'"),
-        ("r1,u1,p,t1,,2026-11-20,1,Production,0.99,USD,USA,verified,,,",
-         "bad timestamp in 'purchase_date': '2026-11-20' (expected ISO 8601 with offset or epoch milliseconds)"),
-        ("r1,u1,p,t1,,2026-11-20T10:00:00,1,Production,0.99,USD,USA,verified,,,",
-         "bad timestamp in 'purchase_date': '2026-11-20T10:00:00' (expected ISO 8601 with offset or epoch milliseconds)"),
-        ("r1,u1,p,t1,,2026-02-30T10:00:00Z,1,Production,0.99,USD,USA,verified,,,",
-         "bad timestamp in 'purchase_date': '2026-02-30T10:00:00Z' (expected ISO 8601 with offset or epoch milliseconds)"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Prod,0.99,USD,USA,verified,,,",
-         "bad value in 'environment': 'Prod' (expected Production or Sandbox)"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,done,,,",
-         "bad value in 'verification_status': 'done' (expected pending, verified, invalid or error)"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,two,Production,0.99,USD,USA,verified,,,",
-         "bad number in 'quantity': 'two' (expected a whole number from 1 to 10)"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,0,Production,0.99,USD,USA,verified,,,",
-         "implausible value in 'quantity': 0 (Apple sells from 1 to 10 of a product in one transaction)"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.999,USD,USA,verified,,,",
-         "bad price in 'price': '0.999' has more than 2 decimals"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,12.5,JPY,JPN,verified,,,",
-         "bad price in 'price': '12.5' has more than 0 decimals"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,abc,USD,USA,verified,,,",
-         "bad price in 'price': 'abc' is not a decimal number"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,XYZ,USA,verified,,,", "unknown currency 'XYZ' in 'currency'"),
+        (
+            "r1,u1,p,t1,,2026-11-20,1,Production,0.99,USD,USA,verified,,,",
+            "bad timestamp in 'purchase_date': '2026-11-20' (expected ISO 8601 with offset or epoch milliseconds)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T10:00:00,1,Production,0.99,USD,USA,verified,,,",
+            "bad timestamp in 'purchase_date': '2026-11-20T10:00:00' (expected ISO 8601 with offset or epoch milliseconds)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-02-30T10:00:00Z,1,Production,0.99,USD,USA,verified,,,",
+            "bad timestamp in 'purchase_date': '2026-02-30T10:00:00Z' (expected ISO 8601 with offset or epoch milliseconds)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Prod,0.99,USD,USA,verified,,,",
+            "bad value in 'environment': 'Prod' (expected Production or Sandbox)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,done,,,",
+            "bad value in 'verification_status': 'done' (expected pending, verified, invalid or error)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,two,Production,0.99,USD,USA,verified,,,",
+            "bad number in 'quantity': 'two' (expected a whole number from 1 to 10)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,0,Production,0.99,USD,USA,verified,,,",
+            "implausible value in 'quantity': 0 (Apple sells from 1 to 10 of a product in one transaction)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.999,USD,USA,verified,,,",
+            "bad price in 'price': '0.999' has more than 2 decimals"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,12.5,JPY,JPN,verified,,,",
+            "bad price in 'price': '12.5' has more than 0 decimals"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,abc,USD,USA,verified,,,",
+            "bad price in 'price': 'abc' is not a decimal number"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,XYZ,USA,verified,,,",
+            "unknown currency 'XYZ' in 'currency'"
+        ),
         ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,,USA,verified,,,", "'price' given without 'currency'"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,US,verified,,,",
-         "bad value in 'storefront': 'US' (expected ISO 3166-1 alpha-3 like USA)"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,soon,,",
-         "bad timestamp in 'delivered_at': 'soon' (expected ISO 8601 with offset or epoch milliseconds)"),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,US,verified,,,",
+            "bad value in 'storefront': 'US' (expected ISO 3166-1 alpha-3 like USA)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,soon,,",
+            "bad timestamp in 'delivered_at': 'soon' (expected ISO 8601 with offset or epoch milliseconds)"
+        ),
         ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,", "row has 14 fields, header has 15"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,,extra", "row has 16 fields, header has 15"),
-        ("r1,u1,p\"q,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,",
-         "malformed CSV: a quote inside an unquoted field"),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,,extra",
+            "row has 16 fields, header has 15"
+        ),
+        (
+            "r1,u1,p\"q,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,",
+            "malformed CSV: a quote inside an unquoted field"
+        ),
     ])
     func rejectsWithReason(row: String, reason: String) throws {
         try expectRejected(row: row, reason: reason)
@@ -62,31 +96,53 @@ let ledgerHeader =
     /// SPEC §1.1: values a real ledger cannot hold are rejected rows, never stored.
     @Test(arguments: [
         // A Go/.NET "zero time": stored, it once stopped every later report (Excel cannot hold it).
-        ("r1,u1,p,t1,,0001-01-01T00:00:00Z,1,Production,0.99,USD,USA,verified,,,",
-         "implausible timestamp in 'purchase_date': '0001-01-01T00:00:00Z' is before 2008-07-01"),
-        ("r1,u1,p,t1,,2008-06-30T23:59:59Z,1,Production,0.99,USD,USA,verified,,,",
-         "implausible timestamp in 'purchase_date': '2008-06-30T23:59:59Z' is before 2008-07-01"),
-        ("r1,u1,p,t1,,2100-01-01T00:00:00Z,1,Production,0.99,USD,USA,verified,,,",
-         "implausible timestamp in 'purchase_date': '2100-01-01T00:00:00Z' is after 2100-01-01"),
+        (
+            "r1,u1,p,t1,,0001-01-01T00:00:00Z,1,Production,0.99,USD,USA,verified,,,",
+            "implausible timestamp in 'purchase_date': '0001-01-01T00:00:00Z' is before 2008-07-01"
+        ),
+        (
+            "r1,u1,p,t1,,2008-06-30T23:59:59Z,1,Production,0.99,USD,USA,verified,,,",
+            "implausible timestamp in 'purchase_date': '2008-06-30T23:59:59Z' is before 2008-07-01"
+        ),
+        (
+            "r1,u1,p,t1,,2100-01-01T00:00:00Z,1,Production,0.99,USD,USA,verified,,,",
+            "implausible timestamp in 'purchase_date': '2100-01-01T00:00:00Z' is after 2100-01-01"
+        ),
         // Epoch seconds read as milliseconds would book the purchase on 1970-01-20.
-        ("r1,u1,p,t1,,1700000000,1,Production,0.99,USD,USA,verified,,,",
-         "implausible timestamp in 'purchase_date': '1700000000' is before 2008-07-01"
-            + " (epoch seconds? this field takes epoch milliseconds: '1700000000000')"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,1700000000,,",
-         "implausible timestamp in 'delivered_at': '1700000000' is before 2008-07-01"
-            + " (epoch seconds? this field takes epoch milliseconds: '1700000000000')"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,9999999999999999,",
-         "implausible timestamp in 'finished_at': '9999999999999999' is after 2100-01-01"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,-0.99,USD,USA,verified,,,",
-         "implausible value in 'price': '-0.99' is negative (a price is what the customer paid)"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,11,Production,0.99,USD,USA,verified,,,",
-         "implausible value in 'quantity': 11 (Apple sells from 1 to 10 of a product in one transaction)"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,-1,Production,0.99,USD,USA,verified,,,",
-         "implausible value in 'quantity': -1 (Apple sells from 1 to 10 of a product in one transaction)"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,10,Production,999999999999999.99,USD,USA,verified,,,",
-         "implausible value in 'price': 999999999999999.99 USD × 10 does not fit the money type"),
-        ("r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,99999999999999999,USD,USA,verified,,,",
-         "bad price in 'price': '99999999999999999' is out of range for the money type"),
+        (
+            "r1,u1,p,t1,,1700000000,1,Production,0.99,USD,USA,verified,,,",
+            "implausible timestamp in 'purchase_date': '1700000000' is before 2008-07-01"
+                + " (epoch seconds? this field takes epoch milliseconds: '1700000000000')"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,1700000000,,",
+            "implausible timestamp in 'delivered_at': '1700000000' is before 2008-07-01"
+                + " (epoch seconds? this field takes epoch milliseconds: '1700000000000')"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,9999999999999999,",
+            "implausible timestamp in 'finished_at': '9999999999999999' is after 2100-01-01"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,-0.99,USD,USA,verified,,,",
+            "implausible value in 'price': '-0.99' is negative (a price is what the customer paid)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,11,Production,0.99,USD,USA,verified,,,",
+            "implausible value in 'quantity': 11 (Apple sells from 1 to 10 of a product in one transaction)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,-1,Production,0.99,USD,USA,verified,,,",
+            "implausible value in 'quantity': -1 (Apple sells from 1 to 10 of a product in one transaction)"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,10,Production,999999999999999.99,USD,USA,verified,,,",
+            "implausible value in 'price': 999999999999999.99 USD × 10 does not fit the money type"
+        ),
+        (
+            "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,99999999999999999,USD,USA,verified,,,",
+            "bad price in 'price': '99999999999999999' is out of range for the money type"
+        ),
     ])
     func rejectsImplausibleValue(row: String, reason: String) throws {
         try expectRejected(row: row, reason: reason)
@@ -117,7 +173,8 @@ let ledgerHeader =
 
     /// A misspelled optional column would leave every row "not delivered" without a word.
     @Test func unknownColumnsAreOneLineWarnings() throws {
-        let csv = "record_id,user_id,product_id,transaction_id,purchase_date,verification_status,delivered,Colour\n"
+        let csv =
+            "record_id,user_id,product_id,transaction_id,purchase_date,verification_status,delivered,Colour\n"
             + "r1,u1,p,77,1795176000000,verified,1795176000000,red\n"
         let (summary, _) = try importing("t.csv", csv)
         #expect(summary.read == 1)
@@ -127,7 +184,8 @@ let ledgerHeader =
                 "transactions \(dir.file("t.csv")): unknown column 'delivered' ignored (did you mean 'delivered_at'?)",
                 "transactions \(dir.file("t.csv")): unknown column 'Colour' ignored",
             ])
-        let jsonl = #"{"record_id":"r1","user_id":"u1","product_id":"p","transaction_id":"77","#
+        let jsonl =
+            #"{"record_id":"r1","user_id":"u1","product_id":"p","transaction_id":"77","#
             + #""purchase_date":1795176000000,"verification_status":"verified","finised_at":1795176000000}"# + "\n"
             + #"{"record_id":"r2","user_id":"u1","product_id":"p","transaction_id":"78","#
             + #""purchase_date":1795176000000,"verification_status":"verified","finised_at":1795176000000}"# + "\n"
@@ -172,24 +230,29 @@ let ledgerHeader =
     }
 
     @Test func parsesEveryFieldExactly() throws {
-        let text = ledgerHeader + "\n"
+        let text =
+            ledgerHeader + "\n"
             + "r1,u1,coins,2000001,1999999,2026-11-20T05:05:00-08:00,3,Sandbox,1.250,KWD,kwt,pending,1795170000000,2026-11-20T13:06:00.5Z,rc1\n"
         let (summary, store) = try importing("t.csv", text)
-        #expect(summary == ImportFileSummary(kind: "transactions", file: dir.file("t.csv"), read: 1, accepted: 1, rejected: 0))
+        #expect(
+            summary
+                == ImportFileSummary(kind: "transactions", file: dir.file("t.csv"), read: 1, accepted: 1, rejected: 0))
         var rows: [LedgerTransaction] = []
         try store.forEachTransactionGroup { rows += $0.records }
         #expect(
             rows == [
                 LedgerTransaction(
                     recordID: "r1", userID: "u1", productID: "coins", transactionID: "2000001",
-                    originalTransactionID: "1999999", purchaseDate: 1_795_179_900_000, quantity: 3, environment: .sandbox,
+                    originalTransactionID: "1999999", purchaseDate: 1_795_179_900_000, quantity: 3,
+                    environment: .sandbox,
                     price: Money(milliunits: 1_250, currency: "KWD"), storefront: "KWT", verificationStatus: .pending,
                     deliveredAt: 1_795_170_000_000, finishedAt: 1_795_179_960_500, receiptID: "rc1")
             ])
     }
 
     @Test func defaultsOptionalFields() throws {
-        let text = "record_id,user_id,product_id,transaction_id,purchase_date,verification_status\nr1,u1,p,77,1795176000000,verified\n"
+        let text =
+            "record_id,user_id,product_id,transaction_id,purchase_date,verification_status\nr1,u1,p,77,1795176000000,verified\n"
         let (summary, store) = try importing("t.csv", text)
         #expect(summary.accepted == 1)
         var rows: [LedgerTransaction] = []
@@ -201,7 +264,8 @@ let ledgerHeader =
     }
 
     @Test func countsLinesAfterQuotedMultilineFieldsWithBOMAndCRLF() throws {
-        let text = "\u{FEFF}" + ledgerHeader + "\r\n"
+        let text =
+            "\u{FEFF}" + ledgerHeader + "\r\n"
             + "r1,u1,\"coins, \"\"big\"\"\",t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,\r\n"
             + "r2,u2,\"two\r\nline\r\nproduct\",t2,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,\r\n"
             + "r3,u3,p,t3,,bad,1,Production,0.99,USD,USA,verified,,,\r\n"
@@ -224,7 +288,9 @@ let ledgerHeader =
         let (summary, store) = try importing("t.csv", text)
         #expect(summary.read == 1)
         #expect(summary.rejected == 1)
-        #expect(try store.rejectedRows().first?.reason == "malformed CSV: a quoted field is not closed before the end of the file")
+        #expect(
+            try store.rejectedRows().first?.reason
+                == "malformed CSV: a quoted field is not closed before the end of the file")
     }
 
     @Test func emptyAndHeaderOnlyFilesReadNothing() throws {
@@ -247,7 +313,8 @@ let ledgerHeader =
     }
 
     @Test func reimportIsIdempotentAndUpdatesRows() throws {
-        let first = ledgerHeader + "\n"
+        let first =
+            ledgerHeader + "\n"
             + "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,pending,,,\n"
             + "r2,u2,p,t2,,garbage,1,Production,0.99,USD,USA,pending,,,\n"
         let path = try dir.write("t.csv", first)
@@ -255,7 +322,10 @@ let ledgerHeader =
         for _ in 0..<3 { _ = try Importer().run(ImportRequest(transactions: [path]), into: store) }
         #expect(try store.counts().transactions == 1)
         #expect(try store.counts().rejected == 1)
-        try dir.write("t.csv", ledgerHeader + "\nr1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,2026-11-20T00:01:00Z,,\n")
+        try dir.write(
+            "t.csv",
+            ledgerHeader
+                + "\nr1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,2026-11-20T00:01:00Z,,\n")
         _ = try Importer().run(ImportRequest(transactions: [path]), into: store)
         var rows: [LedgerTransaction] = []
         try store.forEachTransactionGroup { rows += $0.records }
@@ -282,7 +352,8 @@ let ledgerHeader =
         #expect(rejected.map(\.line) == [3, 4, 5])
         #expect(
             rejected.map(\.reason) == [
-                "bad JSON", "bad JSON: a line must be one JSON object", "bad JSON: field 'quantity' must be a string or a number",
+                "bad JSON", "bad JSON: a line must be one JSON object",
+                "bad JSON: field 'quantity' must be a string or a number",
             ])
         #expect(rejected.last?.recordID == "r3")
     }
@@ -307,7 +378,11 @@ let ledgerHeader =
         #expect(productSummary.read == 4 && productSummary.accepted == 2 && productSummary.rejected == 2)
         let catalog = try store.catalog()
         #expect(catalog["coins"]?.count == 2)
-        #expect(catalog["coins"]?.last == CatalogProduct(productID: "coins", type: .consumable, price: Money(milliunits: 160_000, currency: "JPY"), storefront: "JPN", proceedsRatePPM: 850_000))
+        #expect(
+            catalog["coins"]?.last
+                == CatalogProduct(
+                    productID: "coins", type: .consumable, price: Money(milliunits: 160_000, currency: "JPY"),
+                    storefront: "JPN", proceedsRatePPM: 850_000))
         #expect(
             try store.rejectedRows().map(\.reason) == [
                 "bad value in 'type': 'lifetime' (expected consumable, non-consumable, auto-renewable or non-renewing)",
@@ -344,7 +419,10 @@ let ledgerHeader =
         #expect(Timestamp.parse(text) == millis)
     }
 
-    @Test(arguments: ["", "2026-11-20", "2026-11-20T13:05:00", "2025-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "20261120T130500Z", "12.5", "2026-11-20T13:05:00Zjunk", "2026-11-20T25:00:00Z"])
+    @Test(arguments: [
+        "", "2026-11-20", "2026-11-20T13:05:00", "2025-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "20261120T130500Z",
+        "12.5", "2026-11-20T13:05:00Zjunk", "2026-11-20T25:00:00Z",
+    ])
     func rejects(text: String) {
         #expect(Timestamp.parse(text) == nil)
     }

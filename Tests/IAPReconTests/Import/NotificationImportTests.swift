@@ -35,8 +35,10 @@ import Testing
         "record_id,user_id,product_id,transaction_id,original_transaction_id,purchase_date,price,currency,"
         + "verification_status,delivered_at,finished_at"
 
-    static func row(_ record: String, _ user: String, _ product: String, _ tx: String, at time: Int64, _ price: String,
-                    status: String = "verified", original: String = "") -> String {
+    static func row(
+        _ record: String, _ user: String, _ product: String, _ tx: String, at time: Int64, _ price: String,
+        status: String = "verified", original: String = ""
+    ) -> String {
         "\(record),\(user),\(product),\(tx),\(original),\(time),\(price),USD,\(status),\(time),\(time)"
     }
 
@@ -47,17 +49,20 @@ import Testing
         let d18 = Self.d18
         let day = Self.day
         let hour = Self.hour
-        let ledger = [
-            Self.header,
-            Self.row("r1", "u1", "coins", "n1", at: d18 + hour, "0.99"),
-            Self.row("r2", "u2", "coins", "n2", at: d18 + 2 * hour, "0.99"),
-            Self.row("r3", "u3", "premium", "n3", at: d18 + 3 * hour, "9.99", status: "invalid"),
-            Self.row("r4", "u4", "family.pack", "n4", at: d18 + 4 * hour, "2.99"),
-            Self.row("r6", "u6", "pro.monthly", "s1", at: d18 + 5 * hour, "4.99", original: "s1"),
-        ].joined(separator: "\n") + "\n"
-        func tx(_ id: String, _ product: String, _ price: Int64, at time: Int64, signed: Int64,
-                revoked: Int64? = nil, type: String = "Consumable", revocationType: String? = nil,
-                original: String? = nil, ownership: String = "PURCHASED") -> JWSTransactionDecodedPayload {
+        let ledger =
+            [
+                Self.header,
+                Self.row("r1", "u1", "coins", "n1", at: d18 + hour, "0.99"),
+                Self.row("r2", "u2", "coins", "n2", at: d18 + 2 * hour, "0.99"),
+                Self.row("r3", "u3", "premium", "n3", at: d18 + 3 * hour, "9.99", status: "invalid"),
+                Self.row("r4", "u4", "family.pack", "n4", at: d18 + 4 * hour, "2.99"),
+                Self.row("r6", "u6", "pro.monthly", "s1", at: d18 + 5 * hour, "4.99", original: "s1"),
+            ].joined(separator: "\n") + "\n"
+        func tx(
+            _ id: String, _ product: String, _ price: Int64, at time: Int64, signed: Int64,
+            revoked: Int64? = nil, type: String = "Consumable", revocationType: String? = nil,
+            original: String? = nil, ownership: String = "PURCHASED"
+        ) -> JWSTransactionDecodedPayload {
             SignedNotifications.transaction(
                 id, original: original, product: product, type: type, purchased: time, price: price,
                 revoked: revoked, revocationType: revocationType, signedDate: signed, ownership: ownership)
@@ -70,27 +75,31 @@ import Testing
                 transaction: tx("n1", "coins", 990, at: d18 + hour, signed: d18 + 12 * hour)),
             try SignedNotifications.sign(
                 "REFUND", uuid: "00000000-0000-4000-8000-000000000002", signedDate: d18 + day,
-                transaction: tx("n1", "coins", 990, at: d18 + hour, signed: d18 + day, revoked: d18 + day,
-                                revocationType: "REFUND_FULL")),
+                transaction: tx(
+                    "n1", "coins", 990, at: d18 + hour, signed: d18 + day, revoked: d18 + day,
+                    revocationType: "REFUND_FULL")),
             // A refund Apple later reversed.
             try SignedNotifications.sign(
                 "REFUND", uuid: "00000000-0000-4000-8000-000000000003", signedDate: d18 + day,
-                transaction: tx("n2", "coins", 990, at: d18 + 2 * hour, signed: d18 + day, revoked: d18 + day,
-                                revocationType: "REFUND_FULL")),
+                transaction: tx(
+                    "n2", "coins", 990, at: d18 + 2 * hour, signed: d18 + day, revoked: d18 + day,
+                    revocationType: "REFUND_FULL")),
             try SignedNotifications.sign(
                 "REFUND_REVERSED", uuid: "00000000-0000-4000-8000-000000000004", signedDate: d18 + 2 * day,
                 transaction: tx("n2", "coins", 990, at: d18 + 2 * hour, signed: d18 + 2 * day)),
             // Refunded, and the backend marked the row invalid: a correctly handled refund.
             try SignedNotifications.sign(
                 "REFUND", uuid: "00000000-0000-4000-8000-000000000005", signedDate: d18 + day,
-                transaction: tx("n3", "premium", 9_990, at: d18 + 3 * hour, signed: d18 + day,
-                                revoked: d18 + day, type: "Non-Consumable", revocationType: "REFUND_FULL")),
+                transaction: tx(
+                    "n3", "premium", 9_990, at: d18 + 3 * hour, signed: d18 + day,
+                    revoked: d18 + day, type: "Non-Consumable", revocationType: "REFUND_FULL")),
             // A family member loses access: not a customer refund.
             try SignedNotifications.sign(
                 "REVOKE", uuid: "00000000-0000-4000-8000-000000000006", signedDate: d18 + day,
-                transaction: tx("n4", "family.pack", 2_990, at: d18 + 4 * hour, signed: d18 + day,
-                                revoked: d18 + day, type: "Non-Consumable", revocationType: "FAMILY_REVOKE",
-                                ownership: "FAMILY_SHARED")),
+                transaction: tx(
+                    "n4", "family.pack", 2_990, at: d18 + 4 * hour, signed: d18 + day,
+                    revoked: d18 + day, type: "Non-Consumable", revocationType: "FAMILY_REVOKE",
+                    ownership: "FAMILY_SHARED")),
             // A one-time charge and a renewal the ledger never booked.
             try SignedNotifications.sign(
                 "ONE_TIME_CHARGE", uuid: "00000000-0000-4000-8000-000000000007", signedDate: d18 + 6 * hour,
@@ -98,25 +107,30 @@ import Testing
             try SignedNotifications.sign(
                 "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "00000000-0000-4000-8000-000000000008",
                 signedDate: d18 + 5 * hour,
-                transaction: tx("s1", "pro.monthly", 4_990, at: d18 + 5 * hour, signed: d18 + 5 * hour,
-                                type: subscription, original: "s1"), renewal: true),
+                transaction: tx(
+                    "s1", "pro.monthly", 4_990, at: d18 + 5 * hour, signed: d18 + 5 * hour,
+                    type: subscription, original: "s1"), renewal: true),
             try SignedNotifications.sign(
                 "DID_RENEW", uuid: "00000000-0000-4000-8000-000000000009", signedDate: d18 + 2 * day,
-                transaction: tx("s2", "pro.monthly", 4_990, at: d18 + 2 * day, signed: d18 + 2 * day,
-                                type: subscription, original: "s1"), renewal: true),
+                transaction: tx(
+                    "s2", "pro.monthly", 4_990, at: d18 + 2 * day, signed: d18 + 2 * day,
+                    type: subscription, original: "s1"), renewal: true),
             try SignedNotifications.sign(
                 "DID_CHANGE_RENEWAL_PREF", subtype: "DOWNGRADE", uuid: "00000000-0000-4000-8000-000000000010",
                 signedDate: d18 + 2 * day + hour,
-                transaction: tx("s2", "pro.monthly", 4_990, at: d18 + 2 * day, signed: d18 + 2 * day + hour,
-                                type: subscription, original: "s1"), renewal: true),
+                transaction: tx(
+                    "s2", "pro.monthly", 4_990, at: d18 + 2 * day, signed: d18 + 2 * day + hour,
+                    type: subscription, original: "s1"), renewal: true),
             try SignedNotifications.sign(
                 "EXPIRED", subtype: "VOLUNTARY", uuid: "00000000-0000-4000-8000-000000000011",
                 signedDate: d18 + 2 * day + 2 * hour,
-                transaction: tx("s2", "pro.monthly", 4_990, at: d18 + 2 * day, signed: d18 + 2 * day + 2 * hour,
-                                type: subscription, original: "s1"), renewal: true),
+                transaction: tx(
+                    "s2", "pro.monthly", 4_990, at: d18 + 2 * day, signed: d18 + 2 * day + 2 * hour,
+                    type: subscription, original: "s1"), renewal: true),
         ]
         let file = try dir.write(
-            "n.jsonl", notifications.map { SignedNotifications.line($0, receivedAt: "2026-11-20T10:00:00Z") }
+            "n.jsonl",
+            notifications.map { SignedNotifications.line($0, receivedAt: "2026-11-20T10:00:00Z") }
                 .joined(separator: "\n") + "\n")
         let imported = try await importFiles(
             ImportRequest(transactions: [try dir.write("t.csv", ledger)], notifications: [file]))
@@ -147,12 +161,16 @@ import Testing
         let store = try ReconStore(path: dir.file("s.sqlite"))
         let refunded = try Lookup.build(.transaction("n1"), store: store, bundleIDs: [SignedNotifications.bundle])
         #expect(refunded.refunded == 1)
-        #expect(refunded.events.contains { $0.kind == "notification" && $0.text.contains("Apple notification REFUND ") })
+        #expect(
+            refunded.events.contains { $0.kind == "notification" && $0.text.contains("Apple notification REFUND ") })
         #expect(refunded.events.contains { $0.text.contains("CONSUMPTION_REQUEST") })
         let reversed = try Lookup.build(.transaction("n2"), store: store, bundleIDs: [SignedNotifications.bundle])
         #expect(reversed.refunded == 0)
-        #expect(reversed.events.contains { $0.text.contains("REFUND_REVERSED") && $0.text.contains("2026-11-20T00:00:00Z") })
-        let renewals = try Lookup.build(.originalTransaction("s1"), store: store, bundleIDs: [SignedNotifications.bundle])
+        #expect(
+            reversed.events.contains { $0.text.contains("REFUND_REVERSED") && $0.text.contains("2026-11-20T00:00:00Z") }
+        )
+        let renewals = try Lookup.build(
+            .originalTransaction("s1"), store: store, bundleIDs: [SignedNotifications.bundle])
         #expect(renewals.events.contains { $0.text.contains("SUBSCRIBED/INITIAL_BUY") })
         #expect(renewals.events.contains { $0.text.contains("EXPIRED/VOLUNTARY") })
     }
@@ -178,16 +196,17 @@ import Testing
             "ONE_TIME_CHARGE", uuid: "00000000-0000-4000-8000-0000000000a4", signedDate: signed,
             transaction: SignedNotifications.transaction(
                 "n4", purchased: Self.d18, environment: "Sandbox", signedDate: signed))
-        let text = [
-            SignedNotifications.line(refund),
-            SignedNotifications.line(refund),  // Apple retried the webhook
-            SignedNotifications.line(forged),
-            SignedNotifications.line(foreign),
-            SignedNotifications.line(sandboxInside),
-            "{\"signedPayload\": 42}",
-            "not json at all",
-            SignedNotifications.line(refund, receivedAt: "yesterday"),
-        ].joined(separator: "\n") + "\n"
+        let text =
+            [
+                SignedNotifications.line(refund),
+                SignedNotifications.line(refund),  // Apple retried the webhook
+                SignedNotifications.line(forged),
+                SignedNotifications.line(foreign),
+                SignedNotifications.line(sandboxInside),
+                "{\"signedPayload\": 42}",
+                "not json at all",
+                SignedNotifications.line(refund, receivedAt: "yesterday"),
+            ].joined(separator: "\n") + "\n"
         let file = try dir.write("n.jsonl", text)
         let outcome = try await importFiles(ImportRequest(notifications: [file]))
         #expect(outcome.lines.contains("notifications \(file): read 8, accepted 2, rejected 6"), "\(outcome.lines)")
@@ -238,11 +257,12 @@ import Testing
         let d18 = Self.d18
         let day = Self.day
         let hour = Self.hour
-        let first = [
-            Self.header,
-            Self.row("r1", "u1", "coins", "n1", at: d18 + hour, "0.99"),
-            Self.row("r7", "u7", "coins", "n7", at: d18 + day + hour, "0.99"),
-        ].joined(separator: "\n") + "\n"
+        let first =
+            [
+                Self.header,
+                Self.row("r1", "u1", "coins", "n1", at: d18 + hour, "0.99"),
+                Self.row("r7", "u7", "coins", "n7", at: d18 + day + hour, "0.99"),
+            ].joined(separator: "\n") + "\n"
         _ = try await importFiles(ImportRequest(transactions: [try dir.write("t1.csv", first)]))
         _ = try await report()
         let header = "date,product_id,currency,previous_net,current_net,difference,transaction_ids,reason\r\n"
@@ -258,11 +278,12 @@ import Testing
             "REFUND", uuid: "00000000-0000-4000-8000-0000000000b1", signedDate: refundAt,
             transaction: SignedNotifications.transaction(
                 "n1", purchased: d18 + hour, revoked: refundAt, revocationType: "REFUND_FULL", signedDate: refundAt))
-        let second = [
-            Self.header,
-            Self.row("r8", "u8", "coins", "n8", at: d18 + 5 * hour, "0.99"),
-            Self.row("r9", "u9", "coins", "n9", at: d18 + 2 * day + hour, "0.99"),
-        ].joined(separator: "\n") + "\n"
+        let second =
+            [
+                Self.header,
+                Self.row("r8", "u8", "coins", "n8", at: d18 + 5 * hour, "0.99"),
+                Self.row("r9", "u9", "coins", "n9", at: d18 + 2 * day + hour, "0.99"),
+            ].joined(separator: "\n") + "\n"
         _ = try await importFiles(
             ImportRequest(
                 transactions: [try dir.write("t2.csv", second)],

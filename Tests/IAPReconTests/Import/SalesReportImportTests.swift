@@ -4,8 +4,9 @@ import Testing
 
 @testable import IAPRecon
 
-/// Apple Summary Sales Reports as App Store Connect delivers them (SPEC §1.5): the header of
-/// https://developer.apple.com/help/app-store-connect/reference/summary-sales-report
+/// Apple Summary Sales Reports as App Store Connect delivers them (SPEC §1.5).
+///
+/// The header is Apple's: https://developer.apple.com/help/app-store-connect/reference/summary-sales-report
 @Suite struct SalesReportImportTests {
     let dir = TemporaryDirectory("sales-report")
 
@@ -23,7 +24,8 @@ import Testing
     ) -> String {
         [
             "APPLE", "US", sku, "Example Developer", sku, "", type, units, "0.69", begin, end ?? begin, currency,
-            country, currency, "1234567890", price, "", "demo_app", "", "", "Games", "", "iPhone", "iOS", "", "", "", "",
+            country, currency, "1234567890", price, "", "demo_app", "", "", "Games", "", "iPhone", "iOS", "", "", "",
+            "",
         ].joined(separator: "\t")
     }
 
@@ -44,7 +46,9 @@ import Testing
         "",
     ].joined(separator: "\n")
 
-    func store() throws -> ReconStore { try ReconStore(path: dir.file("s.sqlite"), clock: ManualClock(millis: 1_795_176_000_000)) }
+    func store() throws -> ReconStore {
+        try ReconStore(path: dir.file("s.sqlite"), clock: ManualClock(millis: 1_795_176_000_000))
+    }
 
     func gzip(_ name: String, _ text: String) throws -> String {
         let plain = try dir.write(name, text)
@@ -59,7 +63,8 @@ import Testing
 
     @Test(arguments: [false, true])
     func readsInAppPurchaseRowsSkipsOthersAndRejectsBadOnes(gzipped: Bool) throws {
-        let path = gzipped ? try gzip("S_D_1_20261115.txt", Self.report) : try dir.write("S_D_1_20261115.txt", Self.report)
+        let path =
+            gzipped ? try gzip("S_D_1_20261115.txt", Self.report) : try dir.write("S_D_1_20261115.txt", Self.report)
         let store = try store()
         let summaries = try Importer().run(ImportRequest(salesReports: [path]), into: store)
         let summary = try #require(summaries.first)
@@ -76,7 +81,8 @@ import Testing
                 "pro_monthly IAY DEU -1 \(Money(milliunits: -5_490, currency: "EUR"))",
                 "remove_ads IA9-M USA 1 \(Money(milliunits: 2_990, currency: "USD"))",
             ])
-        #expect(rows.first { $0.productID == "pro_monthly" }?.customerAmount == Money(milliunits: -5_490, currency: "EUR"))
+        #expect(
+            rows.first { $0.productID == "pro_monthly" }?.customerAmount == Money(milliunits: -5_490, currency: "EUR"))
         #expect(rows.first { $0.storefront == "USA" }?.customerAmount == Money(milliunits: 2_970, currency: "USD"))
 
         let rejected = try store.rejectedRows()
@@ -101,7 +107,8 @@ import Testing
         #expect(try store.rejectedRows().count == 6)
         // A corrected report of the same day, under another name, replaces the day's rows.
         let corrected = try dir.write(
-            "corrected.txt", [Self.header, Self.row("coins_100", "IA1", units: "4", price: "0.99"), ""].joined(separator: "\n"))
+            "corrected.txt",
+            [Self.header, Self.row("coins_100", "IA1", units: "4", price: "0.99"), ""].joined(separator: "\n"))
         _ = try Importer().run(ImportRequest(salesReports: [corrected]), into: store)
         #expect(try store.salesReportRows().map(\.units) == [4])
         // Another day's report adds a day.
@@ -122,7 +129,8 @@ import Testing
         #expect(
             error.localizedDescription
                 == "cannot read '\(path)': not an Apple Summary Sales Report (header lacks 'SKU', 'Product Type "
-                + "Identifier', 'Units', 'Begin Date', 'End Date', 'Customer Currency', 'Country Code', 'Customer Price')")
+                + "Identifier', 'Units', 'Begin Date', 'End Date', 'Customer Currency', 'Country Code', 'Customer Price')"
+        )
         #expect(try store().salesReportDays().isEmpty)
     }
 

@@ -9,8 +9,10 @@ import Testing
     let dir = TemporaryDirectory("lookup-apple")
     static let t0: Int64 = 1_795_000_000_000  // 2026-11-18T09:46:40Z
 
-    /// u7's purchase was revoked by Family Sharing (Apple's `FAMILY_REVOKE`); u8 uploaded a
-    /// receipt whose signature failed, claiming a cancellation. Neither receipt has `received_at`.
+    /// u7's purchase was revoked by Family Sharing (Apple's `FAMILY_REVOKE`); u8 uploaded a receipt whose signature
+    /// failed, claiming a cancellation.
+    ///
+    /// Neither receipt has `received_at`.
     func makeStore() async throws -> ReconConfig {
         let t0 = Self.t0
         let ledger = """
@@ -27,7 +29,8 @@ import Testing
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.bundleIDs = ["com.example.app"]
         _ = try await config.dependencies(at: t0 + 10_000).importFiles(
-            ImportRequest(transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
+            ImportRequest(
+                transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
         let store = try ReconStore(path: config.databasePath)
         try store.recordVerification(
             VerificationRecord(

@@ -46,7 +46,11 @@ import Testing
                 recordIDs: [], receiptID: "rc9", transactionID: nil, source: .verifyReceipt,
                 endpoint: "http://127.0.0.1/production/verifyReceipt", httpStatus: 200, appleStatus: 0,
                 environment: .production, bundleID: "com.example.app", outcome: .valid, attempts: 3,
-                entries: [EvidenceEntry(transactionID: "t9", originalTransactionID: "t9", productID: "premium", quantity: 1, purchaseDate: t0 + 50_000)]),
+                entries: [
+                    EvidenceEntry(
+                        transactionID: "t9", originalTransactionID: "t9", productID: "premium", quantity: 1,
+                        purchaseDate: t0 + 50_000)
+                ]),
             runID: nil, at: t0 + 90_000_000)
         _ = try await config.dependencies(at: t0 + 100_000_000).report()
         return config
@@ -56,15 +60,22 @@ import Testing
         let config = try await makeStore()
         let outcome = try await config.dependencies().lookup(.user("u9"), json: false)
         let text = outcome.lines.joined(separator: "\n") + "\n"
-        #expect(text.hasPrefix("user u9: charged for 1 purchase, delivered 0 of 1; NOT DELIVERED: t9; 1 open finding, worst MISSING_RECORD (critical)\n"))
-        if let mismatch = snapshotMismatch(text, named: "lookup-user-u9.txt") { Issue.record(Comment(rawValue: mismatch)) }
+        #expect(
+            text.hasPrefix(
+                "user u9: charged for 1 purchase, delivered 0 of 1; NOT DELIVERED: t9; 1 open finding, worst MISSING_RECORD (critical)\n"
+            ))
+        if let mismatch = snapshotMismatch(text, named: "lookup-user-u9.txt") {
+            Issue.record(Comment(rawValue: mismatch))
+        }
     }
 
     @Test func refundedTransactionAsJSON() async throws {
         let config = try await makeStore()
         let outcome = try await config.dependencies().lookup(.transaction("t5"), json: true)
         let text = outcome.lines.joined(separator: "\n") + "\n"
-        if let mismatch = snapshotMismatch(text, named: "lookup-transaction-t5.json") { Issue.record(Comment(rawValue: mismatch)) }
+        if let mismatch = snapshotMismatch(text, named: "lookup-transaction-t5.json") {
+            Issue.record(Comment(rawValue: mismatch))
+        }
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["refunded"] as? Int == 1)
         #expect(object["charged"] as? Int == 1)

@@ -34,7 +34,8 @@ import Testing
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.bundleIDs = ["com.nutcall.alert"]
         _ = try await config.dependencies(at: 1_795_000_000_000).importFiles(
-            ImportRequest(transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
+            ImportRequest(
+                transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
         _ = try await config.dependencies(at: 1_795_176_000_000).report()
         let lines = try dir.read("out/discrepancies.csv").split(separator: "\r\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("SANDBOX_IN_PRODUCTION,high,1000000637840752,") }, "\(lines)")

@@ -41,7 +41,9 @@ import Testing
     @Test func aReportDayNotEndedAtAsOfIsNotCompared() async throws {
         let (_, archive) = try await writeReports(asOf: try #require(Timestamp.parse("2026-11-18T20:00:00-08:00")))
         #expect(!FileManager.default.fileExists(atPath: dir.file("out/sales_reconciliation.csv")))
-        let names = try archive.entry("xl/workbook.xml").matches(of: #/<sheet name="([^"]+)"/#).map { String($0.output.1) }
+        let names = try archive.entry("xl/workbook.xml").matches(of: #/<sheet name="([^"]+)"/#).map {
+            String($0.output.1)
+        }
         #expect(!names.contains("Apple Sales"))
         #expect(try !dir.read("out/discrepancies.csv").contains("SALES_REPORT_MISMATCH"))
     }
@@ -57,10 +59,13 @@ import Testing
                 2026-11-18,premium,JPN,JPY,1,1,1200,1200,match\r
 
                 """)
-        let names = try archive.entry("xl/workbook.xml").matches(of: #/<sheet name="([^"]+)"/#).map { String($0.output.1) }
+        let names = try archive.entry("xl/workbook.xml").matches(of: #/<sheet name="([^"]+)"/#).map {
+            String($0.output.1)
+        }
         #expect(names == ["Summary", "Revenue", "Apple Sales", "Discrepancies", "Pending", "Rejected", "Run"])
         let sheet = try archive.csv(sheet: 3)
-        #expect(sheet.contains(#"46344 {yyyy-mm-dd},gold,KWT,KWD,1 {0},0 {0},"3.5 {#,##0.000}","0 {#,##0.000}",mismatch"#))
+        #expect(
+            sheet.contains(#"46344 {yyyy-mm-dd},gold,KWT,KWD,1 {0},0 {0},"3.5 {#,##0.000}","0 {#,##0.000}",mismatch"#))
         let summary = try archive.csv(sheet: 1)
         #expect(summary.contains("Days compared (America/Los_Angeles),2026-11-18"))
         #expect(summary.contains("Of which disagree (SALES_REPORT_MISMATCH),1 {0}"))
@@ -85,7 +90,8 @@ import Testing
     @Test func eachCurrencyHasItsOwnChartOnADateScale() async throws {
         let (_, archive) = try await writeReports()
         let charts = try archive.entryNames().filter { $0.hasPrefix("xl/charts/chart") }.sorted()
-        #expect(charts == ["xl/charts/chart1.xml", "xl/charts/chart2.xml", "xl/charts/chart3.xml", "xl/charts/chart4.xml"])
+        #expect(
+            charts == ["xl/charts/chart1.xml", "xl/charts/chart2.xml", "xl/charts/chart3.xml", "xl/charts/chart4.xml"])
         var titles: [String] = []
         for name in charts {
             let chart = try archive.entry(name)
@@ -129,6 +135,8 @@ import Testing
         }
         let b = try #require(widths.first { $0.0 == 2 })
         #expect(b.1 >= 21)
-        #expect(try archive.numberFormat(style: try #require(try archive.cells(sheet: 1)["B2"]).style) == "yyyy-mm-dd hh:mm:ss")
+        #expect(
+            try archive.numberFormat(style: try #require(try archive.cells(sheet: 1)["B2"]).style)
+                == "yyyy-mm-dd hh:mm:ss")
     }
 }

@@ -12,7 +12,8 @@ import Testing
 
     func writeWorkbook() async throws -> XLSXArchive {
         let config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
-        _ = try await config.dependencies(at: 1_795_176_000_000).importFiles(ImportRequest(
+        _ = try await config.dependencies(at: 1_795_176_000_000).importFiles(
+            ImportRequest(
                 transactions: [try fixturePath("ledger/small-transactions.csv")],
                 products: [try fixturePath("ledger/small-products.csv")]))
         _ = try await config.dependencies(at: 1_795_176_000_000).report()

@@ -40,7 +40,9 @@ func fixturePath(_ relative: String) throws -> String {
         #expect(outcome.exitCode == 0)
         for name in ["revenue_daily.csv", "rejected.csv", "discrepancies.csv"] {
             let text = try dir.read("out/" + name).replacingOccurrences(of: dir.path + "/", with: "")
-            if let mismatch = snapshotMismatch(text, named: "small-ledger." + name) { Issue.record(Comment(rawValue: mismatch)) }
+            if let mismatch = snapshotMismatch(text, named: "small-ledger." + name) {
+                Issue.record(Comment(rawValue: mismatch))
+            }
         }
     }
 
@@ -94,7 +96,9 @@ func fixturePath(_ relative: String) throws -> String {
         var config = try await importSmallLedger()
         try dir.write("blocker", "a file, not a folder")
         config.outputDirectory = dir.file("blocker")
-        await #expect(throws: ReportError.cannotCreateDirectory(path: dir.file("blocker"), reason: "a file has that name")) {
+        await #expect(
+            throws: ReportError.cannotCreateDirectory(path: dir.file("blocker"), reason: "a file has that name")
+        ) {
             try await config.dependencies(at: 1_795_176_000_000).report()
         }
     }

@@ -40,18 +40,26 @@ import Testing
         _ = try await config.dependencies(at: 1_795_176_000_000).importFiles(
             ImportRequest(transactions: [try dir.write("t.csv", ledger)], products: [try dir.write("p.csv", products)]))
         let store = try ReconStore(path: config.databasePath, clock: ManualClock(millis: 1_795_176_000_000))
-        func apple(_ records: [String], _ tid: String, status: Int, env: StoreEnvironment, entry: EvidenceEntry) async throws {
+        func apple(_ records: [String], _ tid: String, status: Int, env: StoreEnvironment, entry: EvidenceEntry)
+            async throws
+        {
             try store.recordVerification(
                 VerificationRecord(
                     recordIDs: records, receiptID: nil, transactionID: tid, source: .verifyReceipt, appleStatus: status,
                     environment: env, bundleID: "com.example.app", outcome: status == 0 ? .valid : .invalid,
                     entries: [entry]), runID: nil, at: Self.d18 + 3 * Self.day)
         }
-        try await apple(["r3"], "t3", status: 21007, env: .sandbox, entry: EvidenceEntry(transactionID: "t3", productID: "premium", quantity: 1))
-        try await apple(["r4"], "t4", status: 0, env: .production, entry: EvidenceEntry(transactionID: "t4", productID: "premium", quantity: 1))
+        try await apple(
+            ["r3"], "t3", status: 21007, env: .sandbox,
+            entry: EvidenceEntry(transactionID: "t3", productID: "premium", quantity: 1))
+        try await apple(
+            ["r4"], "t4", status: 0, env: .production,
+            entry: EvidenceEntry(transactionID: "t4", productID: "premium", quantity: 1))
         try await apple(
             ["r5"], "t5", status: 0, env: .production,
-            entry: EvidenceEntry(transactionID: "t5", productID: "premium", quantity: 1, cancellationDate: Self.d18 + 2 * Self.day + 60_000))
+            entry: EvidenceEntry(
+                transactionID: "t5", productID: "premium", quantity: 1,
+                cancellationDate: Self.d18 + 2 * Self.day + 60_000))
         try store.recordVerification(
             VerificationRecord(
                 recordIDs: ["r7"], transactionID: "t7", source: .serverAPI, environment: .production,
@@ -89,7 +97,9 @@ import Testing
         // gross − refunds still counted = net.
         let findings = report.findings.map(\.finding)
         func amount(_ code: FindingCode, _ currency: String) -> Int64 {
-            findings.filter { $0.code == code && $0.amount?.currency == currency }.reduce(0) { $0 + ($1.amount?.milliunits ?? 0) }
+            findings.filter { $0.code == code && $0.amount?.currency == currency }.reduce(0) {
+                $0 + ($1.amount?.milliunits ?? 0)
+            }
         }
         let ledgerUSD: Int64 = 990 + 990 + 990 + 9_990 + 9_990  // r1, r2a, r2b, r3, r5
         let grossUSD = report.revenue.filter { $0.currency == "USD" }.reduce(0) { $0 + $1.gross }
@@ -104,7 +114,10 @@ import Testing
         #expect(amount(.refundedDelivered, "JPY") == 600_000)
         #expect(report.recoveredFromSandbox == ["USD": 9_990])
         #expect(report.excludedAsSandbox == ["USD": 9_990])
-        #expect(Set(findings.map(\.code)).isSuperset(of: [.duplicateRecord, .sandboxInProduction, .productionAsSandbox, .refundedDelivered]))
+        #expect(
+            Set(findings.map(\.code)).isSuperset(of: [
+                .duplicateRecord, .sandboxInProduction, .productionAsSandbox, .refundedDelivered,
+            ]))
     }
 
     func reportValues() async throws -> ReconciliationReport {

@@ -101,11 +101,12 @@ import Testing
         withExtendedLifetime(lock) {}
     }
 
-    @Test(arguments: [
-        // The small ledger's one finding is UNKNOWN_PRODUCT, medium.
-        (nil, IAPRecon.ExitStatus.done), (Severity.high, .done), (.medium, .findingsAtOrAboveFailOn),
-        (.low, .findingsAtOrAboveFailOn),
-    ] as [(Severity?, IAPRecon.ExitStatus)])
+    @Test(
+        arguments: [
+            // The small ledger's one finding is UNKNOWN_PRODUCT, medium.
+            (nil, IAPRecon.ExitStatus.done), (Severity.high, .done), (.medium, .findingsAtOrAboveFailOn),
+            (.low, .findingsAtOrAboveFailOn),
+        ] as [(Severity?, IAPRecon.ExitStatus)])
     func failOnDecidesTheExitStatus(failOn: Severity?, expected: IAPRecon.ExitStatus) async throws {
         let config = try await importSmallLedger { $0.failOn = failOn }
         let recon = try config.dependencies(at: Self.asOf)

@@ -70,7 +70,8 @@ import Testing
         let outcome = try await config.dependencies(at: 1_795_176_000_000, opening: .existing).report()
         #expect(outcome.exitCode == 0)
         let warnings = try #require(try runJSON()["warnings"] as? [String])
-        #expect(warnings.contains("revenue in USD overflows the money type; its sums are capped and shown as 'overflow'"))
+        #expect(
+            warnings.contains("revenue in USD overflows the money type; its sums are capped and shown as 'overflow'"))
         #expect(warnings.contains { $0.hasPrefix("reconciliation.xlsx sheet 'Revenue'") && $0.contains("overflows") })
     }
 

@@ -10,7 +10,8 @@ import Testing
 @Suite struct AsOfCutOffTests {
     let dir = TemporaryDirectory("as-of")
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-    static let header = "record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at"
+    static let header =
+        "record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at"
     static let t0: Int64 = 1_795_000_000_000
     static let day: Int64 = 86_400_000
 

@@ -9,7 +9,8 @@ import Testing
 @Suite struct FindingHistoryTests {
     let dir = TemporaryDirectory("history")
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-    static let header = "record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at"
+    static let header =
+        "record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at"
 
     func importLedger(_ rows: [String]) async throws {
         let path = try dir.write("t.csv", ([Self.header] + rows).joined(separator: "\n") + "\n")

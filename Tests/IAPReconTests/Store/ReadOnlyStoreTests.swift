@@ -48,7 +48,8 @@ import Testing
         let path = dir.file("old.sqlite")
         do {
             let store = try ReconStore(path: path)
-            try store.db.execute("DELETE FROM schema_migrations WHERE rowid = (SELECT MAX(rowid) FROM schema_migrations)")
+            try store.db.execute(
+                "DELETE FROM schema_migrations WHERE rowid = (SELECT MAX(rowid) FROM schema_migrations)")
         }
         let known = ReconStore.schemaVersion
         #expect(throws: StoreError.olderSchema(path: path, found: known - 1, known: known)) {

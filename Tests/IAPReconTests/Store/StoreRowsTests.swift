@@ -20,7 +20,8 @@ import Testing
             source: "p.csv", line: 2)
         try writer.upsert(
             LedgerTransaction(
-                recordID: "r1", userID: "u1", productID: "gems100", transactionID: "t1", purchaseDate: 1_795_000_000_000,
+                recordID: "r1", userID: "u1", productID: "gems100", transactionID: "t1",
+                purchaseDate: 1_795_000_000_000,
                 price: Money(milliunits: 9_990, currency: "USD"), storefront: "USA", verificationStatus: .pending),
             source: "t.csv", line: 2)
         return store

@@ -148,10 +148,12 @@ import Testing
         }
         let sandbox = path.hasPrefix("/sandbox")
         func verifyReceipt(_ status: Int) -> Result<AppleHTTPResponse, TransportError> {
-            let receipt = #"{"bid": "\#(bundle)", "transaction_id": "\#(transactionID)", "product_id": "coins", "#
+            let receipt =
+                #"{"bid": "\#(bundle)", "transaction_id": "\#(transactionID)", "product_id": "coins", "#
                 + #""quantity": "1", "purchase_date_ms": "1795046400000"}"#
             let environment = sandbox ? "Sandbox" : "Production"
-            let body = status == 0
+            let body =
+                status == 0
                 ? #"{"status": 0, "environment": "\#(environment)", "receipt": \#(receipt)}"#
                 : #"{"status": \#(status)}"#
             return .success(AppleHTTPResponse(status: 200, json: body))

@@ -4,8 +4,9 @@ import Foundation
 enum TransactionsRow {
     static let table = "transactions"
 
-    /// The ledger's columns as a ``LedgerTransaction`` reads them. The status is the backend's,
-    /// unless the backend still says `pending` and our own verification has settled it.
+    /// The ledger's columns as a ``LedgerTransaction`` reads them.
+    ///
+    /// The status is the backend's, unless the backend still says `pending` and our own verification has settled it.
     static let columns = """
         record_id, user_id, product_id, transaction_id, original_transaction_id, purchase_date, quantity,
         environment, price_milli, currency, storefront,

@@ -113,7 +113,7 @@ let package = Package(
         ),
         .target(
             name: "IAPReconTestSupport",
-            dependencies: ["IAPRecon"]
+            dependencies: ["IAPRecon", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "IAPReconTests",

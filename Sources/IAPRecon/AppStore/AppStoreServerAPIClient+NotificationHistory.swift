@@ -40,17 +40,10 @@ extension AppStoreServerAPIClient {
                 hasMore: json["hasMore"]?.bool ?? false, paginationToken: json["paginationToken"]?.string,
                 attempts: 0)
         }
-        switch call {
-        case .ok(var page):
+        return call.result(environment: environment, attempts: attempts) { page in
+            var page = page
             page.attempts = attempts
-            return .success(page)
-        case .failed(let status, let apiError, let message):
-            return .failure(
-                APIFailure(
-                    httpStatus: status, apiError: apiError, message: message, environment: environment,
-                    attempts: attempts))
-        case .unreachable(let reason):
-            return .unreachable(reason: reason, attempts: attempts)
+            return page
         }
     }
 }

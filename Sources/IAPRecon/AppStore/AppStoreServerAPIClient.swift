@@ -67,16 +67,8 @@ public struct AppStoreServerAPIClient: Sendable {
                     .transactionInfo, environment: environment, path: path, query: [], signer: signer
                 ) { json in json["signedTransactionInfo"]?.string }
             }, notFound: { Self.isNotFound($0.0) })
-        switch call {
-        case .ok(let signed):
-            return .success(
-                TransactionInfoAnswer(signedTransactionInfo: signed, environment: asked, attempts: attempts))
-        case .failed(let status, let apiError, let message):
-            return .failure(
-                APIFailure(
-                    httpStatus: status, apiError: apiError, message: message, environment: asked, attempts: attempts))
-        case .unreachable(let reason):
-            return .unreachable(reason: reason, attempts: attempts)
+        return call.result(environment: asked, attempts: attempts) { signed in
+            TransactionInfoAnswer(signedTransactionInfo: signed, environment: asked, attempts: attempts)
         }
     }
 
@@ -137,18 +129,8 @@ public struct AppStoreServerAPIClient: Sendable {
                 if case .ok(let (status, _)) = answer.0 { return status == 1 }
                 return false
             })
-        switch call {
-        case .ok(let (status, signed)):
-            return .success(
-                OrderLookupAnswer(
-                    status: status, signedTransactions: signed, environment: environment, attempts: attempts))
-        case .failed(let status, let apiError, let message):
-            return .failure(
-                APIFailure(
-                    httpStatus: status, apiError: apiError, message: message, environment: environment,
-                    attempts: attempts))
-        case .unreachable(let reason):
-            return .unreachable(reason: reason, attempts: attempts)
+        return call.result(environment: environment, attempts: attempts) { status, signed in
+            OrderLookupAnswer(status: status, signedTransactions: signed, environment: environment, attempts: attempts)
         }
     }
 
@@ -257,6 +239,24 @@ public struct AppStoreServerAPIClient: Sendable {
         case ok(Value)
         case failed(httpStatus: Int, apiError: AppleAPIError?, message: String?)
         case unreachable(String)
+
+        /// The caller's result: `answer` of the value, else Apple's failure in `environment`, else
+        /// unreachable, each with the attempts it took.
+        func result<Answer>(environment: StoreEnvironment, attempts: Int, _ answer: (Value) -> Answer)
+            -> APIResult<Answer>
+        {
+            switch self {
+            case .ok(let value):
+                return .success(answer(value))
+            case .failed(let status, let apiError, let message):
+                return .failure(
+                    APIFailure(
+                        httpStatus: status, apiError: apiError, message: message, environment: environment,
+                        attempts: attempts))
+            case .unreachable(let reason):
+                return .unreachable(reason: reason, attempts: attempts)
+            }
+        }
     }
 
     /// One logical call: production first when `environment` is nil, then sandbox when

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The result of running the built `iap-recon` binary.
-public struct CommandResult: Sendable {
+public struct ProcessOutput: Sendable {
     public var exitCode: Int32
     public var stdout: String
     public var stderr: String
@@ -14,7 +14,7 @@ public struct CommandResult: Sendable {
 ///   - directory: working directory.
 public func runIAPRecon(
     _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
-) throws -> CommandResult {
+) throws -> ProcessOutput {
     let process = Process()
     process.executableURL = productsDirectory().appendingPathComponent("iap-recon")
     process.arguments = arguments
@@ -39,7 +39,7 @@ public func runIAPRecon(
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
-    return CommandResult(
+    return ProcessOutput(
         exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
         stderr: String(decoding: errData.get(), as: UTF8.self))
 }

@@ -73,7 +73,7 @@ public enum DemoRun {
     /// Runs the demo; returns the nightly job's outcome, with where everything is.
     public static func run(
         _ options: Options, logger: Logger, progress: RunProgress? = nil
-    ) async throws -> CommandOutcome {
+    ) async throws -> CommandOutput {
         let out = options.outputDirectory
         let inputs = out + "/demo-input"
         try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
@@ -92,7 +92,7 @@ public enum DemoRun {
         config.salesReportTimeZone = DemoDataset.salesReportTimeZone
         logger.info("App Store simulator listening", metadata: ["url": "\(simulator.baseURL.absoluteString)"])
 
-        let outcome: CommandOutcome
+        let outcome: CommandOutput
         do {
             outcome = try await ReconDependencies(config: config, logger: logger).nightly(
                 ImportRequest(
@@ -117,6 +117,6 @@ public enum DemoRun {
         lines.append(
             "serve: iap-recon serve --db \(database)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)"
         )
-        return CommandOutcome(outcome.status, lines: lines)
+        return CommandOutput(outcome.status, lines: lines)
     }
 }

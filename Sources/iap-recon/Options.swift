@@ -283,7 +283,7 @@ struct ConfigOptions: ParsableArguments {
 func execute(
     _ options: ConfigOptions, databasePath: String, opening: ReconStore.Opening,
     configure: (inout ReconConfig) -> Void = { _ in },
-    _ command: (ReconDependencies) async throws -> CommandOutcome
+    _ command: (ReconDependencies) async throws -> CommandOutput
 ) async throws {
     try await execute {
         var config = try options.makeConfig(databasePath: databasePath)
@@ -295,8 +295,8 @@ func execute(
 
 /// Runs `body`, prints its lines and ends with its exit status; an error is one line on stderr
 /// and exit 1.
-func execute(_ body: () async throws -> CommandOutcome) async throws {
-    let outcome: CommandOutcome
+func execute(_ body: () async throws -> CommandOutput) async throws {
+    let outcome: CommandOutput
     do {
         outcome = try await body()
     } catch {

@@ -30,7 +30,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         let logger = Logger(label: "iap-recon.simulator") { StreamLogHandler.standardError(label: $0) }
         try await execute {
             try await AppStoreSimulator.run(port: port, seedFile: seedFile, logger: logger)
-            return CommandOutcome(.done, lines: [])
+            return CommandOutput(.done, lines: [])
         }
     }
 }

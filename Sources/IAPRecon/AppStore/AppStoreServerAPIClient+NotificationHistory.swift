@@ -27,7 +27,7 @@ extension AppStoreServerAPIClient {
     ///   - environment: Production or sandbox (no fallback: each is swept on its own).
     public func notificationHistoryPage(
         startDate: Int64, endDate: Int64, paginationToken: String?, environment: StoreEnvironment
-    ) async -> APIResult<NotificationHistoryPage> {
+    ) async -> ServerAPIResult<NotificationHistoryPage> {
         let body = Data("{\"endDate\":\(endDate),\"startDate\":\(startDate)}".utf8)
         let query = paginationToken.map { [("paginationToken", $0)] } ?? []
         let (call, attempts) = await perform(

@@ -5,7 +5,7 @@ import Logging
 /// one ``RetryPolicy`` and falling back from production to sandbox where Apple says "not here".
 ///
 /// Answers are Apple's signed JWS strings, returned as they came: checking them is the chain
-/// verifier's job. Every call returns an ``APIResult``; nothing but configuration throws.
+/// verifier's job. Every call returns an ``ServerAPIResult``; nothing but configuration throws.
 public struct AppStoreServerAPIClient: Sendable {
     /// Where to send requests, the per-request timeout and the concurrency.
     public let endpoints: AppStoreEndpoints
@@ -58,7 +58,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ///   - environment: The environment to ask; nil asks production, then sandbox when
     ///     production answers 4040010, 4040005 or a bare 401.
     public func transactionInfo(transactionID: String, environment: StoreEnvironment? = nil) async
-        -> APIResult<TransactionInfoAnswer>
+        -> ServerAPIResult<TransactionInfoAnswer>
     {
         let path = "/inApps/v1/transactions/" + Self.escapePath(transactionID)
         let (call, asked, attempts) = await acrossApps(
@@ -81,7 +81,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ///   - maxPages: Stop after this many pages (the answer then says `hasMore`).
     public func transactionHistory(
         transactionID: String, environment: StoreEnvironment? = nil, revision: String? = nil, maxPages: Int = 500
-    ) async -> APIResult<TransactionHistoryAnswer> {
+    ) async -> ServerAPIResult<TransactionHistoryAnswer> {
         await acrossApps(
             { signer in
                 await pagedHistory(
@@ -99,7 +99,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ///   - maxPages: Stop after this many pages.
     public func refundHistory(
         transactionID: String, environment: StoreEnvironment? = nil, revision: String? = nil, maxPages: Int = 500
-    ) async -> APIResult<TransactionHistoryAnswer> {
+    ) async -> ServerAPIResult<TransactionHistoryAnswer> {
         await acrossApps(
             { signer in
                 await pagedHistory(
@@ -112,7 +112,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ///
     /// An unknown order is a success with `status` 1, not a failure.
     public func lookUpOrder(orderID: String, environment: StoreEnvironment = .production) async
-        -> APIResult<OrderLookupAnswer>
+        -> ServerAPIResult<OrderLookupAnswer>
     {
         let path = "/inApps/v1/lookup/" + Self.escapePath(orderID)
         let (call, attempts) = await acrossApps(
@@ -126,7 +126,7 @@ public struct AppStoreServerAPIClient: Sendable {
             },
             notFound: { answer in
                 // Status 1: the order id is not this app's.
-                if case .ok(let (status, _)) = answer.0 { return status == 1 }
+                if case .ok(let (status, _)) = answer.0 { return status == OrderLookupStatus.invalid }
                 return false
             })
         return call.result(environment: environment, attempts: attempts) { status, signed in
@@ -148,7 +148,7 @@ public struct AppStoreServerAPIClient: Sendable {
     private func pagedHistory(
         _ endpoint: AppleEndpointKind, path: String, environment: StoreEnvironment?, revision: String?,
         maxPages: Int, signer: AppStoreTokenSigner
-    ) async -> APIResult<TransactionHistoryAnswer> {
+    ) async -> ServerAPIResult<TransactionHistoryAnswer> {
         let decode: @Sendable (AppleJSONValue) -> HistoryPage? = { json in
             guard json.object != nil, let signed = json["signedTransactions"] else { return nil }
             return HistoryPage(
@@ -228,7 +228,7 @@ public struct AppStoreServerAPIClient: Sendable {
         return false
     }
 
-    private static func isNotFound<Value>(_ result: APIResult<Value>) -> Bool {
+    private static func isNotFound<Value>(_ result: ServerAPIResult<Value>) -> Bool {
         if case .failure(let failure) = result { return failure.apiError?.isNotFoundInEnvironment == true }
         return false
     }
@@ -243,7 +243,7 @@ public struct AppStoreServerAPIClient: Sendable {
         /// The caller's result: `answer` of the value, else Apple's failure in `environment`, else
         /// unreachable, each with the attempts it took.
         func result<Answer>(environment: StoreEnvironment, attempts: Int, _ answer: (Value) -> Answer)
-            -> APIResult<Answer>
+            -> ServerAPIResult<Answer>
         {
             switch self {
             case .ok(let value):

@@ -120,7 +120,7 @@ public struct APIFailure: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What an App Store Server API call ended with: always a value, never a thrown error.
-public enum APIResult<Value: Sendable & Hashable>: Sendable, Hashable {
+public enum ServerAPIResult<Value: Sendable & Hashable>: Sendable, Hashable {
     /// Apple answered with data.
     case success(Value)
     /// Apple answered with an error that retrying does not fix (or that stayed after retries).

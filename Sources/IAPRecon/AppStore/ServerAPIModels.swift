@@ -64,7 +64,7 @@ public struct OrderLookupAnswer: Sendable, Hashable {
     public var attempts: Int
 
     /// Whether Apple knows the order (`status` 0).
-    public var isValid: Bool { status == 0 }
+    public var isValid: Bool { status == OrderLookupStatus.valid }
 
     /// Creates an answer value.
     public init(status: Int, signedTransactions: [String], environment: StoreEnvironment, attempts: Int) {
@@ -73,4 +73,12 @@ public struct OrderLookupAnswer: Sendable, Hashable {
         self.environment = environment
         self.attempts = attempts
     }
+}
+
+/// Apple's `OrderLookupStatus` (https://developer.apple.com/documentation/appstoreserverapi/orderlookupstatus).
+public enum OrderLookupStatus {
+    /// 0: the order id is valid and Apple returns its transactions.
+    public static let valid = 0
+    /// 1: the order id is invalid (not this app's, or unknown).
+    public static let invalid = 1
 }

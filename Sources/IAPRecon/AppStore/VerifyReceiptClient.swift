@@ -4,8 +4,8 @@ import Logging
 /// Verifies receipts with Apple's `verifyReceipt`: production first, 21007 → sandbox,
 /// 21008 at sandbox → production, retrying transient failures under one ``RetryPolicy``.
 ///
-/// Every call returns a ``VerifyReceiptOutcome``. When Apple cannot be reached within the budget
-/// the outcome is ``VerifyReceiptOutcome/unreachable(reason:statuses:attempts:)``, never an
+/// Every call returns a ``VerifyReceiptResult``. When Apple cannot be reached within the budget
+/// the outcome is ``VerifyReceiptResult/unreachable(reason:statuses:attempts:)``, never an
 /// invalid verdict. The receipt data and the shared secret are never logged.
 public struct VerifyReceiptClient: Sendable {
     /// Where to send requests, the per-request timeout and the concurrency.
@@ -47,7 +47,7 @@ public struct VerifyReceiptClient: Sendable {
     /// - Returns: Apple's final answer, an HTTP failure, or unreachable.
     public func verify(
         receiptData: String, excludeOldTransactions: Bool = false, startAt: StoreEnvironment = .production
-    ) async -> VerifyReceiptOutcome {
+    ) async -> VerifyReceiptResult {
         let body = requestBody(receiptData: receiptData, excludeOldTransactions: excludeOldTransactions)
         var environment: StoreEnvironment = startAt == .production ? .production : .sandbox
         var asked: Set<StoreEnvironment> = []
@@ -104,7 +104,7 @@ public struct VerifyReceiptClient: Sendable {
                     environment = .production
                     continue
                 }
-                if parsed.status == 21_004 {
+                if parsed.status == VerifyReceiptStatus.sharedSecretMismatch {
                     executor.logger.error(
                         "verifyReceipt says the shared secret does not match (status 21004): check the configuration")
                 }

@@ -1,49 +1,5 @@
 import Foundation
 
-/// What a `verifyReceipt` status means for the receipt.
-public enum VerifyReceiptVerdict: String, Sendable, Hashable, CaseIterable {
-    /// 0 (and 21006, "valid but the subscription has expired"): Apple vouches for the receipt.
-    case valid
-    /// 21002, 21003, 21010: the receipt is malformed, not authentic, or its account is gone.
-    case invalid
-    /// 21007 or 21008 after the other environment was tried too: Apple contradicts itself.
-    case wrongEnvironment = "wrong-environment"
-    /// 21004 (shared secret mismatch), 21000/21001 (bad request): our setup is wrong, not the receipt.
-    case configurationProblem = "configuration-problem"
-    /// 21100–21199 with `is-retryable: false`, or a status this build does not know: no verdict.
-    case unresolved
-}
-
-/// How `verifyReceipt` statuses are read.
-public enum VerifyReceiptStatus {
-    /// 0: valid.
-    public static let valid = 0
-    /// 21007: a sandbox receipt sent to production.
-    public static let sandboxReceiptAtProduction = 21_007
-    /// 21008: a production receipt sent to sandbox.
-    public static let productionReceiptAtSandbox = 21_008
-
-    /// The verdict of a final status.
-    public static func verdict(for status: Int) -> VerifyReceiptVerdict {
-        switch status {
-        case 0, 21_006: return .valid
-        case 21_002, 21_003, 21_010: return .invalid
-        case 21_007, 21_008: return .wrongEnvironment
-        case 21_000, 21_001, 21_004: return .configurationProblem
-        default: return .unresolved
-        }
-    }
-
-    /// Whether a status is transient: 21005, 21009, or 21100–21199 unless `is-retryable` is
-    /// false; any other non-zero status explicitly marked `is-retryable: true` too.
-    public static func isTransient(_ status: Int, isRetryable: Bool?) -> Bool {
-        if status == 0 { return false }
-        if status == 21_005 || status == 21_009 { return isRetryable != false }
-        if (21_100...21_199).contains(status) { return isRetryable != false }
-        return isRetryable == true
-    }
-}
-
 /// Apple's final `verifyReceipt` answer, with the receipt's contents as evidence.
 public struct VerifyReceiptAnswer: Sendable, Hashable {
     /// The final `status`.
@@ -111,7 +67,7 @@ public struct VerifyReceiptAnswer: Sendable, Hashable {
 }
 
 /// The result of verifying one receipt with `verifyReceipt`: a value, never a thrown error.
-public enum VerifyReceiptOutcome: Sendable, Hashable {
+public enum VerifyReceiptResult: Sendable, Hashable {
     /// Apple answered with a final status (valid, invalid, environment, configuration).
     case answered(VerifyReceiptAnswer)
     /// The retry budget ran out without a final answer; the transaction stays pending.

@@ -29,10 +29,8 @@ public struct EnvironmentClaimMismatch: ReceiptDetector {
     /// The receipt's environment and who says so: Apple first, then the offline decode.
     private static func actualEnvironment(of receipt: ReceiptCase) -> (StoreEnvironment, String)? {
         if let apple = receipt.appleEnvironment { return (apple, "Apple") }
-        switch receipt.appleStatus {
-        case 21007: return (.sandbox, "Apple (status 21007)")
-        case 21008: return (.production, "Apple (status 21008)")
-        default: break
+        if let status = receipt.appleStatus, let implied = VerifyReceiptStatus.environment(impliedBy: status) {
+            return (implied, "Apple (status \(status))")
         }
         // A receipt whose signature or chain failed says nothing (it is INVALID_RECEIPT).
         if receipt.offlineFailure == nil, let decoded = receipt.decoded?.environment {

@@ -2,9 +2,6 @@ import Foundation
 
 /// Which evidence may speak about this app's purchase, and what it proves.
 extension EvidenceRecord {
-    /// Apple's verifyReceipt statuses that mean "this receipt is not valid" (SPEC §3).
-    static let invalidReceiptStatuses: Set<Int> = [21002, 21003, 21010]
-
     /// The bundle id a piece of evidence names: the entry's own, else the whole receipt's.
     var namedBundleID: String? {
         entry.bundleID ?? bundleID
@@ -27,7 +24,7 @@ extension EvidenceRecord {
         if isForeign(in: context) { return false }
         if isXcodeTestReceipt { return true }
         if signature == .invalid || signature == .untrusted { return false }
-        if source == .verifyReceipt, let status = appleStatus, ![0, 21007, 21008].contains(status) {
+        if source == .verifyReceipt, let status = appleStatus, !VerifyReceiptStatus.usableEvidence.contains(status) {
             return false
         }
         return true
@@ -49,7 +46,7 @@ extension EvidenceRecord {
     /// Store Server API returned it, or a receipt whose signature was verified offline says so.
     var isAuthentic: Bool {
         switch source {
-        case .verifyReceipt: return appleStatus == 0
+        case .verifyReceipt: return appleStatus == VerifyReceiptStatus.valid
         // A notification's signed transaction was verified like a Server API answer.
         case .serverAPI, .notification: return true
         case .offline: return signature == .verified
@@ -61,7 +58,7 @@ extension EvidenceRecord {
     /// a pending transaction; an app receipt's offline signature does not).
     var confirmsValidity: Bool {
         switch source {
-        case .verifyReceipt: return appleStatus == 0
+        case .verifyReceipt: return appleStatus == VerifyReceiptStatus.valid
         case .serverAPI, .notification: return true  // a notification is Apple's signed word
         case .offline: return receiptFormat == .signedTransaction && signature == .verified
         }
@@ -75,12 +72,8 @@ extension EvidenceRecord {
     var trustedEnvironment: StoreEnvironment? {
         switch source {
         case .verifyReceipt:
-            switch appleStatus {
-            case 21007: return .sandbox
-            case 21008: return .production
-            case 0: return effectiveEnvironment
-            default: return nil
-            }
+            if appleStatus == VerifyReceiptStatus.valid { return effectiveEnvironment }
+            return VerifyReceiptStatus.environment(impliedBy: appleStatus)
         case .serverAPI, .notification:
             return effectiveEnvironment
         case .offline:
@@ -105,7 +98,7 @@ extension ReceiptCase {
     /// or chain failed (an untrusted Xcode receipt excepted, see ``EvidenceRecord/isXcodeTestReceipt``);
     /// nil when it passed, was not checked, or Apple answered 0 for it (Apple's word on its own receipt).
     var offlineFailure: (kind: ReceiptDecodingError.Kind, reason: String)? {
-        guard appleStatus != 0 else { return nil }
+        guard appleStatus != VerifyReceiptStatus.valid else { return nil }
         if let failure = decodeFailure { return (failure.kind, failure.reason) }
         guard let decoded else { return nil }
         switch decoded.signature {

@@ -15,7 +15,7 @@ public struct InvalidReceipt: ReceiptDetector {
 
     public func inspect(_ receipt: ReceiptCase, in context: DetectionContext, into findings: inout FindingCollector) {
         let reason: String
-        if let status = receipt.appleStatus, EvidenceRecord.invalidReceiptStatuses.contains(status) {
+        if let status = receipt.appleStatus, VerifyReceiptStatus.invalidReceipt.contains(status) {
             reason = "Apple answered \(status) (\(InvalidReceipt.meaning(of: status)))"
         } else if let failure = receipt.offlineFailure {
             reason = "\(InvalidReceipt.meaning(of: failure.kind)): \(failure.reason)"
@@ -31,9 +31,9 @@ public struct InvalidReceipt: ReceiptDetector {
 
     private static func meaning(of status: Int) -> String {
         switch status {
-        case 21002: return "the receipt data is malformed"
-        case 21003: return "the receipt could not be authenticated"
-        case 21010: return "the account or receipt is not found or was deleted"
+        case VerifyReceiptStatus.malformedReceiptData: return "the receipt data is malformed"
+        case VerifyReceiptStatus.notAuthenticated: return "the receipt could not be authenticated"
+        case VerifyReceiptStatus.accountNotFound: return "the account or receipt is not found or was deleted"
         default: return "invalid"
         }
     }

@@ -170,7 +170,7 @@ extension EnvironmentClaim {
         }
         guard silentReceipt else { return nil }
         return usable.first {
-            $0.source == .verifyReceipt && $0.appleStatus == 0
+            $0.source == .verifyReceipt && $0.appleStatus == VerifyReceiptStatus.valid
                 && ($0.effectiveEnvironment == nil || $0.effectiveEnvironment == .production)
         }
     }

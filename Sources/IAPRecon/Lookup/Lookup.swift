@@ -59,7 +59,7 @@ public struct LookupReport: Sendable, Codable, Hashable {
     }
 
     /// One notification as the timeline shows it.
-    static func describe(_ n: ReconStore.NotificationSummary) -> String {
+    static func describe(_ n: ReconStore.StoredNotification) -> String {
         let type = n.subtype.map { "\(n.type)/\($0)" } ?? n.type
         var text = "Apple notification \(type)"
         if let id = n.transactionID { text += " for transaction \(id)" }

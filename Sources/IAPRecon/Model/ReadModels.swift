@@ -46,11 +46,7 @@ public struct EvidenceRecord: Sendable, Hashable {
     public var effectiveEnvironment: StoreEnvironment? {
         if let own = entry.environment { return own }
         if let whole = environment { return whole }
-        switch appleStatus {
-        case 21007: return .sandbox
-        case 21008: return .production
-        default: return nil
-        }
+        return VerifyReceiptStatus.environment(impliedBy: appleStatus)
     }
 }
 

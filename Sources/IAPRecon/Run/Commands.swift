@@ -5,7 +5,7 @@ import Logging
 /// ``ReconDependencies`` and calls one of these; the tests call the same.
 extension ReconDependencies {
     /// `iap-recon import`: loads the files into the store, under the store's lock.
-    public func importFiles(_ request: ImportRequest, progress: RunProgress? = nil) async throws -> CommandOutcome {
+    public func importFiles(_ request: ImportRequest, progress: RunProgress? = nil) async throws -> CommandOutput {
         let lock = try lock("import")
         defer { withExtendedLifetime(lock) {} }
         let imported = try await importStage(progress: progress).run(request)
@@ -18,16 +18,16 @@ extension ReconDependencies {
         }
         if settings.strict, rejected > 0 {
             lines.append("failing: \(rejected) row\(rejected == 1 ? "" : "s") rejected and --strict is set")
-            return CommandOutcome(.failed, lines: lines)
+            return CommandOutput(.failed, lines: lines)
         }
-        return CommandOutcome(.done, lines: lines)
+        return CommandOutput(.done, lines: lines)
     }
 
     /// `iap-recon verify`: decodes every receipt offline, then re-verifies every pending transaction; results
     /// persisted one by one.
     ///
     /// Recorded as a run (no report files).
-    public func verify(progress: RunProgress? = nil) async throws -> CommandOutcome {
+    public func verify(progress: RunProgress? = nil) async throws -> CommandOutput {
         let recorder = try RunRecorder(command: "verify", self, outputDirectory: nil)
         let decoded = try await recorder.stage("decode", counts: { ["receipts_decoded": $0] }) {
             try await decodeStage().run(store: store, logger: logger)
@@ -46,25 +46,25 @@ extension ReconDependencies {
             $0.counts.stillPending = (try? store.counts().pending) ?? 0
         }
         try recorder.finish(.done)
-        return CommandOutcome(.done, lines: VerifyStage.lines(verified))
+        return CommandOutput(.done, lines: VerifyStage.lines(verified))
     }
 
     /// `iap-recon report`: detects and writes the reports from the store, without network.
-    public func report() async throws -> CommandOutcome {
+    public func report() async throws -> CommandOutput {
         try await NightlyRun(self).report()
     }
 
     /// `iap-recon run`: the nightly job (``NightlyRun``).
-    public func nightly(_ request: ImportRequest, progress: RunProgress? = nil) async throws -> CommandOutcome {
+    public func nightly(_ request: ImportRequest, progress: RunProgress? = nil) async throws -> CommandOutput {
         try await NightlyRun(self, progress: progress).run(request)
     }
 
     /// `iap-recon lookup`: the support view of a user, transaction or order, from the store
     /// (a read-only root: see ``answer(_:)``).
-    public func lookup(_ subject: LookupSubject, json: Bool) async throws -> CommandOutcome {
+    public func lookup(_ subject: LookupSubject, json: Bool) async throws -> CommandOutput {
         let answer = try await answer(subject)
         let text = json ? answer.json() : answer.text()
-        return CommandOutcome(.done, lines: [String(text.dropLast())])
+        return CommandOutput(.done, lines: [String(text.dropLast())])
     }
 
     /// The support answer for a subject, read as one consistent snapshot of the store; the

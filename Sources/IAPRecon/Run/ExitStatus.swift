@@ -19,7 +19,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 }
 
 /// What a command concluded: how it ends and the lines for standard output.
-public struct CommandOutcome: Sendable {
+public struct CommandOutput: Sendable {
     public var status: ExitStatus
     public var lines: [String]
 

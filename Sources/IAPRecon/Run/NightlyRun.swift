@@ -17,7 +17,7 @@ public struct NightlyRun {
     /// The nightly job.
     ///
     /// Import happens when `request` names files.
-    public func run(_ request: ImportRequest) async throws -> CommandOutcome {
+    public func run(_ request: ImportRequest) async throws -> CommandOutput {
         let recorder = try RunRecorder(command: "run", deps, outputDirectory: deps.settings.outputDirectory)
         var lines: [String] = []
 
@@ -53,11 +53,11 @@ public struct NightlyRun {
         lines += VerifyStage.lines(verified)
 
         let outcome = try detectAndReport(recorder)
-        return CommandOutcome(outcome.status, lines: lines + outcome.lines)
+        return CommandOutput(outcome.status, lines: lines + outcome.lines)
     }
 
     /// `iap-recon report`: decode → detect → report, from the store, without network.
-    public func report() async throws -> CommandOutcome {
+    public func report() async throws -> CommandOutput {
         let recorder = try RunRecorder(command: "report", deps, outputDirectory: deps.settings.outputDirectory)
         _ = try await recorder.stage("decode", counts: { ["receipts_decoded": $0] }) {
             try await deps.decodeStage().run(store: deps.store, logger: deps.logger)
@@ -67,7 +67,7 @@ public struct NightlyRun {
 
     /// The common end of `run` and `report`: detect, write the reports, complete the run, and
     /// decide how the command ends.
-    func detectAndReport(_ recorder: RunRecorder) throws -> CommandOutcome {
+    func detectAndReport(_ recorder: RunRecorder) throws -> CommandOutput {
         let detected = try recorder.stage("detect", counts: { ["findings": $0.findings.found.count] }) {
             try detect(asOf: recorder.asOf, runID: recorder.runID)
         }
@@ -91,7 +91,7 @@ public struct NightlyRun {
         var status = ExitStatus.forFindings(findings.found, failOn: deps.settings.failOn)
         if deps.settings.strict, recorder.record.counts.rejected > 0 { status = .failed }
         try recorder.finish(status)
-        return CommandOutcome(status, lines: [ReportStage.summaryLine(report)])
+        return CommandOutput(status, lines: [ReportStage.summaryLine(report)])
     }
 }
 
@@ -143,7 +143,7 @@ extension NightlyRun {
     }
 }
 
-extension VerifySummary {
+extension VerifyStageSummary {
     /// The counts a run record keeps for the verify stage.
     var counts: [String: Int] {
         var counts = [

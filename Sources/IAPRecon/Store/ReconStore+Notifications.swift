@@ -106,7 +106,7 @@ extension ReconStore {
     }
 
     /// A kept notification as the lookup timeline shows it.
-    public struct NotificationSummary: Sendable, Hashable {
+    public struct StoredNotification: Sendable, Hashable {
         public var uuid: String
         public var type: String
         public var subtype: String?
@@ -123,16 +123,16 @@ extension ReconStore {
 
     /// Notifications about any of the given transactions or original transactions, by signed date.
     public func notifications(transactionIDs: [String], originalTransactionIDs: [String]) throws
-        -> [NotificationSummary]
+        -> [StoredNotification]
     {
-        var found: [String: NotificationSummary] = [:]
+        var found: [String: StoredNotification] = [:]
         for (column, ids) in [("transaction_id", transactionIDs), ("original_transaction_id", originalTransactionIDs)] {
             let stmt = try db.prepare(
                 "SELECT \(NotificationsRow.columns) FROM notifications WHERE \(column) = ?")
             for id in Set(ids) {
                 try stmt.bind([.text(id)])
                 while try stmt.step() {
-                    let row = NotificationsRow.summary(stmt)
+                    let row = NotificationsRow.stored(stmt)
                     found[row.uuid] = row
                 }
             }

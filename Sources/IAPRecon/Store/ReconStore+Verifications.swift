@@ -41,7 +41,7 @@ extension ReconStore {
     }
 
     /// A verification as the support lookup shows it.
-    public struct VerificationSummary: Sendable, Hashable {
+    public struct StoredVerification: Sendable, Hashable {
         public var id: Int64
         public var recordID: String?
         public var receiptID: String?
@@ -58,9 +58,9 @@ extension ReconStore {
 
     /// Verifications touching any of the given records, receipts or transactions, oldest first.
     public func verifications(recordIDs: [String], receiptIDs: [String], transactionIDs: [String]) throws
-        -> [VerificationSummary]
+        -> [StoredVerification]
     {
-        var result: [Int64: VerificationSummary] = [:]
+        var result: [Int64: StoredVerification] = [:]
         let queries: [(String, [String])] = [
             ("record_id", recordIDs), ("receipt_id", receiptIDs), ("transaction_id", transactionIDs),
         ]
@@ -72,7 +72,7 @@ extension ReconStore {
             for id in ids {
                 try stmt.bind([.text(id)])
                 while try stmt.step() {
-                    let row = VerificationsRow.summary(stmt)
+                    let row = VerificationsRow.stored(stmt)
                     result[row.id] = row
                 }
             }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// What one verify pass did.
-public struct VerifySummary: Sendable, Hashable, Codable {
+public struct VerifyStageSummary: Sendable, Hashable, Codable {
     public var receiptsDecoded = 0
     public var verified = 0
     public var invalid = 0
@@ -62,8 +62,8 @@ public struct VerifyStage: Sendable {
     /// Verifies everything pending; `progress(done, total)` after each job.
     public func run(
         store: ReconStore, runID: Int64?, logger: Logger, progress: (@Sendable (Int, Int) -> Void)? = nil
-    ) async throws -> VerifySummary {
-        var summary = VerifySummary()
+    ) async throws -> VerifyStageSummary {
+        var summary = VerifyStageSummary()
         let jobs = try plan(store: store)
         let orphans = try store.orphanReceiptCount()
         summary.orphanReceipts = orphans
@@ -111,7 +111,7 @@ public struct VerifyStage: Sendable {
     }
 
     /// The summary's lines: the verify line, then the sweep's when there was one.
-    public static func lines(_ summary: VerifySummary) -> [String] {
+    public static func lines(_ summary: VerifyStageSummary) -> [String] {
         [summary.line] + (summary.sweep.map { [$0.line] } ?? [])
     }
 

@@ -23,11 +23,11 @@ import Testing
         return config
     }
 
-    func importFiles(_ request: ImportRequest) async throws -> CommandOutcome {
+    func importFiles(_ request: ImportRequest) async throws -> CommandOutput {
         try await config().dependencies(at: Self.asOf).importFiles(request)
     }
 
-    func report() async throws -> CommandOutcome {
+    func report() async throws -> CommandOutput {
         try await config().dependencies(at: Self.asOf).report()
     }
 

@@ -24,7 +24,7 @@ import Testing
         "",
     ].joined(separator: "\n")
 
-    func writeReports(asOf: Int64 = 1_795_176_000_000) async throws -> (CommandOutcome, XLSXArchive) {
+    func writeReports(asOf: Int64 = 1_795_176_000_000) async throws -> (CommandOutput, XLSXArchive) {
         var config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
         config.asOf = asOf
         _ = try await config.dependencies(at: asOf).importFiles(

@@ -9,9 +9,9 @@ enum NotificationsRow {
         original_transaction_id, product_id, revocation_date, revocation_type, source
         """
 
-    static func summary(_ statement: SQLiteStatement) -> ReconStore.NotificationSummary {
+    static func stored(_ statement: SQLiteStatement) -> ReconStore.StoredNotification {
         let row = SQLiteRow(statement, table: table)
-        return ReconStore.NotificationSummary(
+        return ReconStore.StoredNotification(
             uuid: row.text("notification_uuid"), type: row.text("notification_type"),
             subtype: row.optionalText("subtype"), signedDate: row.int64("signed_date"),
             environment: row.optionalText("environment"), transactionID: row.optionalText("transaction_id"),

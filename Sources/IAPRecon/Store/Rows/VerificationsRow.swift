@@ -9,9 +9,9 @@ enum VerificationsRow {
         detail, attempts, verified_at
         """
 
-    static func summary(_ statement: SQLiteStatement) -> ReconStore.VerificationSummary {
+    static func stored(_ statement: SQLiteStatement) -> ReconStore.StoredVerification {
         let row = SQLiteRow(statement, table: table)
-        return ReconStore.VerificationSummary(
+        return ReconStore.StoredVerification(
             id: row.int64("id"), recordID: row.optionalText("record_id"), receiptID: row.optionalText("receipt_id"),
             transactionID: row.optionalText("transaction_id"), source: row.text("source"),
             endpoint: row.optionalText("endpoint"), appleStatus: row.optionalInt("apple_status"),

@@ -20,7 +20,7 @@ import Testing
             let row = LedgerTransaction(
                 recordID: "r1", userID: "u1", productID: "coins.100", transactionID: "1000",
                 purchaseDate: 1_700_000_000_000, quantity: 2, verificationStatus: .pending, receiptID: "rc1")
-            let job = VerifyStage.Job(
+            let job = VerifyStage.WorkUnit(
                 receipt: UploadedReceipt(receiptID: "rc1", format: .signedTransaction, data: "unused"),
                 check: ReceiptCheck(
                     failure: nil, environment: .production, bundleID: SimFixture.bundleID, signature: .verified,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Columns a file names that its kind does not know: a misspelled optional column
 /// (`delivered` for `delivered_at`) would otherwise be silently ignored, and every row would
 /// read as "not delivered".
@@ -58,5 +60,3 @@ enum UnknownColumns {
         return previous[b.count]
     }
 }
-
-import Foundation

@@ -53,7 +53,7 @@ public struct VerifyStage: Sendable {
     }
 
     /// One unit of work: the pending rows of one receipt (or one row without a receipt).
-    struct Job: Sendable {
+    struct WorkUnit: Sendable {
         var receipt: UploadedReceipt?
         var check: ReceiptCheck?
         var rows: [LedgerTransaction]
@@ -118,19 +118,19 @@ public struct VerifyStage: Sendable {
     /// Receipts no ledger row names, fetched a page at a time as the verification reaches them.
     struct OrphanPages {
         static let pageSize = 1_000
-        private var page: [Job] = []
+        private var page: [WorkUnit] = []
         private var index = 0
         private var cursor: String?
         private var exhausted = false
 
-        mutating func next(store: ReconStore) throws -> Job? {
+        mutating func next(store: ReconStore) throws -> WorkUnit? {
             if index == page.count {
                 guard !exhausted else { return nil }
                 let rows = try store.orphanReceiptsForVerification(after: cursor, limit: Self.pageSize)
                 exhausted = rows.count < Self.pageSize
                 guard let last = rows.last else { return nil }
                 cursor = last.0.receiptID
-                page = rows.map { Job(receipt: $0.0, check: $0.1, rows: []) }
+                page = rows.map { WorkUnit(receipt: $0.0, check: $0.1, rows: []) }
                 index = 0
             }
             defer { index += 1 }
@@ -140,27 +140,27 @@ public struct VerifyStage: Sendable {
 
     /// Pending rows grouped by receipt (receipts no ledger row names come in pages, from
     /// ``OrphanPages``).
-    func plan(store: ReconStore) throws -> [Job] {
+    func plan(store: ReconStore) throws -> [WorkUnit] {
         let pending = try store.pendingTransactions(limit: Int.max)
         let receipts = try store.receiptsForVerification(ids: Array(Set(pending.compactMap(\.receiptID))))
         var byReceipt: [String: [LedgerTransaction]] = [:]
-        var jobs: [Job] = []
+        var jobs: [WorkUnit] = []
         for row in pending {
             if let id = row.receiptID, receipts[id] != nil {
                 byReceipt[id, default: []].append(row)
             } else {
-                jobs.append(Job(receipt: nil, check: nil, rows: [row]))
+                jobs.append(WorkUnit(receipt: nil, check: nil, rows: [row]))
             }
         }
         for id in byReceipt.keys.sorted() {
             guard let (receipt, check) = receipts[id] else { continue }
-            jobs.append(Job(receipt: receipt, check: check, rows: byReceipt[id] ?? []))
+            jobs.append(WorkUnit(receipt: receipt, check: check, rows: byReceipt[id] ?? []))
         }
         return jobs
     }
 
     /// Verifies one job; never throws: every outcome is a record.
-    func verify(_ job: Job) async -> [VerificationRecord] {
+    func verify(_ job: WorkUnit) async -> [VerificationRecord] {
         guard let receipt = job.receipt else {
             guard let row = job.rows.first else { return [] }
             return [await verifyWithServerAPI(row)]
@@ -212,7 +212,7 @@ public struct VerifyStage: Sendable {
 
     /// A JWS checked offline settles its rows (SPEC §3): valid when the chain and signature
     /// verified and the bundle is the app's; rows naming another transaction are invalid.
-    func settleSignedTransaction(_ job: Job, receipt: UploadedReceipt) -> Settled {
+    func settleSignedTransaction(_ job: WorkUnit, receipt: UploadedReceipt) -> Settled {
         let ids = job.rows.map(\.recordID)
         guard let check = job.check else {
             return Settled([
@@ -266,7 +266,7 @@ public struct VerifyStage: Sendable {
         return Settled([found], unlisted: (missing, base, missingDetail))
     }
 
-    func verifyWithVerifyReceipt(_ job: Job, receipt: UploadedReceipt) async -> Settled {
+    func verifyWithVerifyReceipt(_ job: WorkUnit, receipt: UploadedReceipt) async -> Settled {
         let ids = job.rows.map(\.recordID)
         guard let client = verifyReceipt else {
             return Settled([

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func aJWSForAnotherTransactionLeavesTheRowPendingWithoutCredentials() async {
-        let job = VerifyStage.Job(
+        let job = VerifyStage.WorkUnit(
             receipt: UploadedReceipt(receiptID: "rc1", format: .signedTransaction, data: "unused"),
             check: ReceiptCheck(
                 failure: nil, environment: .production, bundleID: "com.example.app", signature: .verified,
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func anXcodeTransactionIsATestPurchaseNotAVerifiedOne() async {
-        let job = VerifyStage.Job(
+        let job = VerifyStage.WorkUnit(
             receipt: UploadedReceipt(receiptID: "rc1", format: .signedTransaction, data: "unused"),
             check: ReceiptCheck(
                 failure: nil, environment: .xcode, bundleID: "com.example.app", signature: .untrusted,

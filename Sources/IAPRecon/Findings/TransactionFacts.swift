@@ -137,13 +137,15 @@ enum EnvironmentClaim {
     case unknown
 
     init(_ usable: [EvidenceRecord]) {
+        // The record a finding cites: the most direct evidence that says so.
         let trustedProduction =
-            usable.first { $0.trustedEnvironment == .production }
+            EvidenceRecord.mostDirect(usable.filter { $0.trustedEnvironment == .production })
             ?? EnvironmentClaim.confirmedIOS6Production(usable)
-        let trustedTest = usable.first {
-            StoreEnvironment.isTest($0.trustedEnvironment)
-        }
-        let anyTest = usable.first { StoreEnvironment.isTest($0.effectiveEnvironment) }
+        let trustedTest = EvidenceRecord.mostDirect(
+            usable.filter {
+                StoreEnvironment.isTest($0.trustedEnvironment)
+            })
+        let anyTest = EvidenceRecord.mostDirect(usable.filter { StoreEnvironment.isTest($0.effectiveEnvironment) })
         switch (trustedProduction, trustedTest, anyTest) {
         case (.some, .some, _):
             self = .unknown

@@ -293,9 +293,10 @@ import Testing
             try dir.read("out/revenue_changes.csv")
                 == header
                 + "2026-11-18,coins,USD,0.99,1.98,0.99,n8,late import: a purchase on a day already reported\r\n"
-                + "2026-11-19,coins,USD,0.99,0.00,-0.99,n1,refund reported by an App Store Server Notification\r\n")
+                + "2026-11-19,coins,USD,0.99,0.00,-0.99,n1,"
+                + "refund reported by Apple's App Store Server Notification of 2026-11-19\r\n")
         let workbook = XLSXArchive(path: dir.file("out/reconciliation.xlsx"))
-        #expect(try workbook.csv(sheet: 1).contains("refund reported by an App Store Server Notification"))
+        #expect(try workbook.csv(sheet: 1).contains("refund reported by Apple's App Store Server Notification of 2026-11-19"))
 
         // Apple reverses the refund: the refund day gets its net back.
         let reversal = try SignedNotifications.sign(

@@ -84,6 +84,8 @@ import Testing
         /// The refund on s1's revenue line of the upgrade day, or nil for none.
         var refund: String?
         var refundedDelivered: Bool
+        /// What the backend's ledger says of s1.
+        var status = "verified"
         var testDescription: String { name }
     }
 
@@ -100,6 +102,10 @@ import Testing
             name: "isUpgraded alone: the sale stands, no finding", isUpgraded: true, revoked: false,
             revocationType: nil, revocationPercentage: nil, refund: nil, refundedDelivered: false),
         Case(
+            name: "isUpgraded, and the backend marked s1 invalid: ended correctly, the sale stays on its day",
+            isUpgraded: true, revoked: false, revocationType: nil, revocationPercentage: nil, refund: nil,
+            refundedDelivered: false, status: "invalid"),
+        Case(
             name: "near miss: not upgraded, REFUND_PRORATED 50 %: a customer refund",
             isUpgraded: false, revoked: true, revocationType: "REFUND_PRORATED", revocationPercentage: 50_000,
             refund: "2.00", refundedDelivered: true),
@@ -115,7 +121,8 @@ import Testing
         let ledger =
             [
                 header,
-                NotificationImportTests.row("r1", "u1", "pro.monthly", "s1", at: Self.d18 + Self.hour, "4.00"),
+                NotificationImportTests.row(
+                    "r1", "u1", "pro.monthly", "s1", at: Self.d18 + Self.hour, "4.00", status: c.status),
                 NotificationImportTests.row(
                     "r2", "u1", "pro.yearly", "s2", at: Self.upgradedAt, "49.99", original: "s1"),
                 // Another customer's monthly purchase on the upgrade day: that line is shown by the first report.

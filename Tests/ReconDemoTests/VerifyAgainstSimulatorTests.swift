@@ -175,6 +175,22 @@ import Testing
         #expect(family.refunded == 0, "\(family.answer)")
         #expect(family.events.contains { $0.text.contains("Apple notification REVOKE") })
         #expect(!discrepancies.contains("REFUNDED_DELIVERED,high,\(familyID),"))
+
+        // A subscription upgrade from the sweep (DID_CHANGE_RENEWAL_PREF/UPGRADE): the yearly
+        // purchase is revenue on its day, the monthly one (Get Transaction Info: isUpgraded) is
+        // no customer refund, and neither is a finding.
+        let upgrade = try lookup("user-upgrade")
+        let upgradeRows = try store.ledgerRows(userID: "user-upgrade")
+        #expect(upgradeRows.map(\.verificationStatus) == [.verified, .verified])
+        #expect(upgrade.answer.contains("1 upgraded to another subscription"), "\(upgrade.answer)")
+        #expect(upgrade.refunded == 0)
+        #expect(
+            upgrade.events.contains { $0.text.contains("DID_CHANGE_RENEWAL_PREF/UPGRADE") && $0.text.contains(swept) })
+        #expect(upgrade.events.contains { $0.kind == "upgrade" && $0.text.contains("not in Apple's data") })
+        for row in upgradeRows {
+            #expect(!discrepancies.contains(",\(row.transactionID),"), "\(row.transactionID)")
+        }
+        #expect(try dir.read("out/revenue_daily.csv").contains(",pro_yearly,USD,1,39.99,0.00,39.99,"))
     }
 
     @Test func orderLookupGoesThroughTheServerAPI() async throws {

@@ -7,6 +7,8 @@ import IAPRecon
 ///
 /// Every seed transaction of the app's bundle yields the notifications Apple would have sent:
 /// `SUBSCRIBED`/`INITIAL_BUY` for a subscription's first purchase, `DID_RENEW` for a renewal,
+/// `DID_CHANGE_RENEWAL_PREF`/`UPGRADE` for a purchase that upgraded another (its
+/// ``SimulatorTransaction/upgradedFromTransactionId``),
 /// `ONE_TIME_CHARGE` for a consumable, non-consumable or non-renewing purchase, `REFUND` (or
 /// `REVOKE` for `FAMILY_REVOKE`) at its `revocationDate`, and `REFUND_REVERSED` at its
 /// `refundReversedDate`. Each is signed by the simulator's authority at its own date, as are the
@@ -40,7 +42,9 @@ enum SimulatedNotificationHistory {
             && (transaction.bundleId ?? store.seed.bundleId) == store.seed.bundleId
         {
             let purchase: (String, String?)
-            if transaction.isAutoRenewable {
+            if transaction.isAutoRenewable, transaction.upgradedFromTransactionId != nil {
+                purchase = ("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
+            } else if transaction.isAutoRenewable {
                 purchase =
                     transaction.originalID == transaction.transactionId
                     ? ("SUBSCRIBED", "INITIAL_BUY") : ("DID_RENEW", nil)

@@ -185,6 +185,8 @@ enum SimulatedServerAPI {
         var revocationType: String?
         var revocationPercentage: Int?
         var appAccountToken: String?
+        /// Present, and true, only for a subscription the customer upgraded (Apple's `isUpgraded`).
+        var isUpgraded: Bool?
     }
 
     static func payload(_ transaction: SimulatorTransaction, store: SimulatorStore, now: Date) -> TransactionPayload {
@@ -195,7 +197,13 @@ enum SimulatedServerAPI {
             transaction.revocationType = nil
             transaction.revocationPercentage = nil
         }
-        let isRenewal = transaction.isAutoRenewable && transaction.originalID != transaction.transactionId
+        // Upgraded by a later purchase signed by `now` (Apple sends `isUpgraded` only when true).
+        let signedAt = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        let upgraded = store.upgraded[transaction.transactionId].map { $0 <= signedAt } ?? false
+        // An upgrade starts a new period at once: a `PURCHASE`, not a renewal (Apple's transactionReason).
+        let isRenewal =
+            transaction.isAutoRenewable && transaction.originalID != transaction.transactionId
+            && transaction.upgradedFromTransactionId == nil
         return TransactionPayload(
             transactionId: transaction.transactionId,
             originalTransactionId: transaction.originalID,
@@ -218,7 +226,8 @@ enum SimulatedServerAPI {
             revocationReason: transaction.revocationDate == nil ? nil : (transaction.revocationReason ?? 0),
             revocationType: transaction.revocationType,
             revocationPercentage: transaction.revocationPercentage,
-            appAccountToken: transaction.appAccountToken)
+            appAccountToken: transaction.appAccountToken,
+            isUpgraded: upgraded ? true : nil)
     }
 
     static func sign(

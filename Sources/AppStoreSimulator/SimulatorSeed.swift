@@ -148,6 +148,10 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
     public var refundReversedDate: Int64?
     /// `inAppOwnershipType`: `PURCHASED` (the default) or `FAMILY_SHARED`.
     public var inAppOwnershipType: String?
+    /// The transaction this one upgraded, in the same subscription group: this purchase is a
+    /// `DID_CHANGE_RENEWAL_PREF`/`UPGRADE` (`transactionReason` `PURCHASE`), and that one reads
+    /// `isUpgraded` (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype).
+    public var upgradedFromTransactionId: String?
 
     /// Creates a transaction.
     public init(
@@ -157,7 +161,8 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         currency: String? = nil, storefront: String? = nil, revocationDate: Int64? = nil,
         revocationReason: Int? = nil, revocationType: String? = nil, revocationPercentage: Int? = nil,
         orderId: String? = nil, webOrderLineItemId: String? = nil, appAccountToken: String? = nil,
-        refundReversedDate: Int64? = nil, inAppOwnershipType: String? = nil
+        refundReversedDate: Int64? = nil, inAppOwnershipType: String? = nil,
+        upgradedFromTransactionId: String? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -181,13 +186,14 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         self.appAccountToken = appAccountToken
         self.refundReversedDate = refundReversedDate
         self.inAppOwnershipType = inAppOwnershipType
+        self.upgradedFromTransactionId = upgradedFromTransactionId
     }
 
     private enum CodingKeys: String, CodingKey {
         case transactionId, originalTransactionId, productId, bundleId, environment, purchaseDate
         case originalPurchaseDate, expiresDate, quantity, type, price, currency, storefront, revocationDate
         case revocationReason, revocationType, revocationPercentage, orderId, webOrderLineItemId, appAccountToken
-        case refundReversedDate, inAppOwnershipType
+        case refundReversedDate, inAppOwnershipType, upgradedFromTransactionId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -214,6 +220,7 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         appAccountToken = try c.decodeIfPresent(String.self, forKey: .appAccountToken)
         refundReversedDate = try c.decodeTimestampIfPresent(.refundReversedDate)
         inAppOwnershipType = try c.decodeIfPresent(String.self, forKey: .inAppOwnershipType)
+        upgradedFromTransactionId = try c.decodeIDStringIfPresent(.upgradedFromTransactionId)
     }
 
     /// The original transaction id, defaulted.

@@ -68,6 +68,8 @@ struct SimulatorStore: Sendable {
     let orders: [String: [SimulatorTransaction]]
     let pageSize: Int
     let apiPublicKey: P256.Signing.PublicKey?
+    /// Transactions a later purchase upgraded (they read `isUpgraded`), with the upgrade's date.
+    let upgraded: [String: Int64]
 
     /// Every app the seed sells for: a Server API token may name any of them.
     var bundleIDs: Set<String> { Set([seed.bundleId] + seed.transactions.compactMap(\.bundleId)) }
@@ -113,6 +115,9 @@ struct SimulatorStore: Sendable {
             grouping: seed.transactions.filter { $0.orderId != nil }, by: { $0.orderId ?? "" }
         ).mapValues(Self.chronological)
         self.pageSize = max(1, seed.historyPageSize ?? 20)
+        self.upgraded = Dictionary(
+            seed.transactions.compactMap { t in t.upgradedFromTransactionId.map { ($0, t.purchaseDate) } },
+            uniquingKeysWith: min)
         if let apiKey = seed.apiKey {
             guard let key = try? P256.Signing.PublicKey(pemRepresentation: apiKey.publicKeyPEM) else {
                 throw .invalidSeed("apiKey.publicKeyPEM is not a P-256 public key")

@@ -59,7 +59,14 @@ extension DemoDataset {
         Product(
             id: "season_pass", type: .nonRenewing, appleType: "Non-Renewing Subscription",
             prices: ["USD": 9_990, "EUR": 10_990, "JPY": 1_500_000], proceeds: "0.70"),
+        // pro_monthly's higher level of service in its subscription group: only the upgrade sells it.
+        Product(
+            id: "pro_yearly", type: .autoRenewable, appleType: "Auto-Renewable Subscription",
+            prices: ["USD": 39_990, "EUR": 44_990, "JPY": 6_000_000], proceeds: "0.85"),
     ]
+
+    /// The products the clean purchases are drawn from.
+    static let everydayCatalog = catalog.filter { $0.id != "pro_yearly" }
 
     /// One ledger row plus how its receipt is made.
     struct Purchase {
@@ -201,7 +208,7 @@ extension DemoDataset {
         var users: [String] = (1...max(10, count / 3)).map { String(format: "user-%05d", $0) }
         users.shuffle(using: &rng)
         for index in 0..<count {
-            let product = catalog[rng.below(catalog.count)]
+            let product = everydayCatalog[rng.below(everydayCatalog.count)]
             let storefront = storefronts[rng.below(storefronts.count)]
             let tid = String(2_000_000_100_000 + index)
             let window = Int(28 * day / 1000)
@@ -477,6 +484,23 @@ extension DemoDataset {
             let phantom = fresh("season_pass", user: "user-sales-phantom", daysAgo: 11)
             rows.append(phantom)
             injected.append((.salesReportMismatch, phantom.transactionID))
+        }
+
+        // A subscription upgrade (Apple's DID_CHANGE_RENEWAL_PREF/UPGRADE, from the notification
+        // history): the yearly subscription starts a new period at once and is a purchase on its
+        // day; the monthly one, settled by Get Transaction Info (no receipt), reads `isUpgraded`.
+        // Apple refunds its unused part pro rata but states no amount: no finding, no invented refund.
+        do {
+            var monthly = fresh("pro_monthly", user: "user-upgrade", daysAgo: 8)
+            monthly.status = "pending"
+            rows.append(monthly)
+            _ = try addReceipt(monthly, format: .signedTransaction, receiptID: "rc-unused-\(monthly.transactionID)")
+            receiptLines.removeLast()
+            var yearly = fresh("pro_yearly", user: "user-upgrade", daysAgo: 2)
+            yearly.originalTransactionID = monthly.transactionID
+            yearly.receiptID = try addReceipt(yearly, format: .signedTransaction)
+            seedTransactions[seedTransactions.count - 1].upgradedFromTransactionId = monthly.transactionID
+            rows.append(yearly)
         }
 
         // The ledger, in a stable order, with a few malformed rows a real export has.

@@ -115,6 +115,9 @@ public enum DemoRun {
         lines.append(
             "try: iap-recon lookup --db \(database) --user user-refunded-later  (a refund only the sweep revealed)")
         lines.append(
+            "try: iap-recon lookup --db \(database) --user user-upgrade  (a subscription upgrade; Apple states no "
+                + "amount for its prorated refund)")
+        lines.append(
             "serve: iap-recon serve --db \(database)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)"
         )
         return CommandOutput(outcome.status, lines: lines)

@@ -146,6 +146,37 @@ import Testing
         }
     }
 
+    /// Apple retries webhooks and the sweep overlaps them: notifications the backend's webhook
+    /// already stored (imported twice) and the sweep then brings again are kept once.
+    @Test func notificationsTheWebhookStoredAreKeptOnceWhenTheSweepBringsThemAgain() async throws {
+        try await withSimulator { simulator, transport in
+            // What Apple sent: every notification of the history, signed as the simulator signs it.
+            let apple = try ReconStore(path: dir.file("apple.sqlite"), clock: ManualClock(millis: Self.now))
+            _ = try await sweep(simulator, transport, store: apple)
+            let stmt = try apple.db.prepare("SELECT signed_payload FROM notifications ORDER BY signed_date")
+            var lines: [String] = []
+            while try stmt.step() { lines.append(#"{"signedPayload":"\#(stmt.text(0))"}"#) }
+            #expect(lines.count == 7)
+            let webhook = try dir.write("webhook.jsonl", lines.joined(separator: "\n") + "\n")
+
+            let store = try ReconStore(path: dir.file("s.sqlite"), clock: ManualClock(millis: Self.now))
+            let importer = NotificationImporter(
+                check: NotificationCheck(
+                    trust: TrustStore(roots: [simulator.authority.root]), bundleIDs: [SimFixture.bundleID]))
+            for _ in 0..<2 {
+                let imported = try await importer.importFile(webhook, into: store)
+                #expect(imported.accepted == 7 && imported.rejected == 0)
+            }
+            #expect(try store.notificationCount() == 7)
+            let summary = try await sweep(simulator, transport, store: store)
+            #expect(summary.newNotifications == 0)
+            #expect(summary.rejected == 0)
+            #expect(summary.openWindows.isEmpty)
+            #expect(try store.notificationCount() == 7)
+            #expect(try store.verificationCount(source: .notification) == 7)
+        }
+    }
+
     /// A refund of a row verified long ago, learned only through the sweep, changes a day the
     /// previous report already showed: `revenue_changes.csv` says so, and why.
     @Test func aRefundLearnedByTheSweepIsAReportedRevenueChange() async throws {

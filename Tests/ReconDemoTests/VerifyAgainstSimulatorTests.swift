@@ -135,6 +135,64 @@ import Testing
         }
     }
 
+    /// Issue 10's demo: a refund of a purchase verified days ago that no receipt shows, learned only
+    /// from Apple's notification history (`REFUNDED_DELIVERED`, lookup "refunded", a revenue refund);
+    /// a refund Apple reversed (no finding, not refunded); a Family Sharing revoke (no refund).
+    @Test func theDemoShowsARefundOnlyTheSweepRevealed() async throws {
+        let (_, simulator, config) = try await prepare()
+        let outcome = try await config.dependencies().nightly(ImportRequest())
+        await simulator.stop()
+        #expect(outcome.exitCode == 0)
+        let store = try ReconStore(path: config.databasePath)
+        let discrepancies = try dir.read("out/discrepancies.csv")
+        func lookup(_ user: String) throws -> LookupReport {
+            try Lookup.build(.user(user), store: store, bundleIDs: Set(config.bundleIDs))
+        }
+
+        let later = try lookup("user-refunded-later")
+        let refunded = try #require(store.ledgerRows(userID: "user-refunded-later").first?.transactionID)
+        // The uploaded receipt says nothing of a refund; Apple's notification from the sweep does.
+        let evidence = try store.evidence(transactionIDs: [refunded], receiptIDs: [])
+        #expect(evidence.contains { $0.source == .offline && $0.entry.cancellationDate == nil })
+        #expect(evidence.filter { $0.entry.cancellationDate != nil }.allSatisfy { $0.source == .notification })
+        let refunds = try store.notifications(transactionIDs: [refunded], originalTransactionIDs: [])
+            .filter { $0.type == "REFUND" }
+        #expect(refunds.map(\.source) == ["history"])
+        #expect(later.refunded == 1, "\(later.answer)")
+        let swept = "from Apple's notification history"
+        #expect(later.events.contains { $0.text.contains("notification REFUND ") && $0.text.contains(swept) })
+        #expect(discrepancies.contains("REFUNDED_DELIVERED,high,\(refunded),"))
+        #expect(try store.transactionsRefundedBySweep().contains(refunded))
+
+        let reversed = try lookup("user-refund-reversed")
+        let reversedID = try #require(store.ledgerRows(userID: "user-refund-reversed").first?.transactionID)
+        #expect(reversed.refunded == 0, "\(reversed.answer)")
+        #expect(reversed.events.contains { $0.text.contains("REFUND_REVERSED") })
+        #expect(!discrepancies.contains("REFUNDED_DELIVERED,high,\(reversedID),"))
+
+        let family = try lookup("user-family-member")
+        let familyID = try #require(store.ledgerRows(userID: "user-family-member").first?.transactionID)
+        #expect(family.refunded == 0, "\(family.answer)")
+        #expect(family.events.contains { $0.text.contains("Apple notification REVOKE") })
+        #expect(!discrepancies.contains("REFUNDED_DELIVERED,high,\(familyID),"))
+
+        // A subscription upgrade from the sweep (DID_CHANGE_RENEWAL_PREF/UPGRADE): the yearly
+        // purchase is revenue on its day, the monthly one (Get Transaction Info: isUpgraded) is
+        // no customer refund, and neither is a finding.
+        let upgrade = try lookup("user-upgrade")
+        let upgradeRows = try store.ledgerRows(userID: "user-upgrade")
+        #expect(upgradeRows.map(\.verificationStatus) == [.verified, .verified])
+        #expect(upgrade.answer.contains("1 upgraded to another subscription"), "\(upgrade.answer)")
+        #expect(upgrade.refunded == 0)
+        #expect(
+            upgrade.events.contains { $0.text.contains("DID_CHANGE_RENEWAL_PREF/UPGRADE") && $0.text.contains(swept) })
+        #expect(upgrade.events.contains { $0.kind == "upgrade" && $0.text.contains("not in Apple's data") })
+        for row in upgradeRows {
+            #expect(!discrepancies.contains(",\(row.transactionID),"), "\(row.transactionID)")
+        }
+        #expect(try dir.read("out/revenue_daily.csv").contains(",pro_yearly,USD,1,39.99,0.00,39.99,"))
+    }
+
     @Test func orderLookupGoesThroughTheServerAPI() async throws {
         let (dataset, simulator, config) = try await prepare()
         _ = try await config.dependencies().verify()

@@ -64,6 +64,28 @@ extension EvidenceRecord {
         }
     }
 
+    /// How directly evidence shows the purchase, most direct first: the receipt the customer
+    /// uploaded (its signature verified here), Apple's verifyReceipt answer for a receipt, the App
+    /// Store Server API, an App Store Server Notification, then anything unverified. A finding
+    /// cites the most direct evidence it rests on (``mostDirect(_:)``).
+    var directness: Int {
+        switch source {
+        case .offline: return signature == .verified ? 0 : 4
+        case .verifyReceipt: return 1
+        case .serverAPI: return 2
+        case .notification: return 3
+        }
+    }
+
+    /// The most direct of `records` (see ``directness``); the first in evidence order among equals.
+    static func mostDirect(_ records: [EvidenceRecord]) -> EvidenceRecord? {
+        var best: EvidenceRecord?
+        for record in records where best.map({ record.directness < $0.directness }) ?? true {
+            best = record
+        }
+        return best
+    }
+
     /// The environment evidence establishes in a way that can be trusted, or nil.
     ///
     /// Trusted: Apple's status 21007 (Sandbox) or 21008 (Production); a verifyReceipt answer with

@@ -34,7 +34,8 @@ enum FindingText {
         return "\(hours / 24) days"
     }
 
-    /// Where a piece of evidence came from, in words (`Apple's verifyReceipt answer (status 21007)`).
+    /// Where a piece of evidence came from, in words (`Apple's verifyReceipt answer (status 21007)`,
+    /// `Apple's App Store Server Notification of 2026-11-19`).
     static func describe(_ record: EvidenceRecord) -> String {
         let receipt = record.receiptID.map { " for receipt \($0)" } ?? ""
         switch record.source {
@@ -44,7 +45,8 @@ enum FindingText {
         case .serverAPI:
             return "the App Store Server API"
         case .notification:
-            return "an App Store Server Notification"
+            // Stored at Apple's signedDate of the notification: say plainly which one it was.
+            return "Apple's App Store Server Notification of \(String(timestamp(record.recordedAt).prefix(10)))"
         case .offline:
             let what: String
             switch record.receiptFormat {

@@ -21,7 +21,8 @@ public struct MissingRecord: TransactionDetector {
         guard group.records.isEmpty else { return }
 
         let paid = facts.usable.filter(\.isAuthentic)
-        guard case .production = facts.environment, let proof = paid.first, !facts.refund.isCancelled,
+        guard case .production = facts.environment, let proof = EvidenceRecord.mostDirect(paid),
+            !facts.refund.isCancelled,
             !facts.familyShared
         else { return }
         let product = TransactionFacts.preferred(facts.usable) { $0.entry.productID }.first
@@ -60,7 +61,16 @@ fileprivate extension Finding.Message {
         if let purchased { facts.append("purchased \(FindingText.timestamp(purchased))") }
         let what = facts.isEmpty ? "" : " (\(facts.joined(separator: ", ")))"
         let users = Array(Set(uploaders)).sorted()
-        let who = users.isEmpty ? "" : " (uploaded by user \(FindingText.list(users)))"
+        // The uploader goes with the receipt cited; a notification or Server API answer was
+        // uploaded by nobody, so a receipt that also lists the purchase is named after it.
+        let who: String
+        if users.isEmpty {
+            who = ""
+        } else if evidence.receiptID != nil {
+            who = ", uploaded by user \(FindingText.list(users)),"
+        } else {
+            who = " (a receipt uploaded by user \(FindingText.list(users)) lists it too),"
+        }
         return Self(
             "Transaction \(transactionID)\(what) is a paid Production purchase according to "
                 + "\(FindingText.describe(evidence))\(who) but the ledger has no record of it")

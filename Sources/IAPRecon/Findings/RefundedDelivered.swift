@@ -5,7 +5,11 @@
 /// Apple's latest signed statement (by `signedDate`) has not reversed it (a signed transaction
 /// without `revocationDate`), and some row
 /// stands as revenue (Production, not `invalid`, not a test purchase by the evidence).
-/// `FAMILY_REVOKE` returns no money and is not a refund. One finding per transaction (a duplicate
+/// `FAMILY_REVOKE` returns no money and is not a refund, and neither is a subscription the customer
+/// upgraded (JWS `isUpgraded`): Apple's `DID_CHANGE_RENEWAL_PREF` / `UPGRADE` gives a prorated
+/// refund of the unused period with the upgrade, and the ledger rightly keeps the sale
+/// (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype).
+/// One finding per transaction (a duplicate
 /// row's extra revenue is `DUPLICATE_RECORD`'s); the amount is the refunded part of one purchase's
 /// value: all of it, or value × revocationPercentage / 100 000 rounded to the currency's smallest
 /// unit (empty when the share is unknown).

@@ -108,7 +108,8 @@ public final class TransactionFacts: Sendable {
         guard row.deliveredAt != nil, isRealPurchase(row) else { return false }
         switch row.verificationStatus {
         case .verified: return false
-        case .invalid: return !refund.isCancelled
+        // Refunded, revoked or upgraded by Apple: the backend ending it is correct.
+        case .invalid: return !refund.isCancelled && !refund.isUpgraded
         case .error: return !confirmedByApple
         case .pending:
             return row.purchaseDate < context.asOf - context.pendingLimitMillis && !confirmedByApple
@@ -137,13 +138,15 @@ enum EnvironmentClaim {
     case unknown
 
     init(_ usable: [EvidenceRecord]) {
+        // The record a finding cites: the most direct evidence that says so.
         let trustedProduction =
-            usable.first { $0.trustedEnvironment == .production }
+            EvidenceRecord.mostDirect(usable.filter { $0.trustedEnvironment == .production })
             ?? EnvironmentClaim.confirmedIOS6Production(usable)
-        let trustedTest = usable.first {
-            StoreEnvironment.isTest($0.trustedEnvironment)
-        }
-        let anyTest = usable.first { StoreEnvironment.isTest($0.effectiveEnvironment) }
+        let trustedTest = EvidenceRecord.mostDirect(
+            usable.filter {
+                StoreEnvironment.isTest($0.trustedEnvironment)
+            })
+        let anyTest = EvidenceRecord.mostDirect(usable.filter { StoreEnvironment.isTest($0.effectiveEnvironment) })
         switch (trustedProduction, trustedTest, anyTest) {
         case (.some, .some, _):
             self = .unknown
@@ -185,12 +188,24 @@ extension EnvironmentClaim {
 /// (a reversal). Apple has no `REFUND_REVERSED` revocation type; a reversal arrives as a
 /// `REFUND_REVERSED` notification. Evidence that is silent about refunds (an app receipt uploaded
 /// again) changes nothing.
+///
+/// A subscription the customer upgraded (JWS `isUpgraded`) is not a customer refund: Apple's
+/// `DID_CHANGE_RENEWAL_PREF` / `UPGRADE` "goes into effect immediately, starting a new billing
+/// period, and the customer receives a prorated refund for the unused portion of the previous
+/// period" (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype;
+/// `isUpgraded`: https://developer.apple.com/documentation/appstoreserverapi/isupgraded). Neither
+/// the notification nor the transaction states that refund's amount; only a `REFUND_PRORATED`
+/// `revocationPercentage` on the upgraded transaction would, and then it is used as stated.
 enum RefundState {
     case notRefunded
     /// Refunded: the whole price, or a share in thousandths of a percent (nil: share not stated).
     case refunded(Refund, EvidenceRecord)
     /// `FAMILY_REVOKE`: a family member lost access; nobody got money back.
     case familyRevoked(EvidenceRecord)
+    /// The customer upgraded this subscription (JWS `isUpgraded`): the purchase stands, and Apple
+    /// refunds the unused part of its period pro rata. The share is Apple's `revocationPercentage`
+    /// (thousandths of a percent) when it states one with `REFUND_PRORATED`; nil: not stated.
+    case upgraded(share: Int?, EvidenceRecord)
 
     /// How much of the price Apple gave back.
     enum Refund: Equatable {
@@ -222,25 +237,42 @@ enum RefundState {
         // A notification carries Apple's signed transaction as of the notification's signedDate
         // (stored as the evidence's recordedAt). One without `revocationDate` (a REFUND_REVERSED,
         // a later renewal or consumption request) says "not refunded" now.
-        if record.source == .notification, entry.cancellationDate == nil, entry.revocationType == nil {
+        if record.source == .notification, entry.cancellationDate == nil, entry.revocationType == nil,
+            entry.isUpgraded != true
+        {
             return .notRefunded
         }
         let type = entry.revocationType?.uppercased()
         if type == "FAMILY_REVOKE" { return .familyRevoked(record) }
+        // Upgraded (Apple sends `isUpgraded` only when true): the prorated refund Apple documents
+        // for an upgrade, not a customer refund; a `REFUND_FULL` stays a refund of the whole price.
+        if entry.isUpgraded == true, type != "REFUND_FULL" {
+            return .upgraded(share: type == "REFUND_PRORATED" ? entry.revocationPercentage : nil, record)
+        }
         if type == "REFUND_PRORATED" { return .refunded(.prorated(entry.revocationPercentage), record) }
         if entry.cancellationDate != nil || type == "REFUND_FULL" { return .refunded(.full, record) }
         if record.source == .serverAPI || record.receiptFormat == .signedTransaction { return .notRefunded }
         return nil
     }
 
-    /// Whether the customer no longer owns the purchase (refunded or revoked).
+    /// Whether the customer no longer owns the purchase (refunded or revoked). An upgraded
+    /// subscription was owned and paid for: not cancelled.
     var isCancelled: Bool {
-        if case .notRefunded = self { return false }
-        return true
+        switch self {
+        case .notRefunded, .upgraded: return false
+        case .refunded, .familyRevoked: return true
+        }
+    }
+
+    /// Whether Apple says the customer upgraded this subscription to another one.
+    var isUpgraded: Bool {
+        if case .upgraded = self { return true }
+        return false
     }
 
     /// The amount Apple gave back out of `value`; nil when the prorated share is not stated.
     func refundedAmount(of value: Money) -> Money? {
+        if case .upgraded(let share?, _) = self { return value.scaled(byPPM: Int64(share) * 10).roundedToMinorUnit }
         guard case .refunded(let refund, _) = self else { return nil }
         switch refund {
         case .full: return value

@@ -23,6 +23,7 @@ extension EvidenceRecord {
             record.entry.cancellationReason = nil
             record.entry.revocationType = nil
             record.entry.revocationPercentage = nil
+            record.entry.isUpgraded = nil
         }
         return record
     }

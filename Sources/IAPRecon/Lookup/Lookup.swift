@@ -69,8 +69,24 @@ public struct LookupReport: Sendable, Codable, Hashable {
         if let revoked = n.revocationDate {
             text += "; revoked \(Timestamp.iso(revoked))" + (n.revocationType.map { " (\($0))" } ?? "")
         }
+        text += renewalPreference(n)
         text += n.source == "history" ? " — from Apple's notification history" : " — received by the webhook"
         return text
+    }
+
+    /// What a `DID_CHANGE_RENEWAL_PREF` means, as Apple documents its subtypes
+    /// (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype).
+    static func renewalPreference(_ n: ReconStore.NotificationSummary) -> String {
+        guard n.type == "DID_CHANGE_RENEWAL_PREF" else { return "" }
+        switch n.subtype {
+        case "UPGRADE":
+            let new = n.transactionID.map { " with transaction \($0)" } ?? ""
+            return "; upgrade in effect now\(new), a new billing period; Apple refunds the unused part of the "
+                + "previous period pro rata (the amount is not in Apple's notification)"
+        case "DOWNGRADE": return "; downgrade from the next renewal date, nothing changes now"
+        case nil: return "; renewal preference back to the current subscription (a pending downgrade cancelled)"
+        default: return ""
+        }
     }
 
     /// The JSON view, keys sorted.
@@ -182,6 +198,21 @@ public enum Lookup {
         var refundedIDs = Set<String>()
         for e in evidence
         where e.isUsable(in: evidenceContext) && e.isAuthentic {
+            // `isUpgraded`: the customer moved to a higher subscription; not a customer refund.
+            if e.entry.isUpgraded == true, e.entry.revocationType?.uppercased() != "REFUND_FULL" {
+                guard refundedIDs.insert(e.entry.transactionID).inserted else { continue }
+                let id = e.entry.transactionID
+                let product = e.entry.productID.map { " (\($0))" } ?? ""
+                var share = "the amount is not in Apple's data"
+                if e.entry.revocationType?.uppercased() == "REFUND_PRORATED", let part = e.entry.revocationPercentage {
+                    share = "Apple states \(FindingText.percentage(part)) of its price"
+                }
+                add(
+                    e.entry.cancellationDate ?? e.entry.signedDate ?? e.recordedAt, 5, "upgrade",
+                    "Apple: the customer upgraded transaction \(id)\(product) to another subscription; Apple refunds "
+                        + "the unused part of its period pro rata (\(share))", transaction: id)
+                continue
+            }
             if let date = e.entry.cancellationDate, refundedIDs.insert(e.entry.transactionID).inserted {
                 let id = e.entry.transactionID
                 if e.entry.revocationType?.uppercased() == "FAMILY_REVOKE" {
@@ -208,6 +239,7 @@ public enum Lookup {
         var charged = 0
         var delivered = 0
         var refunded = 0
+        var upgraded = 0
         var undelivered: [String] = []
         for id in transactionIDs.sorted() {
             let group = TransactionGroup(
@@ -218,6 +250,7 @@ public enum Lookup {
             guard paid else { continue }
             charged += 1
             if case .refunded = facts.refund { refunded += 1 }
+            if facts.refund.isUpgraded { upgraded += 1 }
             if group.records.contains(where: { $0.deliveredAt != nil }) {
                 delivered += 1
             } else if !facts.refund.isCancelled {
@@ -234,6 +267,7 @@ public enum Lookup {
             answer += "charged for \(charged) purchase\(charged == 1 ? "" : "s"), delivered \(delivered) of \(charged)"
         }
         if refunded > 0 { answer += "; \(refunded) refunded" }
+        if upgraded > 0 { answer += "; \(upgraded) upgraded to another subscription (prorated refund by Apple)" }
         if !undelivered.isEmpty { answer += "; NOT DELIVERED: " + undelivered.joined(separator: ", ") }
         if let worst = open.first {
             answer +=

@@ -61,6 +61,9 @@ public struct EvidenceEntry: Sendable, Hashable {
     ///
     /// The latest signed statement about a transaction is Apple's current word on it (refunds, reversals).
     public var signedDate: Int64?
+    /// JWS `isUpgraded`: the customer upgraded this subscription to another one (Apple sends it
+    /// only when true). Apple: https://developer.apple.com/documentation/appstoreserverapi/isupgraded
+    public var isUpgraded: Bool?
 
     public init(
         transactionID: String, originalTransactionID: String? = nil, productID: String? = nil,
@@ -69,7 +72,8 @@ public struct EvidenceEntry: Sendable, Hashable {
         revocationType: String? = nil, revocationPercentage: Int? = nil,
         webOrderLineItemID: String? = nil, price: Money? = nil, storefront: String? = nil,
         productType: String? = nil, environment: StoreEnvironment? = nil, bundleID: String? = nil,
-        appAccountToken: String? = nil, inAppOwnershipType: String? = nil, signedDate: Int64? = nil
+        appAccountToken: String? = nil, inAppOwnershipType: String? = nil, signedDate: Int64? = nil,
+        isUpgraded: Bool? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -91,6 +95,7 @@ public struct EvidenceEntry: Sendable, Hashable {
         self.appAccountToken = appAccountToken
         self.inAppOwnershipType = inAppOwnershipType
         self.signedDate = signedDate
+        self.isUpgraded = isUpgraded
     }
 }
 

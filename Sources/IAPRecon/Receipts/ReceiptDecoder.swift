@@ -123,7 +123,8 @@ extension JWSTransactionDecodedPayload {
                     bundleID: payload.bundleId,
                     appAccountToken: payload.appAccountToken,
                     inAppOwnershipType: payload.inAppOwnershipType,
-                    signedDate: payload.signedDate))
+                    signedDate: payload.signedDate,
+                    isUpgraded: payload.isUpgraded == true ? true : nil))
         }
         return ReceiptEvidence(
             format: .signedTransaction, environment: environment, bundleID: payload.bundleId,

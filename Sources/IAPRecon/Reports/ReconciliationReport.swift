@@ -20,8 +20,12 @@ public struct ReconciliationReport: Sendable {
     public var revenueChanges: [RevenueChange] = []
     /// What this report shows per transaction: the next report's baseline, stored once written.
     public var revenueShown: [RevenueContribution] = []
-    /// Apple's Summary Sales Reports beside the ledger; nil when no sales report is in the store.
+    /// Apple's Summary Sales Reports beside the ledger; nil when no sales report is in the store
+    /// or none covers a day this report compares.
     public var sales: SalesReconciliationReport? = nil
+    /// Whether a sales report is in the store: SPEC §5 writes `sales_reconciliation.csv` then,
+    /// header-only when no day was compared.
+    public var salesReportInStore = false
 
     /// Excel's row limit leaves room for a header.
     public static let pendingLimit = 1_000_000

@@ -74,4 +74,11 @@ public enum ReportFile {
             throw .cannotWrite(path: path, reason: reason)
         }
     }
+
+    /// Removes a report an earlier run left at `path` that this run does not write; nothing when absent.
+    public static func remove(_ path: String) throws(ReportError) {
+        if unlink(path) != 0, errno != ENOENT {
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
 }

@@ -3,7 +3,7 @@ import Logging
 
 /// The last stage: gathers what the report files show from the store and this run's detection,
 /// and writes `discrepancies.csv`, `revenue_daily.csv`, `rejected.csv`, `revenue_changes.csv` and
-/// `reconciliation.xlsx` (and `sales_reconciliation.csv` when sales reports were compared) into the
+/// `reconciliation.xlsx` (and `sales_reconciliation.csv` when a sales report is in the store) into the
 /// output folder. (`run.json` is the run recorder's, written once the run is complete.)
 public struct ReportStage {
     public var outputDirectory: String
@@ -22,7 +22,8 @@ public struct ReportStage {
         "revenue_changes.csv",
     ]
 
-    /// Written besides ``fileNames`` when a sales report covers a compared day.
+    /// Written besides ``fileNames`` when a sales report is in the store (header-only when no day
+    /// was compared); removed otherwise, so the folder never shows an earlier run's reconciliation.
     public static let salesFileName = "sales_reconciliation.csv"
 
     /// This run's findings as recorded in the store, with their history.
@@ -70,6 +71,7 @@ public struct ReportStage {
             refundLearnedBySweep: try store.transactionsRefundedBySweep())
         report.revenueShown = revenue.contributions.values.sorted { $0.key < $1.key }
         report.sales = sales
+        report.salesReportInStore = try !store.salesReportDays().isEmpty
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
             if [total.gross, total.refunds, total.net, total.proceeds].contains(where: Money.isSaturated) {
@@ -92,8 +94,15 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
+        let salesPath = out + "/" + Self.salesFileName
         if let sales = report.sales {
-            try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: out + "/" + Self.salesFileName)
+            try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: salesPath)
+        } else if report.salesReportInStore {
+            // SPEC §5: written whenever a sales report is in the store; no day compared, no rows.
+            let none = SalesReconciliationReport(timeZone: report.timeZone, comparedDays: [], lines: [])
+            try ReportFile.write(CSVReports.salesReconciliation(none).encoded(), to: salesPath)
+        } else {
+            try ReportFile.remove(salesPath)
         }
         let warnings = report.run.warnings ?? []
         let workbookWarnings = try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")

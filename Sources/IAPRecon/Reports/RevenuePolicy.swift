@@ -14,7 +14,11 @@ enum RevenuePolicy {
         // A row the backend marked `invalid` after Apple refunded it is a correctly handled refund:
         // Apple did sell it, so the purchase counts on its day and the refund on the refund day
         // (the purchase day finance already closed keeps its gross).
-        guard case .refunded = facts.refund else { return nil }
+        // Likewise a subscription the customer upgraded: Apple sold it.
+        switch facts.refund {
+        case .refunded, .upgraded: break
+        case .notRefunded, .familyRevoked: return nil
+        }
         return facts.group.records.filter { $0.verificationStatus == .invalid && facts.isRealPurchase($0) }
             .min(by: LedgerTransaction.bookingOrder)
     }
@@ -22,9 +26,22 @@ enum RevenuePolicy {
     /// The date and amount of a refund Apple reports, out of `value`.
     ///
     /// A prorated refund whose share is not stated is taken as full: revenue is never overstated.
+    ///
+    /// An upgraded subscription (``RefundState/upgraded(share:_:)``) is not refunded in full: Apple
+    /// documents a prorated refund of the unused part of the period
+    /// (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype,
+    /// `DID_CHANGE_RENEWAL_PREF`), so its refund is the share Apple states, on Apple's revocation
+    /// date, or none when Apple's data states no share (the amount is never invented).
     static func refund(_ facts: TransactionFacts, of value: Money) -> (date: Int64, amount: Money)? {
-        guard case .refunded(_, let record) = facts.refund else { return nil }
-        let date = record.entry.cancellationDate ?? record.recordedAt
-        return (date, facts.refund.refundedAmount(of: value) ?? value)
+        switch facts.refund {
+        case .refunded(_, let record):
+            let date = record.entry.cancellationDate ?? record.recordedAt
+            return (date, facts.refund.refundedAmount(of: value) ?? value)
+        case .upgraded(share: .some, let record):
+            guard let amount = facts.refund.refundedAmount(of: value) else { return nil }
+            return (record.entry.cancellationDate ?? record.recordedAt, amount)
+        case .upgraded(share: nil, _), .notRefunded, .familyRevoked:
+            return nil
+        }
     }
 }

@@ -130,7 +130,12 @@ public struct RevenueBuilder {
             sums[key, default: Sums()].netByRate[rate] = Money.difference(
                 sums[key]?.netByRate[rate] ?? 0, refund.amount.milliunits)
             var source: String?
-            if case .refunded(_, let evidence) = facts.refund { source = FindingText.describe(evidence) }
+            switch facts.refund {
+            case .refunded(_, let evidence): source = FindingText.describe(evidence)
+            case .upgraded(_, let evidence):
+                source = "\(FindingText.describe(evidence)): the prorated refund of a subscription upgrade"
+            case .notRefunded, .familyRevoked: break
+            }
             contribute(key, group.transactionID, gross: 0, refunds: refund.amount.milliunits, refundSource: source)
         }
     }

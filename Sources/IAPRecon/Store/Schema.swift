@@ -16,6 +16,8 @@ enum Schema {
         Migration(name: "issue9-evidence-signed-date", sql: "ALTER TABLE evidence ADD COLUMN signed_date INTEGER;"),
         Migration(name: "issue10-notifications", sql: notifications),
         Migration(name: "issue11-sales-report", sql: salesReports),
+        // JWS `isUpgraded`: the customer upgraded this subscription (not a customer refund).
+        Migration(name: "issue10-evidence-is-upgraded", sql: "ALTER TABLE evidence ADD COLUMN is_upgraded INTEGER;"),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.

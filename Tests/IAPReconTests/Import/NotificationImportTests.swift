@@ -1,3 +1,4 @@
+import AppStoreTestSigning
 import Foundation
 import IAPReconTestSupport
 import Logging
@@ -230,6 +231,44 @@ import Testing
         #expect(try store.verificationCount(source: .notification) == 1)
     }
 
+    /// A signature that does not match its payload (the chain is trusted) and a forged signed
+    /// transaction inside a genuine notification are rejected rows, each with its reason.
+    @Test func aBadSignatureOrAForgedSignedTransactionInsideIsARejectedRow() async throws {
+        let signed = Self.d18 + Self.day
+        func refund(_ uuid: String, _ id: String) throws -> String {
+            try SignedNotifications.sign(
+                "REFUND", uuid: uuid, signedDate: signed,
+                transaction: SignedNotifications.transaction(
+                    id, purchased: Self.d18, revoked: signed, revocationType: "REFUND_FULL", signedDate: signed))
+        }
+        // Notification A's header and payload under notification B's signature.
+        let a = try refund("00000000-0000-4000-8000-0000000000e1", "n1").split(separator: ".")
+        let b = try refund("00000000-0000-4000-8000-0000000000e2", "n2").split(separator: ".")
+        let badSignature = [a[0], a[1], b[2]].joined(separator: ".")
+        // A genuine notification whose signedTransactionInfo was signed by someone else.
+        let stranger = try TestAuthorities.unwrap(TestAuthorities.stranger)
+        let inner = try JWSSigner.sign(
+            payload: SignedNotifications.transaction(
+                "n3", purchased: Self.d18, revoked: signed, revocationType: "REFUND_FULL", signedDate: signed),
+            authority: stranger)
+        let outer = SignedNotifications.Body(
+            notificationType: "REFUND", notificationUUID: "00000000-0000-4000-8000-0000000000e3",
+            data: SignedNotifications.Payload(
+                bundleId: SignedNotifications.bundle, environment: "Production", signedTransactionInfo: inner),
+            signedDate: signed)
+        let forgedInside = try JWSSigner.sign(
+            payload: outer, authority: try TestAuthorities.unwrap(TestAuthorities.standard))
+        let file = try dir.write(
+            "n.jsonl", [badSignature, forgedInside].map { SignedNotifications.line($0) }.joined(separator: "\n") + "\n")
+        let outcome = try await importFiles(ImportRequest(notifications: [file]))
+        #expect(outcome.lines.contains("notifications \(file): read 2, accepted 0, rejected 2"), "\(outcome.lines)")
+        let rejected = try ReconStore(path: dir.file("s.sqlite")).rejectedRows().filter { $0.source == file }
+        #expect(rejected.map(\.line) == [1, 2])
+        #expect(rejected.first?.reason == "notification: JWS signature does not verify")
+        #expect(rejected.last?.reason.hasPrefix("signedTransactionInfo: untrusted certificate chain") == true)
+        #expect(try ReconStore(path: dir.file("s.sqlite")).notificationCount() == 0)
+    }
+
     /// Apple's own vector: `mock_signed_data/testNotification`, signed by Apple's test CA.
     @Test func applesTestNotificationVectorIsKeptOnce() async throws {
         let vector = try ReceiptFixtures.mock("testNotification")
@@ -293,9 +332,11 @@ import Testing
             try dir.read("out/revenue_changes.csv")
                 == header
                 + "2026-11-18,coins,USD,0.99,1.98,0.99,n8,late import: a purchase on a day already reported\r\n"
-                + "2026-11-19,coins,USD,0.99,0.00,-0.99,n1,refund reported by an App Store Server Notification\r\n")
+                + "2026-11-19,coins,USD,0.99,0.00,-0.99,n1,"
+                + "refund reported by Apple's App Store Server Notification of 2026-11-19\r\n")
         let workbook = XLSXArchive(path: dir.file("out/reconciliation.xlsx"))
-        #expect(try workbook.csv(sheet: 1).contains("refund reported by an App Store Server Notification"))
+        #expect(
+            try workbook.csv(sheet: 1).contains("refund reported by Apple's App Store Server Notification of 2026-11-19"))
 
         // Apple reverses the refund: the refund day gets its net back.
         let reversal = try SignedNotifications.sign(

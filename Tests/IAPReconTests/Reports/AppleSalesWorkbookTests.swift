@@ -37,15 +37,47 @@ import Testing
     }
 
     /// `--as-of` cuts the comparison off too (SPEC §5): at 20:00 on the report's own day in Los
-    /// Angeles the day has not ended, so nothing is compared: no file, no sheet, no finding.
+    /// Angeles the day has not ended, so nothing is compared: no sheet, no finding, and
+    /// `sales_reconciliation.csv` (written whenever a sales report is in the store) has no rows.
     @Test func aReportDayNotEndedAtAsOfIsNotCompared() async throws {
         let (_, archive) = try await writeReports(asOf: try #require(Timestamp.parse("2026-11-18T20:00:00-08:00")))
-        #expect(!FileManager.default.fileExists(atPath: dir.file("out/sales_reconciliation.csv")))
+        #expect(try dir.read("out/sales_reconciliation.csv") == Self.headerOnly)
         let names = try archive.entry("xl/workbook.xml").matches(of: #/<sheet name="([^"]+)"/#).map {
             String($0.output.1)
         }
         #expect(!names.contains("Apple Sales"))
         #expect(try !dir.read("out/discrepancies.csv").contains("SALES_REPORT_MISMATCH"))
+    }
+
+    static let headerOnly =
+        "date,product_id,storefront,currency,apple_units,ledger_units,apple_amount,ledger_amount,status\r\n"
+
+    /// A later report into the same folder that compares no day never leaves the earlier run's
+    /// reconciliation there as if it were current (SPEC §5: the file follows the store).
+    @Test func aLaterReportComparingNoDayReplacesTheEarlierReconciliation() async throws {
+        _ = try await writeReports()
+        #expect(try dir.read("out/sales_reconciliation.csv").contains("mismatch"))
+        // The same store reported as of a moment before the report's day ended: nothing compared.
+        let (_, archive) = try await writeReports(asOf: try #require(Timestamp.parse("2026-11-18T20:00:00-08:00")))
+        #expect(try dir.read("out/sales_reconciliation.csv") == Self.headerOnly)
+        #expect(try !archive.entry("xl/workbook.xml").contains("Apple Sales"))
+    }
+
+    /// A store with no sales report writes no `sales_reconciliation.csv`, and one left in the
+    /// folder by a run over another store is removed.
+    @Test func aStoreWithoutSalesReportsRemovesAStaleReconciliation() async throws {
+        try FileManager.default.createDirectory(atPath: dir.file("out"), withIntermediateDirectories: true)
+        let stale = Self.headerOnly + "2026-11-18,gold,KWT,KWD,1,0,3.500,0.000,mismatch\r\n"
+        _ = try dir.write("out/sales_reconciliation.csv", stale)
+        let asOf: Int64 = 1_795_176_000_000
+        var config = ReconConfig.forTesting(databasePath: dir.file("plain.sqlite"), outputDirectory: dir.file("out"))
+        config.asOf = asOf
+        _ = try await config.dependencies(at: asOf).importFiles(
+            ImportRequest(transactions: [try fixturePath("ledger/small-transactions.csv")]))
+        let outcome = try await config.dependencies(at: asOf).report()
+        #expect(outcome.exitCode == 0)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out/sales_reconciliation.csv")))
+        #expect(FileManager.default.fileExists(atPath: dir.file("out/revenue_daily.csv")))
     }
 
     @Test func salesReconciliationCSVAndSheetListEveryKeyWithItsStatus() async throws {

@@ -18,7 +18,7 @@ enum EvidenceRow {
         e.in_app_ownership_type AS in_app_ownership_type, e.source AS source, e.receipt_id AS receipt_id,
         r.format AS receipt_format, e.environment AS environment, e.bundle_id AS bundle_id, e.signature AS signature,
         e.apple_status AS apple_status, r.user_id AS uploader_user_id, e.recorded_at AS recorded_at,
-        e.signed_date AS signed_date
+        e.signed_date AS signed_date, e.is_upgraded AS is_upgraded
         """
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a source, signature status or
@@ -41,7 +41,8 @@ enum EvidenceRow {
             environment: row.environment("entry_environment"), bundleID: row.optionalText("entry_bundle_id"),
             appAccountToken: row.optionalText("app_account_token"),
             inAppOwnershipType: row.optionalText("in_app_ownership_type"),
-            signedDate: row.optionalInt64("signed_date"))
+            signedDate: row.optionalInt64("signed_date"),
+            isUpgraded: row.optionalInt64("is_upgraded").map { $0 != 0 })
         return EvidenceRecord(
             entry: entry, source: try row.value("source", as: EvidenceSource.self),
             receiptID: row.optionalText("receipt_id"),

@@ -76,7 +76,7 @@ public struct LookupReport: Sendable, Codable, Hashable {
 
     /// What a `DID_CHANGE_RENEWAL_PREF` means, as Apple documents its subtypes
     /// (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype).
-    static func renewalPreference(_ n: ReconStore.NotificationSummary) -> String {
+    static func renewalPreference(_ n: ReconStore.StoredNotification) -> String {
         guard n.type == "DID_CHANGE_RENEWAL_PREF" else { return "" }
         switch n.subtype {
         case "UPGRADE":

@@ -16,6 +16,10 @@ enum Schema {
         Migration(name: "issue9-evidence-signed-date", sql: "ALTER TABLE evidence ADD COLUMN signed_date INTEGER;"),
         Migration(name: "issue10-notifications", sql: notifications),
         Migration(name: "issue11-sales-report", sql: salesReports),
+        // When the store learned each verification or notification, for `--as-of` as a cut-off: the as-of of the
+        // run that learned it (never later than the wall clock); NULL before, read as `verified_at`.
+        Migration(
+            name: "issue12-verification-learned-at", sql: "ALTER TABLE verifications ADD COLUMN learned_at INTEGER;"),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.

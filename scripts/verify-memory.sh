@@ -40,17 +40,17 @@ PY
 closed="http://127.0.0.1:9"
 measure() {  # name, command...
     local name="$1"; shift
-    /usr/bin/time -f '%M %e' -o "$work/$name.time" "$@" > "$work/$name.out" 2> "$work/$name.err" || {
+    /usr/bin/time -f '%M %e %U' -o "$work/$name.time" "$@" > "$work/$name.out" 2> "$work/$name.err" || {
         echo "$name failed:"; tail -5 "$work/$name.err"; exit 1; }
 }
 measure import "$BIN" import --db "$work/s.sqlite" --transactions "$work/t.csv" --receipts "$work/r.jsonl"
 measure verify "$BIN" verify --db "$work/s.sqlite" --bundle-id com.example.memory \
     --verify-receipt-url "$closed/verifyReceipt" --sandbox-verify-receipt-url "$closed/sandbox/verifyReceipt"
-read -r import_kb import_s < "$work/import.time"
-read -r verify_kb verify_s < "$work/verify.time"
+read -r import_kb import_s import_cpu < "$work/import.time"
+read -r verify_kb verify_s verify_cpu < "$work/verify.time"
 pending=$(python3 -c "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute(\"SELECT COUNT(*) FROM verifications WHERE source='offline'\").fetchone()[0])" "$work/s.sqlite")
-echo "verify memory: $N receipts; import ${import_s}s peak RSS $((import_kb / 1024)) MB;" \
-    "verify ${verify_s}s peak RSS $((verify_kb / 1024)) MB (limit ${LIMIT_MB} MB); $pending rows settled offline"
+echo "verify memory: $N receipts; import ${import_s}s (cpu ${import_cpu}s) peak RSS $((import_kb / 1024)) MB;" \
+    "verify ${verify_s}s (cpu ${verify_cpu}s) peak RSS $((verify_kb / 1024)) MB (limit ${LIMIT_MB} MB); $pending rows settled offline"
 grep '^verify:' "$work/verify.out" || true
 [ "$pending" -eq "$N" ] || { echo "verify memory: expected $N offline verifications, found $pending"; exit 1; }
 [ $((verify_kb / 1024)) -le "$LIMIT_MB" ]

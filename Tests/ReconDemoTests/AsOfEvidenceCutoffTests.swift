@@ -64,7 +64,10 @@ import Testing
             let now = Set((after[name] ?? "").split(separator: "\r\n"))
             #expect(
                 was == now,
-                "\(name) as of \(Timestamp.iso(dataset.asOf)) changed after a later verify: gone \(was.subtracting(now)), new \(now.subtracting(was))")
+                """
+                \(name) as of \(Timestamp.iso(dataset.asOf)) changed after a later verify: \
+                gone \(was.subtracting(now)), new \(now.subtracting(was))
+                """)
         }
     }
 }

@@ -145,6 +145,7 @@ public struct VerifyStage: Sendable {
     /// a row left pending (Apple unreachable) is not asked twice in one run.
     struct PendingPages {
         static let pageSize = 1_000
+        let pageSize: Int
         private var page: [Job] = []
         private var index = 0
         private var receiptCursor: String?
@@ -152,16 +153,20 @@ public struct VerifyStage: Sendable {
         private var rowCursor: String?
         private var rowsExhausted = false
 
+        init(pageSize: Int = Self.pageSize) {
+            self.pageSize = max(1, pageSize)
+        }
+
         mutating func next(store: ReconStore) throws -> Job? {
             while index == page.count {
                 if !receiptsExhausted {
-                    let groups = try store.pendingReceiptGroups(after: receiptCursor, limit: Self.pageSize)
-                    receiptsExhausted = groups.count < Self.pageSize
+                    let groups = try store.pendingReceiptGroups(after: receiptCursor, limit: pageSize)
+                    receiptsExhausted = groups.count < pageSize
                     if let last = groups.last { receiptCursor = last.receipt.receiptID }
                     page = groups.map { Job(receipt: $0.receipt, check: $0.check, rows: $0.rows) }
                 } else if !rowsExhausted {
-                    let rows = try store.pendingRowsWithoutReceipt(after: rowCursor, limit: Self.pageSize)
-                    rowsExhausted = rows.count < Self.pageSize
+                    let rows = try store.pendingRowsWithoutReceipt(after: rowCursor, limit: pageSize)
+                    rowsExhausted = rows.count < pageSize
                     if let last = rows.last { rowCursor = last.recordID }
                     page = rows.map { Job(receipt: nil, check: nil, rows: [$0]) }
                 } else {

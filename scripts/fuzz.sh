@@ -41,9 +41,20 @@ trap 'rm -rf "$scratch"' EXIT
 
 wanted() { [[ " $TARGETS " == *" $1 "* ]]; }
 
+# Whether the target's binary is newer than each of its Swift sources (then it is not rebuilt).
+up_to_date() {  # binary, arguments...
+    local binary="$1" argument; shift
+    [ -x "$binary" ] || return 1
+    for argument in "$@"; do
+        case "$argument" in *.swift) [ "$argument" -nt "$binary" ] && return 1 ;; esac
+    done
+    return 0
+}
+
 build() {  # name, sources...
     local name="$1"; shift
     wanted "$name" || return 0
+    up_to_date "$OUT/fuzz-$name" "$@" && return 0
     swiftc -parse-as-library -module-name IAPRecon -O -sanitize=fuzzer,address "$@" -o "$OUT/fuzz-$name" \
         > "$OUT/build-$name.log" 2>&1 || { cat "$OUT/build-$name.log"; exit 1; }
 }
@@ -76,7 +87,10 @@ seed() {  # name, files...
 build csv $IMPORT Fuzz/CSVFuzz.swift Fuzz/FuzzInput.swift
 build jsonl $IMPORT Fuzz/JSONLFuzz.swift Fuzz/FuzzInput.swift
 build plist $M/Receipts/OldStylePlist.swift Fuzz/PlistFuzz.swift
-if wanted pkcs7 || wanted jws; then linked_libraries; fi
+if { wanted pkcs7 && ! up_to_date "$OUT/fuzz-pkcs7" $RECEIPTS Fuzz/PKCS7Fuzz.swift; } \
+    || { wanted jws && ! up_to_date "$OUT/fuzz-jws" $RECEIPTS Fuzz/JWSFuzz.swift; }; then
+    linked_libraries
+fi
 build pkcs7 $RECEIPTS Fuzz/PKCS7Fuzz.swift "${LIBRARY_FLAGS[@]}"
 build jws $RECEIPTS Fuzz/JWSFuzz.swift "${LIBRARY_FLAGS[@]}"
 build sales-report $SALES Fuzz/SalesReportFuzz.swift Fuzz/FuzzInput.swift \

@@ -5,12 +5,20 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev
 TEST_PACKAGES := unzip
 BENCH_PACKAGES := sqlite3 time bc python3 python3-venv
-# The reliability suite: mounts a tiny tmpfs (util-linux), checks the store with python3's sqlite3.
-RELIABILITY_PACKAGES := util-linux python3 coreutils
+# The reliability suite: mounts a tiny tmpfs (util-linux), checks the store with python3's sqlite3, measures
+# peak RSS with GNU time, gzips a fuzz seed.
+RELIABILITY_PACKAGES := util-linux python3 coreutils time gzip
 # The support web view's browser test: headless Chromium (and a font to render with).
 BROWSER_PACKAGES := chromium fonts-dejavu-core
 CRASH_KILLS ?= 50
 FUZZ_SECONDS ?= 60
+# `verify` over a store of this many receipts stays under this peak RSS (MB).
+# It runs the release build (as a nightly job would; a debug build needs ~25 min of CPU for a million):
+# MEMORY_BUILD=debug uses the debug one; RELEASE_FLAGS passes SwiftPM options to it (e.g. --scratch-path).
+MEMORY_RECEIPTS ?= 1000000
+MEMORY_LIMIT_MB ?= 300
+MEMORY_BUILD ?= release
+RELEASE_FLAGS ?=
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: all build test lint reliability demo bench deps test-deps bench-deps reliability-deps browser-deps clean
@@ -47,19 +55,24 @@ build: deps
 # Serially: the suite runs HTTP servers and subprocesses whose timeouts should not race the
 # CPU-heavy tests for this machine's two cores.
 # The suite includes the reliability suite's bounded form: a crash loop of 3 kills, the fault
-# matrix, and the disk-full / read-only checks.
+# matrix, the disk-full / read-only checks, and the memory check on 10,000 receipts.
 test: reliability-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 	./scripts/disk-faults.sh
+	RECEIPTS=10000 RSS_LIMIT_MB=$(MEMORY_LIMIT_MB) ./scripts/verify-memory.sh
 
-# The full reliability suite: crash loop of $(CRASH_KILLS) kills, fault matrix, disk faults, and
-# libFuzzer over the input readers for $(FUZZ_SECONDS) s each; prints its figures.
+# The full reliability suite: crash loop of $(CRASH_KILLS) kills, fault matrix, disk faults, `verify`
+# of $(MEMORY_RECEIPTS) receipts under $(MEMORY_LIMIT_MB) MB, and libFuzzer over the input readers for
+# $(FUZZ_SECONDS) s each; prints its figures.
 reliability: reliability-deps
 	$(SWIFT) build --build-tests
 	IAP_RECON_CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --no-parallel --filter 'CrashLoopTests|FaultMatrixTests' 2>&1 \
 		| tee .build/reliability.log | grep -E 'crash loop:|✘|passed after|failed after'
 	./scripts/disk-faults.sh
+	$(SWIFT) build -c $(MEMORY_BUILD) --product iap-recon $(RELEASE_FLAGS)
+	IAP_RECON="$$($(SWIFT) build -c $(MEMORY_BUILD) --show-bin-path $(RELEASE_FLAGS))/iap-recon" \
+		RECEIPTS=$(MEMORY_RECEIPTS) RSS_LIMIT_MB=$(MEMORY_LIMIT_MB) ./scripts/verify-memory.sh
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
 
 # The toolchain's own formatter, with the checked-in .swift-format configuration.

@@ -387,6 +387,9 @@ struct SimulatorMiddleware: RouterMiddleware {
             state.log.complete(index, status: nil, fault: note)
             await Self.reset(context.channel)
             return AppStoreSimulator.reply(.empty(500))
+        case .truncatedBody, .closedMidBody:
+            state.log.complete(index, status: 200, fault: note)
+            return Self.cutShort(chunked: fault == .closedMidBody)
         case .hang:
             state.log.complete(index, status: nil, fault: note)
             let clock = ContinuousClock()
@@ -400,6 +403,27 @@ struct SimulatorMiddleware: RouterMiddleware {
         state.log.complete(index, status: reply.status, fault: note)
         return AppStoreSimulator.reply(reply)
     }
+
+    /// An answer whose body never arrives whole: the head says 200 (with the full length unless
+    /// `chunked`), the first half of a JSON body is sent, then the body's writer fails and the
+    /// server closes the connection.
+    static func cutShort(chunked: Bool) -> Response {
+        let full = ByteBuffer(
+            string: #"{"status": 0, "environment": "Production", "receipt": {"bundle_id": "com.example.app", "#
+                + #""in_app": []}, "signedTransactionInfo": "", "hasMore": false, "notificationHistory": []}"#)
+        let half = full.getSlice(at: full.readerIndex, length: full.readableBytes / 2) ?? ByteBuffer()
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        if !chunked { fields[.contentLength] = String(full.readableBytes) }
+        let body = ResponseBody(contentLength: chunked ? nil : full.readableBytes) { writer in
+            try await writer.write(half)
+            throw CutShort()
+        }
+        return Response(status: .ok, headers: fields, body: body)
+    }
+
+    /// Ends a ``cutShort(chunked:)`` body mid-way.
+    struct CutShort: Error {}
 
     /// Closes the connection with a TCP reset (SO_LINGER 0), without an answer.
     static func reset(_ channel: any Channel) async {

@@ -19,6 +19,11 @@ public enum Fault: Codable, Sendable, Hashable, CustomStringConvertible {
     case connectionReset
     /// Never answer: hold the request until the client gives up (or the simulator stops).
     case hang
+    /// HTTP 200 whose `Content-Length` is longer than the body sent: half the body, then the
+    /// connection closes.
+    case truncatedBody
+    /// HTTP 200 with a chunked body: the first chunk, then the connection closes mid-body.
+    case closedMidBody
 
     /// Whether the fault replaces the normal answer (everything but latency).
     public var isTerminal: Bool {
@@ -36,6 +41,8 @@ public enum Fault: Codable, Sendable, Hashable, CustomStringConvertible {
         case .malformedJSON: return "malformed JSON"
         case .connectionReset: return "connection reset"
         case .hang: return "hang"
+        case .truncatedBody: return "truncated body"
+        case .closedMidBody: return "closed mid-body"
         }
     }
 }
@@ -87,16 +94,20 @@ public struct FaultRule: Codable, Sendable, Hashable {
     public var probability: Double?
     /// Seed for ``probability``.
     public var seed: UInt64?
+    /// Let the first N requests matching ``path`` through; the rule applies from the next one on.
+    public var skipFirst: Int?
 
     /// Creates a rule; with neither `firstRequests` nor `probability` it applies to every request.
     public init(
-        path: String? = nil, fault: Fault, firstRequests: Int? = nil, probability: Double? = nil, seed: UInt64? = nil
+        path: String? = nil, fault: Fault, firstRequests: Int? = nil, probability: Double? = nil, seed: UInt64? = nil,
+        skipFirst: Int? = nil
     ) {
         self.path = path
         self.fault = fault
         self.firstRequests = firstRequests
         self.probability = probability
         self.seed = seed
+        self.skipFirst = skipFirst
     }
 
     /// The fault on the first `count` requests to `path`.
@@ -170,7 +181,9 @@ final class FaultInjector: Sendable {
                 rules[index].matched += 1
                 let rule = rules[index].rule
                 let applies: Bool
-                if let first = rule.firstRequests {
+                if let skip = rule.skipFirst, rules[index].matched <= skip {
+                    applies = false
+                } else if let first = rule.firstRequests {
                     applies = rules[index].matched <= first
                 } else if let probability = rule.probability {
                     applies = rules[index].random.nextUnit() < probability

@@ -28,7 +28,9 @@ public struct DetectStage {
         try store.forEachOriginalTransactionGroup { group in
             detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
         }
-        try store.forEachReceiptCase { receiptCase in
+        try store.forEachReceiptCase(learnedBy: context.asOf) { receiptCase in
+            var receiptCase = receiptCase
+            receiptCase.records = receiptCase.records.compactMap { $0.asOf(context.asOf) }
             detectors.inspect(receiptCase, in: context, into: &collector)
         }
         return collector.sorted

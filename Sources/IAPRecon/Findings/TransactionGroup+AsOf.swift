@@ -1,11 +1,16 @@
-/// `--as-of` as a cut-off (SPEC §5): what was purchased, delivered, finished or refunded after
-/// it does not enter that report, so a report for a past day shows that day as it was.
+/// `--as-of` as a cut-off (SPEC §5): what was purchased, delivered, finished, refunded or learned
+/// after it does not enter that report, so a report for a past day shows that day as it was.
 extension LedgerTransaction {
     /// The row as of `asOf`: nil when it was purchased later; later deliveries and finishes
     /// had not happened yet.
     public func asOf(_ asOf: Int64) -> LedgerTransaction? {
         guard purchaseDate <= asOf else { return nil }
         var row = self
+        // Our verification came later: the ledger's own word, still pending, is what was known.
+        if let settled = settledAt, settled > asOf {
+            row.verificationStatus = .pending
+            row.settledAt = nil
+        }
         if let delivered = deliveredAt, delivered > asOf { row.deliveredAt = nil }
         if let finished = finishedAt, finished > asOf { row.finishedAt = nil }
         return row
@@ -13,10 +18,12 @@ extension LedgerTransaction {
 }
 
 extension EvidenceRecord {
-    /// Apple's word as of `asOf`: nil for a purchase made later; a refund or revocation dated
-    /// later had not happened yet.
+    /// Apple's word as of `asOf`: nil for a purchase made later, or for what the store learned later (a
+    /// verification, notification or history entry recorded after `asOf`); a refund or revocation dated later had
+    /// not happened yet.
     public func asOf(_ asOf: Int64) -> EvidenceRecord? {
         if let purchased = entry.purchaseDate, purchased > asOf { return nil }
+        if let learned = learnedAt, learned > asOf { return nil }
         var record = self
         if let cancelled = entry.cancellationDate, cancelled > asOf {
             record.entry.cancellationDate = nil

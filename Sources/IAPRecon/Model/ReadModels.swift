@@ -22,6 +22,9 @@ public struct EvidenceRecord: Sendable, Hashable {
     public var uploaderUserID: String?
     /// Epoch ms when the evidence was recorded.
     public var recordedAt: Int64
+    /// When the store learned it (a verification's or notification's learning time: the as-of of the run that
+    /// learned it, else the wall clock); nil for what a receipt itself holds.
+    public var learnedAt: Int64? = nil
 
     public init(
         entry: EvidenceEntry, source: EvidenceSource, receiptID: String? = nil,

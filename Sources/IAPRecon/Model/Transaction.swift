@@ -22,6 +22,9 @@ public struct LedgerTransaction: Sendable, Hashable {
     public var deliveredAt: Int64?
     public var finishedAt: Int64?
     public var receiptID: String?
+    /// When this program's own verification settled the row (the ledger still says `pending`): the as-of of the
+    /// run that learned it, else the wall clock; nil when ``verificationStatus`` is the backend's.
+    public var settledAt: Int64? = nil
 
     public init(
         recordID: String, userID: String, productID: String, transactionID: String,

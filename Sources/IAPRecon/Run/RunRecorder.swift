@@ -23,6 +23,8 @@ public final class RunRecorder {
         let started = clock.nowMillis()
         asOf = deps.settings.asOf ?? started
         let runID = try store.beginRun(command: command, startedAt: started, asOf: asOf)
+        // What this run learns is learned as of its as-of: its own reports include it, earlier as-ofs do not.
+        store.learnedBy = asOf
         record = RunRecord(
             runID: runID, command: command, version: IAPReconVersion.current, startedAt: Timestamp.iso(started),
             finishedAt: "", asOf: Timestamp.iso(asOf), timeZone: deps.settings.timeZone.identifier,

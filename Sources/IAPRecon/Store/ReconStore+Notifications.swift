@@ -34,13 +34,13 @@ extension ReconStore {
             try db.prepare(
                 """
                 INSERT INTO verifications (record_id, receipt_id, transaction_id, source, environment, bundle_id,
-                    outcome, detail, attempts, verified_at)
-                VALUES (NULL, NULL, ?, 'notification', ?, ?, 'valid', ?, 1, ?)
+                    outcome, detail, attempts, verified_at, learned_at)
+                VALUES (NULL, NULL, ?, 'notification', ?, ?, 'valid', ?, 1, ?, ?)
                 """
             ).run([
                 .optionalText(n.transaction?.transactionId), .optionalText(n.environment?.rawValue),
                 .optionalText(n.bundleID), .text("App Store Server Notification \(label), signed and verified"),
-                .integer(now),
+                .integer(now), .integer(learnedAt(now)),
             ])
             let verificationID = db.lastInsertRowID
             if !entries.isEmpty {

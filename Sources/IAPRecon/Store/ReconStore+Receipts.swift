@@ -67,8 +67,9 @@ extension ReconStore {
         }
     }
 
-    /// Streams one ``ReceiptCase`` per uploaded receipt, in receipt-id order.
-    public func forEachReceiptCase(_ body: (ReceiptCase) throws -> Void) throws {
+    /// Streams one ``ReceiptCase`` per uploaded receipt, in receipt-id order; with `learnedBy`, Apple's verdict is
+    /// the latest the store had learned by then (`--as-of` as a cut-off).
+    public func forEachReceiptCase(learnedBy: Int64? = nil, _ body: (ReceiptCase) throws -> Void) throws {
         let receipts = try db.prepare(
             """
             SELECT \(ReceiptsRow.headerColumns), \(ReceiptChecksRow.columns),
@@ -77,9 +78,11 @@ extension ReconStore {
             LEFT JOIN verifications v ON v.id = (
                 SELECT latest.id FROM verifications latest WHERE latest.receipt_id = r.receipt_id
                     AND latest.source = 'verifyReceipt' AND latest.apple_status IS NOT NULL
+                    AND (?1 IS NULL OR COALESCE(latest.learned_at, latest.verified_at) <= ?1)
                 ORDER BY latest.id DESC LIMIT 1)
             ORDER BY r.receipt_id
             """)
+        try receipts.bind([.optionalInteger(learnedBy)])
         // Offline entries, merged in receipt order like the ledger rows below (no query per receipt).
         let entries = try db.prepare(
             """

@@ -10,15 +10,15 @@ extension ReconStore {
             try db.prepare(
                 """
                 INSERT INTO verifications (record_id, receipt_id, transaction_id, source, endpoint, http_status,
-                    apple_status, environment, bundle_id, outcome, detail, attempts, verified_at, run_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    apple_status, environment, bundle_id, outcome, detail, attempts, verified_at, run_id, learned_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
             ).run([
                 .optionalText(v.recordIDs.first), .optionalText(v.receiptID), .optionalText(v.transactionID),
                 .text(v.source.rawValue), .optionalText(v.endpoint), .optionalInteger(v.httpStatus.map(Int64.init)),
                 .optionalInteger(v.appleStatus.map(Int64.init)), .optionalText(v.environment?.rawValue),
                 .optionalText(v.bundleID), .text(v.outcome.rawValue), .optionalText(v.detail),
-                .integer(Int64(v.attempts)), .integer(time), .optionalInteger(runID),
+                .integer(Int64(v.attempts)), .integer(time), .optionalInteger(runID), .integer(learnedAt(time)),
             ])
             let id = db.lastInsertRowID
             if !v.entries.isEmpty {

@@ -18,6 +18,10 @@ enum Schema {
         Migration(name: "issue11-sales-report", sql: salesReports),
         // JWS `isUpgraded`: the customer upgraded this subscription (not a customer refund).
         Migration(name: "issue10-evidence-is-upgraded", sql: "ALTER TABLE evidence ADD COLUMN is_upgraded INTEGER;"),
+        // When the store learned each verification or notification, for `--as-of` as a cut-off: the as-of of the
+        // run that learned it (never later than the wall clock); NULL before, read as `verified_at`.
+        Migration(
+            name: "issue12-verification-learned-at", sql: "ALTER TABLE verifications ADD COLUMN learned_at INTEGER;"),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.

@@ -64,16 +64,17 @@ public struct VerifyStage: Sendable {
         store: ReconStore, runID: Int64?, logger: Logger, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> VerifyStageSummary {
         var summary = VerifyStageSummary()
-        let jobs = try plan(store: store)
         let orphans = try store.orphanReceiptCount()
         summary.orphanReceipts = orphans
-        let total = jobs.count + orphans
+        let total = try store.pendingJobCount() + orphans
         var done = 0
-        var next = jobs.makeIterator()
+        var pendingPages = PendingPages()
         var orphanPages = OrphanPages()
         try await withThrowingTaskGroup(of: [VerificationRecord].self) { group in
             func addNext() throws -> Bool {
-                guard let job = try next.next() ?? orphanPages.next(store: store) else { return false }
+                guard let job = try pendingPages.next(store: store) ?? orphanPages.next(store: store) else {
+                    return false
+                }
                 group.addTask { await self.verify(job) }
                 return true
             }
@@ -138,25 +139,44 @@ public struct VerifyStage: Sendable {
         }
     }
 
-    /// Pending rows grouped by receipt (receipts no ledger row names come in pages, from
-    /// ``OrphanPages``).
-    func plan(store: ReconStore) throws -> [WorkUnit] {
-        let pending = try store.pendingTransactions(limit: Int.max)
-        let receipts = try store.receiptsForVerification(ids: Array(Set(pending.compactMap(\.receiptID))))
-        var byReceipt: [String: [LedgerTransaction]] = [:]
-        var jobs: [WorkUnit] = []
-        for row in pending {
-            if let id = row.receiptID, receipts[id] != nil {
-                byReceipt[id, default: []].append(row)
-            } else {
-                jobs.append(WorkUnit(receipt: nil, check: nil, rows: [row]))
+    /// Pending ledger rows, fetched a page at a time as the verification reaches them: first a page of receipts in
+    /// the store, each with all its pending rows (one job per receipt), then the pending rows without a receipt in
+    /// the store (one job per row). Rows settled meanwhile leave the pending set; the cursors only move forward, so
+    /// a row left pending (Apple unreachable) is not asked twice in one run.
+    struct PendingPages {
+        static let pageSize = 1_000
+        let pageSize: Int
+        private var page: [WorkUnit] = []
+        private var index = 0
+        private var receiptCursor: String?
+        private var receiptsExhausted = false
+        private var rowCursor: String?
+        private var rowsExhausted = false
+
+        init(pageSize: Int = Self.pageSize) {
+            self.pageSize = max(1, pageSize)
+        }
+
+        mutating func next(store: ReconStore) throws -> WorkUnit? {
+            while index == page.count {
+                if !receiptsExhausted {
+                    let groups = try store.pendingReceiptGroups(after: receiptCursor, limit: pageSize)
+                    receiptsExhausted = groups.count < pageSize
+                    if let last = groups.last { receiptCursor = last.receipt.receiptID }
+                    page = groups.map { WorkUnit(receipt: $0.receipt, check: $0.check, rows: $0.rows) }
+                } else if !rowsExhausted {
+                    let rows = try store.pendingRowsWithoutReceipt(after: rowCursor, limit: pageSize)
+                    rowsExhausted = rows.count < pageSize
+                    if let last = rows.last { rowCursor = last.recordID }
+                    page = rows.map { WorkUnit(receipt: nil, check: nil, rows: [$0]) }
+                } else {
+                    return nil
+                }
+                index = 0
             }
+            defer { index += 1 }
+            return page[index]
         }
-        for id in byReceipt.keys.sorted() {
-            guard let (receipt, check) = receipts[id] else { continue }
-            jobs.append(WorkUnit(receipt: receipt, check: check, rows: byReceipt[id] ?? []))
-        }
-        return jobs
     }
 
     /// Verifies one job; never throws: every outcome is a record.

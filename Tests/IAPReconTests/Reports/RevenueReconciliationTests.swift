@@ -11,6 +11,9 @@ import Testing
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     static let day: Int64 = 86_400_000
     static let d18: Int64 = 1_795_478_400_000 - 6 * day  // 2026-11-18T00:00:00Z
+    /// When the store learned Apple's answers: after the refunds, before the report's as-of (2026-11-20T12:00Z),
+    /// which leaves out what was learned later.
+    static let learned: Int64 = d18 + 2 * day + 3_600_000
 
     /// A store with: a clean sale; a transaction recorded twice; a Production booking Apple
     /// says is Sandbox; a Sandbox booking Apple says is Production; a refund two days later; an
@@ -47,7 +50,7 @@ import Testing
                 VerificationRecord(
                     recordIDs: records, receiptID: nil, transactionID: tid, source: .verifyReceipt, appleStatus: status,
                     environment: env, bundleID: "com.example.app", outcome: status == 0 ? .valid : .invalid,
-                    entries: [entry]), runID: nil, at: Self.d18 + 3 * Self.day)
+                    entries: [entry]), runID: nil, at: Self.learned)
         }
         try await apple(
             ["r3"], "t3", status: 21007, env: .sandbox,
@@ -70,7 +73,7 @@ import Testing
                         revocationType: "REFUND_PRORATED", revocationPercentage: 50_000,
                         price: Money(milliunits: 1_200_000, currency: "JPY"), environment: .production,
                         bundleID: "com.example.app")
-                ], signature: .verified), runID: nil, at: Self.d18 + 3 * Self.day)
+                ], signature: .verified), runID: nil, at: Self.learned)
         return (store, config)
     }
 

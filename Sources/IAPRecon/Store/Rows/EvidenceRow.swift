@@ -18,7 +18,9 @@ enum EvidenceRow {
         e.in_app_ownership_type AS in_app_ownership_type, e.source AS source, e.receipt_id AS receipt_id,
         r.format AS receipt_format, e.environment AS environment, e.bundle_id AS bundle_id, e.signature AS signature,
         e.apple_status AS apple_status, r.user_id AS uploader_user_id, e.recorded_at AS recorded_at,
-        e.signed_date AS signed_date, e.is_upgraded AS is_upgraded
+        e.signed_date AS signed_date, e.is_upgraded AS is_upgraded,
+        (SELECT COALESCE(v.learned_at, v.verified_at) FROM verifications v WHERE v.id = e.verification_id)
+            AS learned_at
         """
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a source, signature status or
@@ -43,7 +45,7 @@ enum EvidenceRow {
             inAppOwnershipType: row.optionalText("in_app_ownership_type"),
             signedDate: row.optionalInt64("signed_date"),
             isUpgraded: row.optionalInt64("is_upgraded").map { $0 != 0 })
-        return EvidenceRecord(
+        var record = EvidenceRecord(
             entry: entry, source: try row.value("source", as: EvidenceSource.self),
             receiptID: row.optionalText("receipt_id"),
             receiptFormat: try receipt.optionalValue("receipt_format", as: ReceiptFormat.self),
@@ -51,5 +53,7 @@ enum EvidenceRow {
             signature: try row.value("signature", as: SignatureStatus.self),
             appleStatus: row.optionalInt("apple_status"),
             uploaderUserID: receipt.optionalText("uploader_user_id"), recordedAt: row.int64("recorded_at"))
+        record.learnedAt = row.optionalInt64("learned_at")
+        return record
     }
 }

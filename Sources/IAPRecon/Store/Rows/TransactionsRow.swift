@@ -12,13 +12,16 @@ enum TransactionsRow {
         environment, price_milli, currency, storefront,
         CASE WHEN verification_status = 'pending' AND recon_verdict IS NOT NULL THEN recon_verdict
             ELSE verification_status END AS effective_status,
-        delivered_at, finished_at, receipt_id
+        delivered_at, finished_at, receipt_id,
+        CASE WHEN verification_status = 'pending' AND recon_verdict IS NOT NULL THEN
+            (SELECT COALESCE(v.learned_at, v.verified_at) FROM verifications v WHERE v.id = recon_verification_id)
+            END AS settled_at
         """
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a status this program does not know.
     static func read(_ statement: SQLiteStatement) throws(StoreError) -> LedgerTransaction {
         let row = SQLiteRow(statement, table: table)
-        return LedgerTransaction(
+        var transaction = LedgerTransaction(
             recordID: row.text("record_id"), userID: row.text("user_id"), productID: row.text("product_id"),
             transactionID: row.text("transaction_id"), originalTransactionID: row.text("original_transaction_id"),
             purchaseDate: row.int64("purchase_date"), quantity: Int(row.int64("quantity")),
@@ -28,5 +31,7 @@ enum TransactionsRow {
                 "effective_status", as: VerificationStatus.self, storedColumn: "verification_status"),
             deliveredAt: row.optionalInt64("delivered_at"), finishedAt: row.optionalInt64("finished_at"),
             receiptID: row.optionalText("receipt_id"))
+        transaction.settledAt = row.optionalInt64("settled_at")
+        return transaction
     }
 }

@@ -16,6 +16,8 @@ enum Schema {
         Migration(name: "issue9-evidence-signed-date", sql: "ALTER TABLE evidence ADD COLUMN signed_date INTEGER;"),
         Migration(name: "issue10-notifications", sql: notifications),
         Migration(name: "issue11-sales-report", sql: salesReports),
+        // The revenue baseline keyed by transaction id, so a report compares it in one ordered pass.
+        Migration(name: "issue13-revenue-shown-by-transaction", sql: revenueShownByTransaction),
         Migration(name: "issue13-ledger-rowid-row-hash", sql: ledgerRowidAndRowHash),
     ]
 
@@ -299,6 +301,32 @@ enum Schema {
             refunds_milli INTEGER NOT NULL,
             PRIMARY KEY (run_id, date, product_id, currency, transaction_id)
         ) WITHOUT ROWID;
+        """
+
+    /// What the latest report showed, per transaction and revenue line, in transaction id order
+    /// (the order detection reads the store in), and the lines it showed. Carries over the
+    /// baseline of `revenue_shown` (kept by day first).
+    private static let revenueShownByTransaction = """
+        CREATE TABLE revenue_shown_by_transaction (
+            transaction_id TEXT NOT NULL,
+            date TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            gross_milli INTEGER NOT NULL,
+            refunds_milli INTEGER NOT NULL,
+            PRIMARY KEY (transaction_id, date, product_id, currency)
+        ) WITHOUT ROWID;
+        INSERT INTO revenue_shown_by_transaction
+            SELECT transaction_id, date, product_id, currency, gross_milli, refunds_milli FROM revenue_shown
+            WHERE run_id = (SELECT MAX(run_id) FROM revenue_shown);
+        CREATE TABLE revenue_shown_lines (
+            date TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            PRIMARY KEY (date, product_id, currency)
+        ) WITHOUT ROWID;
+        INSERT INTO revenue_shown_lines SELECT DISTINCT date, product_id, currency FROM revenue_shown_by_transaction;
+        DROP TABLE revenue_shown;
         """
 
     /// Apple Summary Sales Reports: the days each imported report covers (a re-import of a day

@@ -21,7 +21,7 @@ MEMORY_BUILD ?= release
 RELEASE_FLAGS ?=
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: all build test lint reliability demo bench deps test-deps bench-deps reliability-deps browser-deps clean
+.PHONY: all build test lint reliability demo bench bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
 
 all: build
 
@@ -86,6 +86,11 @@ demo: deps
 bench: bench-deps
 	$(SWIFT) build -c release
 	./scripts/bench.sh
+
+# Peak RSS of import and report at 10,000,000 rows (iap-recon alone; the file takes a few GB).
+bench-memory: bench-deps
+	$(SWIFT) build -c release
+	ROWS=10000000 SKIP_REFERENCES=1 SKIP_SWIFT_FIGURES=1 ./scripts/bench.sh
 
 clean:
 	rm -rf .build .build-fuzz reports/*.csv reports/*.xlsx reports/*.json reports/*.sqlite*

@@ -162,7 +162,7 @@ import Testing
         let swept = "from Apple's notification history"
         #expect(later.events.contains { $0.text.contains("notification REFUND ") && $0.text.contains(swept) })
         #expect(discrepancies.contains("REFUNDED_DELIVERED,high,\(refunded),"))
-        #expect(try store.transactionsRefundedBySweep().contains(refunded))
+        #expect(try store.refundLearnedBySweep()(refunded))
 
         let reversed = try lookup("user-refund-reversed")
         let reversedID = try #require(store.ledgerRows(userID: "user-refund-reversed").first?.transactionID)

@@ -3,7 +3,7 @@ import Foundation
 /// The detection stage: streams the store's transaction groups through the detectors (and any other consumer,
 /// such as revenue), then the original-id groups and the receipts.
 ///
-/// Memory: one group plus the findings.
+/// Memory: a few batches of groups plus the findings.
 public struct DetectStage {
     public var context: DetectionContext
     public var detectors: DetectorSet
@@ -16,15 +16,12 @@ public struct DetectStage {
     /// Runs detection over the whole store as of `context.asOf` (a cut-off: what happened later
     /// is left out, see ``TransactionGroup/asOf(_:)``); `each` sees every transaction's facts too
     /// (worked out once per group, shared with the detectors).
-    public func run(store: ReconStore, each: (TransactionFacts) -> Void) throws -> [Finding] {
-        var collector = FindingCollector()
-        try store.forEachTransactionGroup { group in
-            let group = group.asOf(context.asOf)
-            guard !group.records.isEmpty || !group.evidence.isEmpty else { return }
-            let facts = TransactionFacts(group, in: context)
-            each(facts)
-            detectors.inspect(facts, into: &collector)
-        }
+    ///
+    /// Two threads share the transaction groups: this one reads them from the store and hands
+    /// each group's facts to `each`; a second works out the facts and runs the detectors. Both
+    /// see the groups in the store's order, so findings and `each` come out as from one thread.
+    public func run(store: ReconStore, each: (TransactionFacts) throws -> Void) throws -> [Finding] {
+        var collector = try transactionPass(store: store, each: each)
         try store.forEachOriginalTransactionGroup { group in
             detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
         }
@@ -34,5 +31,75 @@ public struct DetectStage {
             detectors.inspect(receiptCase, in: context, into: &collector)
         }
         return collector.sorted
+    }
+
+    /// Groups handed to the detecting thread at a time.
+    static let batchSize = 256
+
+    /// The transaction groups: read here, detected on a second thread, `each` here, in order.
+    private func transactionPass(store: ReconStore, each: (TransactionFacts) throws -> Void) throws
+        -> FindingCollector
+    {
+        let groups = OrderedChannel<[TransactionGroup]>(capacity: 4)
+        let facts = OrderedChannel<[TransactionFacts]>()
+        let result = DetectionResult()
+        let (context, detectors) = (context, detectors)
+        let worker = Thread {
+            var collector = FindingCollector()
+            while let batch = groups.receive() {
+                var done: [TransactionFacts] = []
+                done.reserveCapacity(batch.count)
+                for group in batch {
+                    let group = group.asOf(context.asOf)
+                    guard !group.records.isEmpty || !group.evidence.isEmpty else { continue }
+                    let groupFacts = TransactionFacts(group, in: context)
+                    detectors.inspect(groupFacts, into: &collector)
+                    done.append(groupFacts)
+                }
+                facts.send(done)
+            }
+            facts.close()
+            result.finish(collector)
+        }
+        worker.start()
+        // However this thread leaves, the worker is stopped and waited for.
+        defer {
+            groups.close()
+            while facts.receive() != nil {}
+            _ = result.wait()
+        }
+        var batch: [TransactionGroup] = []
+        batch.reserveCapacity(Self.batchSize)
+        try store.forEachTransactionGroup { group in
+            batch.append(group)
+            guard batch.count == Self.batchSize else { return }
+            groups.send(batch)
+            batch.removeAll(keepingCapacity: true)
+            while let ready = facts.poll() { for item in ready { try each(item) } }
+        }
+        if !batch.isEmpty { groups.send(batch) }
+        groups.close()
+        while let ready = facts.receive() { for item in ready { try each(item) } }
+        return result.wait()
+    }
+}
+
+/// The detecting thread's findings, handed back once it is done.
+private final class DetectionResult: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var collector: FindingCollector?
+
+    func finish(_ collector: FindingCollector) {
+        condition.lock()
+        self.collector = collector
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait() -> FindingCollector {
+        condition.lock()
+        defer { condition.unlock() }
+        while collector == nil { condition.wait() }
+        return collector ?? FindingCollector()
     }
 }

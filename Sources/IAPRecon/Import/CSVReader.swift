@@ -107,6 +107,39 @@ struct CSVReader {
         }
     }
 
+    /// Like ``forEach(_:)``, but first offers each record that is one line without a quote to
+    /// `plain`, as its bytes (line break excluded) and line number; a record `plain` declines
+    /// (returns false), and every other record, goes to `body` as a ``CSVRecord``.
+    mutating func forEach(
+        plain: (UnsafeBufferPointer<UInt8>, Int) throws -> Bool, _ body: (CSVRecord) throws -> Void
+    ) throws {
+        defer { file.close() }
+        while true {
+            if !first, file.consumed < file.buffer.count {
+                let start = file.consumed
+                let line = self.line
+                let taken: Int? = try file.buffer.withUnsafeBufferPointer { b throws -> Int? in
+                    let rest = b.count - start
+                    guard let base = b.baseAddress,
+                        let found = memchr(base + start, 0x0A, rest)?.assumingMemoryBound(to: UInt8.self)
+                    else { return nil }
+                    let newline = UnsafePointer(found) - base
+                    var end = newline
+                    if end > start, b[end - 1] == 0x0D { end -= 1 }
+                    guard end > start, memchr(base + start, 0x22, end - start) == nil else { return nil }
+                    return try plain(UnsafeBufferPointer(start: base + start, count: end - start), line)
+                        ? newline + 1 : nil
+                }
+                if let taken {
+                    file.consumed = taken
+                    self.line += 1
+                    continue
+                }
+            }
+            if let record = try nextRecord() { try body(record) } else { return }
+        }
+    }
+
     /// The next record, or nil at end of file.
     private mutating func nextRecord() throws(ImportFileError) -> CSVRecord? {
         while true {

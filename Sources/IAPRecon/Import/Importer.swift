@@ -76,14 +76,24 @@ public struct Importer {
         defer { store.endImport() }
         for path in request.products { summaries.append(try importFile(path, kind: .products, into: store)) }
         for path in request.receipts { summaries.append(try importFile(path, kind: .receipts, into: store)) }
-        if !request.transactions.isEmpty {
-            let bulk = try store.ledgerIsEmpty()
-            if bulk { try store.beginBulkLoad() }
-            defer { if bulk { store.endBulkLoad() } }
+        if try !request.transactions.isEmpty && store.ledgerIsEmpty() {
+            // A first load into an empty ledger is one transaction that appends the rows and then
+            // builds the indexes by sorting: a crash leaves the empty ledger, and a rerun loads again.
+            try store.beginBulkLoad()
+            defer { store.endBulkLoad() }
+            do {
+                for path in request.transactions {
+                    summaries.append(try importFile(path, kind: .transactions, into: store, bulk: true))
+                }
+                try store.finishBulkLoad()
+            } catch {
+                store.abortBulkLoad()
+                throw error
+            }
+        } else {
             for path in request.transactions {
                 summaries.append(try importFile(path, kind: .transactions, into: store))
             }
-            if bulk { try store.createTransactionIndexes() }
         }
         for path in request.salesReports {
             summaries.append(try SalesReportImporter().importFile(path, into: store))
@@ -94,25 +104,25 @@ public struct Importer {
     /// Imports one file of one kind.
     ///
     /// Parsing runs on its own thread, a bounded queue ahead of the SQLite writer, so the two
-    /// overlap on two cores; memory stays at a few batches.
+    /// overlap on two cores; memory stays at a few chunks. Rows of a re-imported file that are
+    /// stored unchanged (same file, line and text) are skipped, not rewritten.
     public func importFile(_ path: String, kind: InputKind, into store: ReconStore) throws -> ImportFileSummary {
+        try importFile(path, kind: kind, into: store, bulk: false)
+    }
+
+    /// Imports one file; `bulk` when the caller holds a bulk load of an empty ledger (one
+    /// transaction, no indexes yet: rows are appended, nothing is compared).
+    func importFile(_ path: String, kind: InputKind, into store: ReconStore, bulk: Bool) throws -> ImportFileSummary {
         // Fail on an unopenable file before starting the parser.
         try ChunkedFile(path: path).close()
-        let writer = try LedgerWriter(store: store)
+        let writer = try LedgerWriter(store: store, bulk: bulk)
         var summary = ImportFileSummary(kind: kind.rawValue, file: path, read: 0, accepted: 0, rejected: 0)
         let queue = BoundedQueue<ParsedBatch>(capacity: 8)
         let parser = Thread {
-            var batch: [ParsedRow] = []
-            batch.reserveCapacity(Self.parseBatchSize)
+            let sink = ChunkSink(queue: queue, size: Self.parseBatchSize)
             do {
-                try Self.parse(path, kind: kind) { row in
-                    batch.append(row)
-                    if batch.count >= Self.parseBatchSize {
-                        guard queue.push(.rows(batch)) else { throw CancellationError() }
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                }
-                if !batch.isEmpty { _ = queue.push(.rows(batch)) }
+                try Self.parse(path, kind: kind, into: sink)
+                try sink.flush()
                 _ = queue.push(.done)
             } catch let error as ImportFileError {
                 _ = queue.push(.failed(error))
@@ -124,41 +134,53 @@ public struct Importer {
         parser.start()
         defer { queue.cancel() }
         var inBatch = 0
-        try store.beginBatch()
+        if !bulk { try store.beginBatch() }
         do {
             try writer.forgetRejections(of: path, kind: kind)
             loop: while true {
                 switch queue.pop() {
-                case .rows(let rows):
-                    for row in rows {
-                        if case .warning(let text) = row {
-                            summary.warnings = (summary.warnings ?? []) + [text]
-                            continue
+                case .chunk(let chunk):
+                    try writer.prepare(for: chunk, source: path)
+                    try chunk.bytes.withUnsafeBufferPointer { bytes in
+                        for item in chunk.items {
+                            switch item {
+                            case .packed(let row):
+                                // A packed row always has bytes in its chunk.
+                                try writer.write(row, bytes: bytes.baseAddress!, source: path)
+                                summary.accepted += 1
+                            case .parsed(.warning(let text)):
+                                summary.warnings = (summary.warnings ?? []) + [text]
+                                continue
+                            case .parsed(.transaction(let t, let line, let hash)):
+                                try writer.upsert(t, source: path, line: line, hash: hash)
+                                summary.accepted += 1
+                            case .parsed(.receipt(let r, let line)):
+                                try writer.upsert(r, source: path, line: line)
+                                summary.accepted += 1
+                            case .parsed(.product(let p, let line)):
+                                try writer.upsert(p, source: path, line: line)
+                                summary.accepted += 1
+                            case .parsed(.rejected(let rejection)):
+                                try writer.reject(rejection)
+                                summary.rejected += 1
+                            }
+                            summary.read += 1
+                            inBatch += 1
+                            if inBatch >= batchSize, !bulk {
+                                try store.commitBatch()
+                                try store.beginBatch()
+                                inBatch = 0
+                            }
+                            if let progress, summary.read % progressInterval == 0 { progress(path, summary.read) }
                         }
-                        summary.read += 1
-                        switch row {
-                        case .transaction(let t, let line): try writer.upsert(t, source: path, line: line)
-                        case .receipt(let r, let line): try writer.upsert(r, source: path, line: line)
-                        case .product(let p, let line): try writer.upsert(p, source: path, line: line)
-                        case .rejected(let rejection): try writer.reject(rejection)
-                        case .warning: break
-                        }
-                        if case .rejected = row { summary.rejected += 1 } else { summary.accepted += 1 }
-                        inBatch += 1
-                        if inBatch >= batchSize {
-                            try store.commitBatch()
-                            try store.beginBatch()
-                            inBatch = 0
-                        }
-                        if let progress, summary.read % progressInterval == 0 { progress(path, summary.read) }
                     }
                 case .failed(let error): throw error
                 case .done, nil: break loop
                 }
             }
-            try store.commitBatch()
+            if !bulk { try store.commitBatch() }
         } catch {
-            store.rollbackBatch()
+            if !bulk { store.rollbackBatch() }
             throw error
         }
         return summary
@@ -166,21 +188,25 @@ public struct Importer {
 
     static let parseBatchSize = 2_000
 
-    /// Reads and validates every row of a file, handing each outcome to `emit` in file order.
-    static func parse(_ path: String, kind: InputKind, emit: (ParsedRow) throws -> Void) throws {
+    /// Reads and validates every row of a file, handing each outcome to `sink` in file order.
+    static func parse(_ path: String, kind: InputKind, into sink: ChunkSink) throws {
+        // The seed of the rows' content hashes (a CSV file's header is part of it).
+        let seed = HashSeed()
         let handle: (Int, String, RowFields?, String?) throws -> Void = { line, raw, row, syntaxError in
             do {
                 if let syntaxError { throw RowRejection(syntaxError) }
                 guard let row else { throw RowRejection("malformed row") }
                 switch kind {
-                case .transactions: try emit(.transaction(try RowParser.transaction(row), line: line))
-                case .receipts: try emit(.receipt(try RowParser.receipt(row), line: line))
-                case .products: try emit(.product(try RowParser.product(row), line: line))
+                case .transactions:
+                    let transaction = try RowParser.transaction(row)
+                    try sink.append(.transaction(transaction, line: line, hash: RowHash.hash(raw, seed: seed.value)))
+                case .receipts: try sink.append(.receipt(try RowParser.receipt(row), line: line))
+                case .products: try sink.append(.product(try RowParser.product(row), line: line))
                 case .notifications: throw RowRejection("notifications are imported with their signatures checked")
                 case .salesReports: throw RowRejection("a sales report is read by SalesReportImporter")
                 }
             } catch let rejection as RowRejection {
-                try emit(
+                try sink.append(
                     .rejected(
                         RejectedRow(
                             kind: kind, source: path, line: line, recordID: row?.string(Self.idField(kind)),
@@ -188,12 +214,14 @@ public struct Importer {
             }
         }
         let warn: ([String]) throws -> Void = { header in
-            for line in UnknownColumns.warnings(header: header, kind: kind, file: path) { try emit(.warning(line)) }
+            for line in UnknownColumns.warnings(header: header, kind: kind, file: path) {
+                try sink.append(.warning(line))
+            }
         }
         if Self.isJSONL(path, kind: kind) {
             try readJSONL(path, warn, handle)
         } else {
-            try readCSV(path, kind: kind, warn, handle)
+            try readCSV(path, kind: kind, sink: sink, seed: seed, warn, handle)
         }
     }
 
@@ -219,17 +247,30 @@ public struct Importer {
     }
 
     private static func readCSV(
-        _ path: String, kind: InputKind, _ warn: ([String]) throws -> Void,
+        _ path: String, kind: InputKind, sink: ChunkSink, seed: HashSeed, _ warn: ([String]) throws -> Void,
         _ handle: (Int, String, RowFields?, String?) throws -> Void
     ) throws {
         var reader = try CSVReader(path: path)
         var layout: FieldLayout?
         var width = 0
-        try reader.forEach { record in
+        // Ledger rows in their common, canonical form skip the general path (same result).
+        var fast: LedgerFastPath?
+        try reader.forEach(
+            plain: { record, line in
+                guard fast != nil, let row = fast!.parse(record, line: line, into: &sink.chunk.bytes) else {
+                    return false
+                }
+                try sink.append(row)
+                return true
+            }
+        ) { record in
             guard let header = layout else {
                 try warn(record.fields)
-                layout = FieldLayout(header: record.fields)
+                let header = FieldLayout(header: record.fields)
+                layout = header
                 width = record.fields.count
+                seed.value = RowHash.seed(header: record.raw.utf8)
+                if kind == .transactions { fast = LedgerFastPath(layout: header, width: width, seed: seed.value) }
                 return
             }
             if record.fields.count == 1, record.fields[0].isEmpty, record.syntaxError == nil { return }  // blank line
@@ -267,7 +308,8 @@ public struct Importer {
 
 /// One parsed input row: a value to upsert, or a rejection to keep.
 enum ParsedRow: Sendable {
-    case transaction(LedgerTransaction, line: Int)
+    /// A ledger row and the ``RowHash`` of its text.
+    case transaction(LedgerTransaction, line: Int, hash: UInt64)
     case receipt(UploadedReceipt, line: Int)
     case product(CatalogProduct, line: Int)
     case rejected(RejectedRow)
@@ -275,11 +317,74 @@ enum ParsedRow: Sendable {
     case warning(String)
 }
 
+/// One item of a parsed chunk, in file order.
+enum ImportItem: Sendable {
+    /// A ledger row from the fast path, its text in the chunk's bytes.
+    case packed(PackedTransaction)
+    case parsed(ParsedRow)
+}
+
+/// Consecutive parsed rows of one file, and the bytes their packed rows point into.
+struct ParsedChunk: Sendable {
+    var items: [ImportItem] = []
+    var bytes: [UInt8] = []
+    /// The first and last line of the chunk's ledger rows (`firstLine > lastLine` when none).
+    var firstLine = Int.max
+    var lastLine = Int.min
+}
+
 /// What the parser thread hands the writer.
 enum ParsedBatch: Sendable {
-    case rows([ParsedRow])
+    case chunk(ParsedChunk)
     case failed(ImportFileError)
     case done
+}
+
+/// Collects the parser's rows into chunks and hands each full one to the writer's queue.
+final class ChunkSink {
+    var chunk = ParsedChunk()
+    private let queue: BoundedQueue<ParsedBatch>
+    private let size: Int
+
+    init(queue: BoundedQueue<ParsedBatch>, size: Int) {
+        self.queue = queue
+        self.size = size
+        chunk.items.reserveCapacity(size)
+    }
+
+    func append(_ row: PackedTransaction) throws {
+        chunk.firstLine = min(chunk.firstLine, row.line)
+        chunk.lastLine = max(chunk.lastLine, row.line)
+        chunk.items.append(.packed(row))
+        if chunk.items.count >= size { try flush() }
+    }
+
+    func append(_ row: ParsedRow) throws {
+        if case .transaction(_, let line, _) = row {
+            chunk.firstLine = min(chunk.firstLine, line)
+            chunk.lastLine = max(chunk.lastLine, line)
+        }
+        chunk.items.append(.parsed(row))
+        if chunk.items.count >= size { try flush() }
+    }
+
+    /// Hands the chunk over (if it has anything) and starts the next.
+    func flush() throws {
+        guard !chunk.items.isEmpty else { return }
+        let capacity = chunk.bytes.count
+        guard queue.push(.chunk(chunk)) else { throw CancellationError() }
+        chunk = ParsedChunk()
+        chunk.items.reserveCapacity(size)
+        chunk.bytes.reserveCapacity(capacity)
+    }
+}
+
+@available(*, unavailable)
+extension ChunkSink: Sendable {}
+
+/// The seed of one file's row hashes, known once its header is read.
+final class HashSeed {
+    var value = RowHash.parseVersion
 }
 
 /// A blocking first-in first-out queue of bounded size between two threads.

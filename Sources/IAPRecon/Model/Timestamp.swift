@@ -176,7 +176,23 @@ public enum Timestamp {
     /// `yyyy-MM-dd` of a day number since 1970-01-01.
     public static func dayString(_ days: Int) -> String {
         let (y, m, d) = civil(fromDays: days)
-        return String(format: "%04d-%02d-%02d", y, m, d)
+        guard (0...9999).contains(y) else { return String(format: "%04d-%02d-%02d", y, m, d) }
+        // Revenue keys every counted transaction by its day: digits by hand, not `String(format:)`.
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            func put(_ value: Int, _ width: Int, at start: Int) {
+                var value = value
+                for index in stride(from: start + width - 1, through: start, by: -1) {
+                    buffer[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                    value /= 10
+                }
+            }
+            put(y, 4, at: 0)
+            buffer[4] = 0x2D
+            put(m, 2, at: 5)
+            buffer[7] = 0x2D
+            put(d, 2, at: 8)
+            return 10
+        }
     }
 }
 

@@ -18,8 +18,6 @@ public struct ReconciliationReport: Sendable {
     public var run: RunRecord
     /// Changes to days the previous report from this store already showed.
     public var revenueChanges: [RevenueChange] = []
-    /// What this report shows per transaction: the next report's baseline, stored once written.
-    public var revenueShown: [RevenueContribution] = []
     /// Apple's Summary Sales Reports beside the ledger; nil when no sales report is in the store
     /// or none covers a day this report compares.
     public var sales: SalesReconciliationReport? = nil

@@ -64,12 +64,10 @@ public struct ReportStage {
             pendingTotal: counts.pending, recoveredFromSandbox: revenue.recoveredFromSandbox,
             excludedAsSandbox: revenue.excludedAsSandbox, unpricedTransactions: revenue.unpricedTransactions,
             duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: run)
-        // Revenue never changes silently: compare with what the previous report showed; this
-        // report becomes the next one's baseline once written (``recordShown(_:runID:store:)``).
-        report.revenueChanges = RevenueChanges.compute(
-            previous: try store.revenueShown(), current: revenue.contributions,
-            refundLearnedBySweep: try store.transactionsRefundedBySweep())
-        report.revenueShown = revenue.contributions.values.sorted { $0.key < $1.key }
+        // Revenue never changes silently: detection compared it with what the previous report
+        // showed; this report becomes the next one's baseline once written
+        // (``recordShown(_:runID:store:)``).
+        report.revenueChanges = revenue.changes
         report.sales = sales
         report.salesReportInStore = try !store.salesReportDays().isEmpty
         for total in report.totalsByCurrency {
@@ -114,7 +112,7 @@ public struct ReportStage {
     /// Makes what `report` shows the baseline of the next report's `revenue_changes.csv`: only a
     /// report that was written.
     public func recordShown(_ report: ReconciliationReport, runID: Int64, store: ReconStore) throws {
-        try store.replaceRevenueShown(runID: runID, with: report.revenueShown)
+        try store.promoteStagedRevenueShown()
     }
 
     /// One line saying what the report concluded.

@@ -53,50 +53,6 @@ enum RevenueChanges {
         }
     }
 
-    /// The changes, by date, product, currency.
-    ///
-    /// - Parameter refundOrigins: for transactions refunded by a notification, where it came
-    ///   from (`history` for the Get Notification History sweep).
-    static func compute(
-        previous: [RevenueContribution], current: [RevenueContribution.Key: RevenueContribution],
-        refundLearnedBySweep: Set<String> = []
-    ) -> [RevenueChange] {
-        func line(_ key: RevenueContribution.Key) -> Line {
-            Line(date: key.date, productID: key.productID, currency: key.currency)
-        }
-        let before = Dictionary(grouping: previous, by: { line($0.key) })
-        let now = Dictionary(grouping: current.values, by: { line($0.key) })
-        var changes: [RevenueChange] = []
-        for shown in before.keys.sorted() {
-            let old = before[shown] ?? []
-            let new = now[shown] ?? []
-            let previousNet = old.reduce(Int64(0)) { $0 + $1.net }
-            let currentNet = new.reduce(Int64(0)) { $0 + $1.net }
-            let oldByID = Dictionary(old.map { ($0.key.transactionID, $0) }, uniquingKeysWith: { a, _ in a })
-            let newByID = Dictionary(new.map { ($0.key.transactionID, $0) }, uniquingKeysWith: { a, _ in a })
-            var ids: [String] = []
-            var reasons: [String] = []
-            for id in Set(oldByID.keys).union(newByID.keys).sorted() {
-                let was = oldByID[id]
-                let isNow = newByID[id]
-                guard (was?.gross ?? 0) != (isNow?.gross ?? 0) || (was?.refunds ?? 0) != (isNow?.refunds ?? 0) else {
-                    continue
-                }
-                ids.append(id)
-                for reason in Self.reasons(was: was, now: isNow, learnedBySweep: refundLearnedBySweep.contains(id))
-                where !reasons.contains(reason) {
-                    reasons.append(reason)
-                }
-            }
-            guard previousNet != currentNet || !ids.isEmpty else { continue }
-            changes.append(
-                RevenueChange(
-                    date: shown.date, productID: shown.productID, currency: shown.currency, previousNet: previousNet,
-                    currentNet: currentNet, transactionIDs: ids, reason: reasons.joined(separator: "; ")))
-        }
-        return changes
-    }
-
     /// Why one transaction's contribution to a day changed.
     static func reasons(was: RevenueContribution?, now: RevenueContribution?, learnedBySweep: Bool) -> [String] {
         var reasons: [String] = []
@@ -121,5 +77,107 @@ enum RevenueChanges {
             reasons.append(refundsNow == 0 ? "refund reversed by Apple" : "refund amount changed")
         }
         return reasons
+    }
+}
+
+/// Compares this report's revenue with the previous report's baseline one transaction at a time,
+/// in transaction id order, and stages this report's baseline as it goes.
+///
+/// Memory: the lines (day, product, currency) and the changes, never one entry per transaction.
+final class RevenueChangeTracker {
+    private typealias Line = RevenueChanges.Line
+    private let previousLines: Set<Line>
+    private let previous: RevenueShownCursor
+    private let staging: RevenueShownStaging
+    private let learnedBySweep: (String) throws(StoreError) -> Bool
+    private var previousNet: [Line: Int64] = [:]
+    private var currentNet: [Line: Int64] = [:]
+    /// The lines this report shows (the next report's shown lines).
+    private var currentLines: Set<Line> = []
+    private var changed: [Line: [(transactionID: String, reasons: [String])]] = [:]
+
+    /// Starts a comparison with the baseline `store` holds, staging the next one in it.
+    init(store: ReconStore) throws(StoreError) {
+        previousLines = Set(try store.revenueShownLines())
+        previous = try store.revenueShownCursor()
+        staging = try store.stageRevenueShown()
+        learnedBySweep = try store.refundLearnedBySweep()
+    }
+
+    /// One transaction's contributions (at most one per line); transactions come in ascending id
+    /// order, each once.
+    func add(transactionID: String, contributions: [RevenueContribution]) throws(StoreError) {
+        // Transactions the previous report counted that are not in the store any more.
+        while let old = previous.current, old.key.transactionID.utf8.lexicographicallyPrecedes(transactionID.utf8) {
+            try compare(old.key.transactionID, was: try takePrevious(old.key.transactionID), now: [])
+        }
+        try compare(transactionID, was: try takePrevious(transactionID), now: contributions)
+        for item in contributions { try staging.add(item) }
+    }
+
+    /// The changes, by date, product, currency; the next baseline is staged (and committed).
+    func finish() throws(StoreError) -> [RevenueChange] {
+        while let old = previous.current {
+            try compare(old.key.transactionID, was: try takePrevious(old.key.transactionID), now: [])
+        }
+        try staging.addLines(currentLines.sorted())
+        try staging.commit()
+        var changes: [RevenueChange] = []
+        for shown in previousLines.sorted() {
+            let previousNet = previousNet[shown] ?? 0
+            let currentNet = currentNet[shown] ?? 0
+            var ids: [String] = []
+            var reasons: [String] = []
+            for item in (changed[shown] ?? []).sorted(by: { $0.transactionID < $1.transactionID }) {
+                ids.append(item.transactionID)
+                for reason in item.reasons where !reasons.contains(reason) { reasons.append(reason) }
+            }
+            guard previousNet != currentNet || !ids.isEmpty else { continue }
+            changes.append(
+                RevenueChange(
+                    date: shown.date, productID: shown.productID, currency: shown.currency, previousNet: previousNet,
+                    currentNet: currentNet, transactionIDs: ids, reason: reasons.joined(separator: "; ")))
+        }
+        return changes
+    }
+
+    /// The previous report's contributions of `transactionID` (the cursor moves past them).
+    private func takePrevious(_ transactionID: String) throws(StoreError) -> [RevenueContribution] {
+        var items: [RevenueContribution] = []
+        while let old = previous.current, old.key.transactionID == transactionID {
+            items.append(old)
+            try previous.advance()
+        }
+        return items
+    }
+
+    private static func line(_ key: RevenueContribution.Key) -> Line {
+        Line(date: key.date, productID: key.productID, currency: key.currency)
+    }
+
+    /// Sums both sides per line and notes a transaction whose contribution to a shown line changed.
+    private func compare(_ id: String, was: [RevenueContribution], now: [RevenueContribution]) throws(StoreError) {
+        for item in now { currentLines.insert(Self.line(item.key)) }
+        guard !previousLines.isEmpty else { return }
+        // Only lines the previous report showed are compared (and summed).
+        for item in was where previousLines.contains(Self.line(item.key)) {
+            previousNet[Self.line(item.key), default: 0] += item.net
+        }
+        for item in now where previousLines.contains(Self.line(item.key)) {
+            currentNet[Self.line(item.key), default: 0] += item.net
+        }
+        var lines = was.map { Self.line($0.key) }
+        for item in now where !lines.contains(Self.line(item.key)) { lines.append(Self.line(item.key)) }
+        for line in lines where previousLines.contains(line) {
+            let before = was.first { Self.line($0.key) == line }
+            let after = now.first { Self.line($0.key) == line }
+            guard (before?.gross ?? 0) != (after?.gross ?? 0) || (before?.refunds ?? 0) != (after?.refunds ?? 0) else {
+                continue
+            }
+            let newRefund = (after?.refunds ?? 0) > (before?.refunds ?? 0)
+            let reasons = RevenueChanges.reasons(
+                was: before, now: after, learnedBySweep: newRefund ? try learnedBySweep(id) : false)
+            changed[line, default: []].append((id, reasons))
+        }
     }
 }

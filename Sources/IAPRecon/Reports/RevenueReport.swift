@@ -60,8 +60,12 @@ public struct RevenueBuilder {
     public private(set) var unpricedTransactions = 0
     /// Extra ledger rows of duplicated transactions, not counted.
     public private(set) var duplicateRowsIgnored = 0
-    /// What each transaction added to each row (for `revenue_changes.csv`).
-    public private(set) var contributions: [RevenueContribution.Key: RevenueContribution] = [:]
+    /// What the transaction added last contributed to each row (for `revenue_changes.csv`): at most
+    /// one contribution per row, so memory does not grow with the ledger.
+    public private(set) var lastContributions: [RevenueContribution] = []
+    /// The changes to days the previous report showed (SPEC §5, `revenue_changes.csv`), once
+    /// detection has compared every transaction (``RevenueChangeTracker``).
+    public var changes: [RevenueChange] = []
 
     /// - Parameters:
     ///   - timeZone: decides the calendar day of a purchase or refund.
@@ -92,6 +96,7 @@ public struct RevenueBuilder {
     /// Adds one transaction's revenue from facts already worked out for the detectors.
     public mutating func add(_ facts: TransactionFacts) {
         let group = facts.group
+        lastContributions.removeAll(keepingCapacity: true)
         guard let record = RevenuePolicy.countedRecord(facts) else {
             // Booked as revenue, but the evidence says it was a test purchase.
             if let booked = group.records.filter(\.ledgerCountsAsRevenue).min(by: LedgerTransaction.bookingOrder),
@@ -146,11 +151,13 @@ public struct RevenueBuilder {
         let id = RevenueContribution.Key(
             date: Timestamp.dayString(key.day), productID: key.productID, currency: key.currency,
             transactionID: transactionID)
-        var item = contributions[id] ?? RevenueContribution(key: id, gross: 0, refunds: 0, refundSource: nil)
+        let index = lastContributions.firstIndex { $0.key == id }
+        var item =
+            index.map { lastContributions[$0] } ?? RevenueContribution(key: id, gross: 0, refunds: 0, refundSource: nil)
         item.gross += gross
         item.refunds += refunds
         item.refundSource = refundSource ?? item.refundSource
-        contributions[id] = item
+        if let index { lastContributions[index] = item } else { lastContributions.append(item) }
     }
 
     /// The rows, by day, product, currency.

@@ -118,10 +118,13 @@ extension NightlyRun {
             timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
             to: settings.revenueDays.to)
         var sales = try deps.salesReconciliation(asOf: asOf)
+        let changes = try RevenueChangeTracker(store: deps.store)
         var found = try stage.run(store: deps.store) { facts in
             revenue.add(facts)
+            try changes.add(transactionID: facts.group.transactionID, contributions: revenue.lastContributions)
             sales.add(facts)
         }
+        revenue.changes = try changes.finish()
         var report: SalesReconciliationReport?
         if !sales.comparedDays.isEmpty {
             let zone = settings.salesReportTimeZone.identifier

@@ -5,18 +5,41 @@ extension ReconStore {
         try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM transactions)") == 1
     }
 
-    /// Prepares a first load into an empty ledger: indexes are built once at the end, and the rollback journal
-    /// replaces WAL for the load (new pages are written once instead of twice).
-    ///
-    /// If another connection holds the store, WAL simply stays on.
+    /// Starts a first load into an empty ledger: one transaction, in which the ledger's indexes
+    /// are dropped, rows are appended in file order, and ``finishBulkLoad()`` builds the indexes
+    /// once by sorting. A crash (or an error) rolls the whole load back to the empty ledger, so a
+    /// rerun loads again. The rollback journal replaces WAL for the load (new pages are written
+    /// once instead of twice: a rollback journal holds only pages that existed before); if
+    /// another connection holds the store, WAL simply stays on. Sorts spill to temporary files,
+    /// not memory, so memory stays flat in rows.
     func beginBulkLoad() throws(StoreError) {
-        try dropTransactionIndexes()
         try? db.execute("PRAGMA journal_mode=DELETE")
+        try db.execute("PRAGMA temp_store=FILE", context: "preparing a bulk load")
+        try db.execute("BEGIN IMMEDIATE", context: "starting a bulk load")
+        do {
+            try dropTransactionIndexes()
+        } catch {
+            abortBulkLoad()
+            throw error
+        }
     }
 
-    /// Ends a bulk load: indexes exist again (also after a failed load) and WAL is back on.
+    /// Ends a bulk load: builds the indexes and commits.
+    ///
+    /// A record id the load saw twice keeps its last row, as upserts one by one would have.
+    func finishBulkLoad() throws(StoreError) {
+        try createTransactionIndexes()
+        try db.execute("COMMIT", context: "committing a bulk load")
+    }
+
+    /// Rolls a bulk load back: the ledger is empty again, with its indexes.
+    func abortBulkLoad() {
+        try? db.execute("ROLLBACK")
+    }
+
+    /// After a bulk load, committed or not: WAL and in-memory temporary storage are back on.
     func endBulkLoad() {
-        try? createTransactionIndexes()
+        try? db.execute("PRAGMA temp_store=MEMORY")
         try? db.execute("PRAGMA journal_mode=WAL")
     }
 
@@ -27,14 +50,40 @@ extension ReconStore {
         }
     }
 
-    /// Recreates the ledger's secondary indexes after a bulk load, letting SQLite's sorter use
-    /// both cores and a larger cache while it builds them.
+    /// Builds the ledger's secondary indexes after a bulk load, letting SQLite's sorter use both
+    /// cores. The sorter keeps runs of the cache's size in memory and merges them from temporary
+    /// files (`temp_store=FILE` during the load), so a small cache keeps memory flat in rows and
+    /// is faster too: a 4 MB run is sorted in the CPU's cache (measured on 1,000,000 UUID keys:
+    /// 2.4 s of CPU and 21 MB with 4 MB runs, 3.5 s and 133 MB with 64 MB runs).
+    ///
+    /// Before the unique `record_id` index, rows of a record id seen more than once are reduced
+    /// to the last one (only when the index finds such ids).
     func createTransactionIndexes() throws(StoreError) {
-        try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -131072", context: "preparing index builds")
-        defer { try? db.execute("PRAGMA threads = 0; PRAGMA cache_size = -8192") }
+        try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -4096", context: "preparing index builds")
+        defer { try? db.execute("PRAGMA threads = 0; PRAGMA cache_size = -65536") }
         for index in Schema.transactionIndexes {
-            try db.execute(index.sql, context: "building index \(index.name)")
+            do {
+                try db.execute(index.sql, context: "building index \(index.name)")
+            } catch {
+                guard index.name == "transactions_by_record", case .sqlite(let code, _, _) = error,
+                    code & 0xFF == 19  // SQLITE_CONSTRAINT: a record id appears twice
+                else { throw error }
+                try keepLastRowOfEachRecord()
+                try db.execute(index.sql, context: "building index \(index.name)")
+            }
         }
+    }
+
+    /// Deletes every ledger row that a later row of the same record id replaces.
+    private func keepLastRowOfEachRecord() throws(StoreError) {
+        try db.execute(
+            """
+            CREATE INDEX transactions_by_record_load ON transactions(record_id);
+            DELETE FROM transactions WHERE EXISTS (
+                SELECT 1 FROM transactions AS later
+                WHERE later.record_id = transactions.record_id AND later.rowid > transactions.rowid);
+            DROP INDEX transactions_by_record_load;
+            """, context: "keeping the last row of each record id")
     }
 
     /// Gives an import a larger page cache (restored by ``endImport()``).
@@ -62,31 +111,25 @@ extension ReconStore {
 /// Prepared upsert statements for one import, reused for every row.
 final class LedgerWriter {
     private let store: ReconStore
-    private let upsertTransaction: SQLiteStatement
+    /// A bulk load of an empty ledger: rows are appended (no unique index yet), nothing compared.
+    private let bulk: Bool
+    private var transactionStatement: SQLiteStatement?
     private let upsertReceipt: SQLiteStatement
     private let upsertProduct: SQLiteStatement
     private let insertRejection: SQLiteStatement
     private let now: Int64
+    /// The stored `row_hash` of each line of the current chunk's file and line range.
+    private var stored: [Int: Int64] = [:]
+    /// Hashes of the record ids written in the current chunk (an earlier row of the chunk may
+    /// have moved a record whose stored line looked unchanged).
+    private var written: Set<UInt64> = []
+    /// Ledger rows of re-imported files found stored unchanged, and not written again.
+    private(set) var skipped = 0
 
-    init(store: ReconStore) throws(StoreError) {
+    init(store: ReconStore, bulk: Bool = false) throws(StoreError) {
         self.store = store
+        self.bulk = bulk
         now = store.clock.nowMillis()
-        upsertTransaction = try store.db.prepare(
-            """
-            INSERT INTO transactions (record_id, user_id, product_id, transaction_id, original_transaction_id,
-                purchase_date, quantity, environment, price_milli, currency, storefront, verification_status,
-                delivered_at, finished_at, receipt_id, source_file_id, source_line, imported_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
-            ON CONFLICT (record_id) DO UPDATE SET user_id = ?2, product_id = ?3, transaction_id = ?4,
-                original_transaction_id = ?5, purchase_date = ?6, quantity = ?7, environment = ?8,
-                price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
-                delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file_id = ?16, source_line = ?17,
-                imported_at = ?18,
-                recon_verdict = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
-                    THEN recon_verdict END,
-                recon_verification_id = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
-                    THEN recon_verification_id END
-            """)
         // A receipt re-imported unchanged keeps its import time, so it is not decoded again (its
         // evidence keeps its place in the record; a changed one is decoded anew).
         upsertReceipt = try store.db.prepare(
@@ -114,6 +157,36 @@ final class LedgerWriter {
             """)
     }
 
+    private static let transactionColumns = """
+        INSERT INTO transactions (record_id, user_id, product_id, transaction_id, original_transaction_id,
+            purchase_date, quantity, environment, price_milli, currency, storefront, verification_status,
+            delivered_at, finished_at, receipt_id, source_file_id, source_line, imported_at, row_hash)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+        """
+
+    /// The ledger row's statement: a plain insert in a bulk load, else an upsert by record id that
+    /// keeps the store's verdict only while the transaction, receipt and environment stay the same.
+    private func transactionWriter() throws(StoreError) -> SQLiteStatement {
+        if let transactionStatement { return transactionStatement }
+        let statement = try store.db.prepare(
+            bulk
+                ? Self.transactionColumns
+                : Self.transactionColumns + """
+
+                ON CONFLICT (record_id) DO UPDATE SET user_id = ?2, product_id = ?3, transaction_id = ?4,
+                    original_transaction_id = ?5, purchase_date = ?6, quantity = ?7, environment = ?8,
+                    price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
+                    delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file_id = ?16, source_line = ?17,
+                    imported_at = ?18, row_hash = ?19,
+                    recon_verdict = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
+                        THEN recon_verdict END,
+                    recon_verification_id = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
+                        THEN recon_verification_id END
+                """)
+        transactionStatement = statement
+        return statement
+    }
+
     private var fileIDs: [String: Int64] = [:]
 
     /// The id of an input file's path in `import_files` (created on first use).
@@ -125,15 +198,106 @@ final class LedgerWriter {
         return id
     }
 
-    func upsert(_ t: LedgerTransaction, source: String, line: Int) throws(StoreError) {
+    private var selectHashes: SQLiteStatement?
+
+    /// Reads the stored content hashes of the lines `chunk`'s ledger rows come from, so rows
+    /// stored unchanged can be skipped (never in a bulk load: the ledger was empty).
+    func prepare(for chunk: ParsedChunk, source: String) throws(StoreError) {
+        stored.removeAll(keepingCapacity: true)
+        written.removeAll(keepingCapacity: true)
+        guard !bulk, chunk.firstLine <= chunk.lastLine else { return }
+        let statement: SQLiteStatement
+        if let selectHashes {
+            statement = selectHashes
+        } else {
+            statement = try store.db.prepare(
+                """
+                SELECT source_line, row_hash FROM transactions
+                WHERE source_file_id = ?1 AND source_line BETWEEN ?2 AND ?3 AND row_hash IS NOT NULL
+                """)
+            selectHashes = statement
+        }
+        try statement.bind([
+            .integer(try fileID(source)), .integer(Int64(chunk.firstLine)), .integer(Int64(chunk.lastLine)),
+        ])
+        while try statement.step() { stored[Int(statement.int64(0))] = statement.int64(1) }
+        statement.reset()
+    }
+
+    /// Whether the row with `hash` at `line`, of the record id hashing to `idHash`, is stored
+    /// exactly so already: the same file, line and text (so the same values), not moved by an
+    /// earlier row of this chunk. Marks it written when it is not.
+    private func isStoredUnchanged(line: Int, hash: UInt64, idHash: UInt64) -> Bool {
+        if stored[line] == Int64(bitPattern: hash), !written.contains(idHash) {
+            skipped += 1
+            return true
+        }
+        written.insert(idHash)
+        return false
+    }
+
+    /// Writes a packed ledger row whose text is in `bytes`.
+    func write(_ row: PackedTransaction, bytes: UnsafePointer<UInt8>, source: String) throws(StoreError) {
+        if !bulk {
+            let id = UnsafeRawBufferPointer(start: bytes + Int(row.recordID.start), count: Int(row.recordID.count))
+            if isStoredUnchanged(line: row.line, hash: row.hash, idHash: RowHash.hash(id, seed: 0)) { return }
+        }
+        let statement = try transactionWriter()
+        statement.reset()
+        func text(_ span: ByteSpan, _ index: Int32) throws(StoreError) {
+            if span.isAbsent {
+                try statement.bindNull(at: index)
+            } else {
+                try statement.bindText(bytes + Int(span.start), count: Int(span.count), at: index)
+            }
+        }
+        func literal(_ text: StaticString, _ index: Int32) throws(StoreError) {
+            try statement.bindText(text.utf8Start, count: text.utf8CodeUnitCount, at: index)
+        }
+        func integer(_ value: Int64?, _ index: Int32) throws(StoreError) {
+            if let value { try statement.bindInt64(value, at: index) } else { try statement.bindNull(at: index) }
+        }
+        try text(row.recordID, 1)
+        try text(row.userID, 2)
+        try text(row.productID, 3)
+        try text(row.transactionID, 4)
+        try text(row.originalTransactionID, 5)
+        try integer(row.purchaseDate, 6)
+        try integer(row.quantity, 7)
+        try literal(row.sandbox ? "Sandbox" : "Production", 8)
+        try integer(row.priceMilli, 9)
+        try text(row.currency, 10)
+        try text(row.storefront, 11)
+        switch row.status {
+        case .pending: try literal("pending", 12)
+        case .verified: try literal("verified", 12)
+        case .invalid: try literal("invalid", 12)
+        case .error: try literal("error", 12)
+        }
+        try integer(row.deliveredAt, 13)
+        try integer(row.finishedAt, 14)
+        try text(row.receiptID, 15)
+        try integer(try fileID(source), 16)
+        try integer(Int64(row.line), 17)
+        try integer(now, 18)
+        try integer(Int64(bitPattern: row.hash), 19)
+        try statement.runBound()
+    }
+
+    /// Writes a ledger row; `hash` is the ``RowHash`` of its source text (nil: none, never skipped).
+    func upsert(_ t: LedgerTransaction, source: String, line: Int, hash: UInt64? = nil) throws(StoreError) {
+        if !bulk, let hash, isStoredUnchanged(line: line, hash: hash, idHash: RowHash.hash(t.recordID, seed: 0)) {
+            return
+        }
         let file = try fileID(source)
-        try upsertTransaction.run([
+        try transactionWriter().run([
             .text(t.recordID), .text(t.userID), .text(t.productID), .text(t.transactionID),
             .text(t.originalTransactionID), .integer(t.purchaseDate), .integer(Int64(t.quantity)),
             .text(t.environment.rawValue), t.price.map { .integer($0.milliunits) } ?? .null,
             t.price.map { .text($0.currency) } ?? .null, .optionalText(t.storefront),
             .text(t.verificationStatus.rawValue), .optionalInteger(t.deliveredAt), .optionalInteger(t.finishedAt),
             .optionalText(t.receiptID), .integer(file), .integer(Int64(line)), .integer(now),
+            hash.map { .integer(Int64(bitPattern: $0)) } ?? .null,
         ])
     }
 

@@ -123,9 +123,9 @@ extension SQLiteDatabase: Sendable {}
 ///
 /// Owns the `sqlite3_stmt*` and finalizes it in `deinit`.
 final class SQLiteStatement {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     // Keeps the connection alive as long as the statement.
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
 
     fileprivate init(handle: OpaquePointer, database: SQLiteDatabase) {
         self.handle = handle

@@ -22,10 +22,31 @@ enum Schema {
         // run that learned it (never later than the wall clock); NULL before, read as `verified_at`.
         Migration(
             name: "issue12-verification-learned-at", sql: "ALTER TABLE verifications ADD COLUMN learned_at INTEGER;"),
+        // The revenue baseline keyed by transaction id, so a report compares it in one ordered pass.
+        Migration(name: "issue13-revenue-shown-by-transaction", sql: revenueShownByTransaction),
+        Migration(name: "issue13-ledger-rowid-row-hash", sql: ledgerRowidAndRowHash),
     ]
 
-    /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load.
-    static let transactionIndexes: [(name: String, sql: String)] = [
+    /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the
+    /// unique `record_id` (the upsert's key) first, then the read paths', then the source position
+    /// with the row's content hash (a re-import of an unchanged file skips its unchanged rows).
+    static let transactionIndexes: [(name: String, sql: String)] =
+        [
+            (
+                "transactions_by_record",
+                "CREATE UNIQUE INDEX IF NOT EXISTS transactions_by_record ON transactions(record_id)"
+            )
+        ] + v1TransactionIndexes + [
+            (
+                "transactions_by_source",
+                """
+                CREATE INDEX IF NOT EXISTS transactions_by_source ON transactions(source_file_id, source_line, row_hash)
+                """
+            )
+        ]
+
+    /// The secondary indexes of the first schema (`v1-ledger`), as it created them.
+    private static let v1TransactionIndexes: [(name: String, sql: String)] = [
         (
             "transactions_by_transaction_id",
             "CREATE INDEX IF NOT EXISTS transactions_by_transaction_id ON transactions(transaction_id)"
@@ -73,7 +94,7 @@ enum Schema {
             recon_verdict TEXT,
             recon_verification_id INTEGER
         ) WITHOUT ROWID;
-        \(transactionIndexes.map(\.sql).joined(separator: ";\n"));
+        \(v1TransactionIndexes.map(\.sql).joined(separator: ";\n"));
 
         CREATE TABLE receipts (
             receipt_id TEXT PRIMARY KEY NOT NULL,
@@ -288,6 +309,32 @@ enum Schema {
         ) WITHOUT ROWID;
         """
 
+    /// What the latest report showed, per transaction and revenue line, in transaction id order
+    /// (the order detection reads the store in), and the lines it showed. Carries over the
+    /// baseline of `revenue_shown` (kept by day first).
+    private static let revenueShownByTransaction = """
+        CREATE TABLE revenue_shown_by_transaction (
+            transaction_id TEXT NOT NULL,
+            date TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            gross_milli INTEGER NOT NULL,
+            refunds_milli INTEGER NOT NULL,
+            PRIMARY KEY (transaction_id, date, product_id, currency)
+        ) WITHOUT ROWID;
+        INSERT INTO revenue_shown_by_transaction
+            SELECT transaction_id, date, product_id, currency, gross_milli, refunds_milli FROM revenue_shown
+            WHERE run_id = (SELECT MAX(run_id) FROM revenue_shown);
+        CREATE TABLE revenue_shown_lines (
+            date TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            PRIMARY KEY (date, product_id, currency)
+        ) WITHOUT ROWID;
+        INSERT INTO revenue_shown_lines SELECT DISTINCT date, product_id, currency FROM revenue_shown_by_transaction;
+        DROP TABLE revenue_shown;
+        """
+
     /// Apple Summary Sales Reports: the days each imported report covers (a re-import of a day
     /// replaces it), the in-app purchase rows, and the subject of findings about no single
     /// transaction (a sales report key).
@@ -314,5 +361,48 @@ enum Schema {
         CREATE INDEX sales_report_rows_by_day ON sales_report_rows(day);
 
         ALTER TABLE findings ADD COLUMN subject TEXT;
+        """
+
+    /// The ledger as a rowid table with a unique `record_id` index instead of clustered by
+    /// `record_id`: a first load appends rows in file order and builds its indexes once by sorting,
+    /// where random (UUID) record ids made every insert land on a random page of the table. Each
+    /// row keeps a hash of its source text (`row_hash`), so a re-import skips rows it would rewrite
+    /// unchanged.
+    private static let ledgerRowidAndRowHash = """
+        CREATE TABLE transactions_next (
+            record_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            original_transaction_id TEXT NOT NULL,
+            purchase_date INTEGER NOT NULL,
+            quantity INTEGER NOT NULL,
+            environment TEXT NOT NULL,
+            price_milli INTEGER,
+            currency TEXT,
+            storefront TEXT,
+            verification_status TEXT NOT NULL,
+            delivered_at INTEGER,
+            finished_at INTEGER,
+            receipt_id TEXT,
+            source_file_id INTEGER NOT NULL REFERENCES import_files(file_id),
+            source_line INTEGER NOT NULL,
+            imported_at INTEGER NOT NULL,
+            recon_verdict TEXT,
+            recon_verification_id INTEGER,
+            row_hash INTEGER
+        );
+        INSERT INTO transactions_next (record_id, user_id, product_id, transaction_id, original_transaction_id,
+            purchase_date, quantity, environment, price_milli, currency, storefront, verification_status,
+            delivered_at, finished_at, receipt_id, source_file_id, source_line, imported_at, recon_verdict,
+            recon_verification_id)
+        SELECT record_id, user_id, product_id, transaction_id, original_transaction_id,
+            purchase_date, quantity, environment, price_milli, currency, storefront, verification_status,
+            delivered_at, finished_at, receipt_id, source_file_id, source_line, imported_at, recon_verdict,
+            recon_verification_id
+        FROM transactions ORDER BY source_file_id, source_line;
+        DROP TABLE transactions;
+        ALTER TABLE transactions_next RENAME TO transactions;
+        \(transactionIndexes.map(\.sql).joined(separator: ";\n"));
         """
 }

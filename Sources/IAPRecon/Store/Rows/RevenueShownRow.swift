@@ -1,9 +1,9 @@
 import Foundation
 
-/// A `revenue_shown` row: what one report showed for one transaction on one day, product and
-/// currency.
+/// A `revenue_shown_by_transaction` row: what one report showed for one transaction on one day,
+/// product and currency.
 enum RevenueShownRow {
-    static let table = "revenue_shown"
+    static let table = "revenue_shown_by_transaction"
 
     static let columns = "date, product_id, currency, transaction_id, gross_milli, refunds_milli"
 

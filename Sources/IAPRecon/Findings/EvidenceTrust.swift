@@ -64,10 +64,11 @@ extension EvidenceRecord {
         }
     }
 
-    /// How directly evidence shows the purchase, most direct first: the receipt the customer
-    /// uploaded (its signature verified here), Apple's verifyReceipt answer for a receipt, the App
-    /// Store Server API, an App Store Server Notification, then anything unverified. A finding
-    /// cites the most direct evidence it rests on (``mostDirect(_:)``).
+    /// How directly evidence shows the purchase, most direct first: the receipt the customer uploaded (its signature
+    /// verified here), Apple's verifyReceipt answer for a receipt, the App Store Server API, an App Store Server
+    /// Notification, then anything unverified.
+    ///
+    /// A finding cites the most direct evidence it rests on (``mostDirect(_:)``).
     var directness: Int {
         switch source {
         case .offline: return signature == .verified ? 0 : 4

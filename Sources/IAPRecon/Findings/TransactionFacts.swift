@@ -255,8 +255,9 @@ enum RefundState {
         return nil
     }
 
-    /// Whether the customer no longer owns the purchase (refunded or revoked). An upgraded
-    /// subscription was owned and paid for: not cancelled.
+    /// Whether the customer no longer owns the purchase (refunded or revoked).
+    ///
+    /// An upgraded subscription was owned and paid for: not cancelled.
     var isCancelled: Bool {
         switch self {
         case .notRefunded, .upgraded: return false

@@ -145,8 +145,10 @@ public struct Importer {
                         for item in chunk.items {
                             switch item {
                             case .packed(let row):
-                                // A packed row always has bytes in its chunk.
-                                try writer.write(row, bytes: bytes.baseAddress!, source: path)
+                                guard let base = bytes.baseAddress else {
+                                    preconditionFailure("a packed row always has bytes in its chunk")
+                                }
+                                try writer.write(row, bytes: base, source: path)
                                 summary.accepted += 1
                             case .parsed(.warning(let text)):
                                 summary.warnings = (summary.warnings ?? []) + [text]
@@ -257,7 +259,7 @@ public struct Importer {
         var fast: LedgerFastPath?
         try reader.forEach(
             plain: { record, line in
-                guard fast != nil, let row = fast!.parse(record, line: line, into: &sink.chunk.bytes) else {
+                guard let row = fast?.parse(record, line: line, into: &sink.chunk.bytes) else {
                     return false
                 }
                 try sink.append(row)

@@ -5,13 +5,13 @@ extension ReconStore {
         try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM transactions)") == 1
     }
 
-    /// Starts a first load into an empty ledger: one transaction, in which the ledger's indexes
-    /// are dropped, rows are appended in file order, and ``finishBulkLoad()`` builds the indexes
-    /// once by sorting. A crash (or an error) rolls the whole load back to the empty ledger, so a
-    /// rerun loads again. The rollback journal replaces WAL for the load (new pages are written
-    /// once instead of twice: a rollback journal holds only pages that existed before); if
-    /// another connection holds the store, WAL simply stays on. Sorts spill to temporary files,
-    /// not memory, so memory stays flat in rows.
+    /// Starts a first load into an empty ledger: one transaction, in which the ledger's indexes are dropped, rows are
+    /// appended in file order, and ``finishBulkLoad()`` builds the indexes once by sorting.
+    ///
+    /// A crash (or an error) rolls the whole load back to the empty ledger, so a rerun loads again. The rollback
+    /// journal replaces WAL for the load (new pages are written once instead of twice: a rollback journal holds only
+    /// pages that existed before); if another connection holds the store, WAL simply stays on. Sorts spill to
+    /// temporary files, not memory, so memory stays flat in rows.
     func beginBulkLoad() throws(StoreError) {
         try? db.execute("PRAGMA journal_mode=DELETE")
         try db.execute("PRAGMA temp_store=FILE", context: "preparing a bulk load")
@@ -50,11 +50,12 @@ extension ReconStore {
         }
     }
 
-    /// Builds the ledger's secondary indexes after a bulk load, letting SQLite's sorter use both
-    /// cores. The sorter keeps runs of the cache's size in memory and merges them from temporary
-    /// files (`temp_store=FILE` during the load), so a small cache keeps memory flat in rows and
-    /// is faster too: a 4 MB run is sorted in the CPU's cache (measured on 1,000,000 UUID keys:
-    /// 2.4 s of CPU and 21 MB with 4 MB runs, 3.5 s and 133 MB with 64 MB runs).
+    /// Builds the ledger's secondary indexes after a bulk load, letting SQLite's sorter use both cores.
+    ///
+    /// The sorter keeps runs of the cache's size in memory and merges them from temporary files (`temp_store=FILE`
+    /// during the load), so a small cache keeps memory flat in rows and is faster too: a 4 MB run is sorted in the
+    /// CPU's cache (measured on 1,000,000 UUID keys: 2.4 s of CPU and 21 MB with 4 MB runs, 3.5 s and 133 MB with 64
+    /// MB runs).
     ///
     /// Before the unique `record_id` index, rows of a record id seen more than once are reduced
     /// to the last one (only when the index finds such ids).
@@ -173,16 +174,16 @@ final class LedgerWriter {
                 ? Self.transactionColumns
                 : Self.transactionColumns + """
 
-                ON CONFLICT (record_id) DO UPDATE SET user_id = ?2, product_id = ?3, transaction_id = ?4,
-                    original_transaction_id = ?5, purchase_date = ?6, quantity = ?7, environment = ?8,
-                    price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
-                    delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file_id = ?16, source_line = ?17,
-                    imported_at = ?18, row_hash = ?19,
-                    recon_verdict = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
-                        THEN recon_verdict END,
-                    recon_verification_id = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
-                        THEN recon_verification_id END
-                """)
+                    ON CONFLICT (record_id) DO UPDATE SET user_id = ?2, product_id = ?3, transaction_id = ?4,
+                        original_transaction_id = ?5, purchase_date = ?6, quantity = ?7, environment = ?8,
+                        price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
+                        delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file_id = ?16, source_line = ?17,
+                        imported_at = ?18, row_hash = ?19,
+                        recon_verdict = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
+                            THEN recon_verdict END,
+                        recon_verification_id = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
+                            THEN recon_verification_id END
+                    """)
         transactionStatement = statement
         return statement
     }
@@ -224,9 +225,10 @@ final class LedgerWriter {
         statement.reset()
     }
 
-    /// Whether the row with `hash` at `line`, of the record id hashing to `idHash`, is stored
-    /// exactly so already: the same file, line and text (so the same values), not moved by an
-    /// earlier row of this chunk. Marks it written when it is not.
+    /// Whether the row with `hash` at `line`, of the record id hashing to `idHash`, is stored exactly so already: the
+    /// same file, line and text (so the same values), not moved by an earlier row of this chunk.
+    ///
+    /// Marks it written when it is not.
     private func isStoredUnchanged(line: Int, hash: UInt64, idHash: UInt64) -> Bool {
         if stored[line] == Int64(bitPattern: hash), !written.contains(idHash) {
             skipped += 1

@@ -309,9 +309,10 @@ enum Schema {
         ) WITHOUT ROWID;
         """
 
-    /// What the latest report showed, per transaction and revenue line, in transaction id order
-    /// (the order detection reads the store in), and the lines it showed. Carries over the
-    /// baseline of `revenue_shown` (kept by day first).
+    /// What the latest report showed, per transaction and revenue line, in transaction id order (the order detection
+    /// reads the store in), and the lines it showed.
+    ///
+    /// Carries over the baseline of `revenue_shown` (kept by day first).
     private static let revenueShownByTransaction = """
         CREATE TABLE revenue_shown_by_transaction (
             transaction_id TEXT NOT NULL,
@@ -363,11 +364,11 @@ enum Schema {
         ALTER TABLE findings ADD COLUMN subject TEXT;
         """
 
-    /// The ledger as a rowid table with a unique `record_id` index instead of clustered by
-    /// `record_id`: a first load appends rows in file order and builds its indexes once by sorting,
-    /// where random (UUID) record ids made every insert land on a random page of the table. Each
-    /// row keeps a hash of its source text (`row_hash`), so a re-import skips rows it would rewrite
-    /// unchanged.
+    /// The ledger as a rowid table with a unique `record_id` index instead of clustered by `record_id`: a first load
+    /// appends rows in file order and builds its indexes once by sorting, where random (UUID) record ids made every
+    /// insert land on a random page of the table.
+    ///
+    /// Each row keeps a hash of its source text (`row_hash`), so a re-import skips rows it would rewrite unchanged.
     private static let ledgerRowidAndRowHash = """
         CREATE TABLE transactions_next (
             record_id TEXT NOT NULL,

@@ -141,8 +141,10 @@ public struct VerifyStage: Sendable {
 
     /// Pending ledger rows, fetched a page at a time as the verification reaches them: first a page of receipts in
     /// the store, each with all its pending rows (one job per receipt), then the pending rows without a receipt in
-    /// the store (one job per row). Rows settled meanwhile leave the pending set; the cursors only move forward, so
-    /// a row left pending (Apple unreachable) is not asked twice in one run.
+    /// the store (one job per row).
+    ///
+    /// Rows settled meanwhile leave the pending set; the cursors only move forward, so a row left pending (Apple
+    /// unreachable) is not asked twice in one run.
     struct PendingPages {
         static let pageSize = 1_000
         let pageSize: Int

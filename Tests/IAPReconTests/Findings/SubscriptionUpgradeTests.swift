@@ -6,16 +6,16 @@ import Testing
 
 @testable import IAPRecon
 
-/// `DID_CHANGE_RENEWAL_PREF` / `UPGRADE` as Apple documents it: "The upgrade goes into effect
-/// immediately, starting a new billing period, and the customer receives a prorated refund for the
-/// unused portion of the previous period"
-/// (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype). The
-/// notification carries the new transaction (`transactionReason` `PURCHASE`:
-/// https://developer.apple.com/documentation/appstoreserverapi/transactionreason); the upgraded one is
-/// marked `isUpgraded` (https://developer.apple.com/documentation/appstoreserverapi/isupgraded). No
-/// field of either states the prorated refund's amount, unless the upgraded transaction carries a
-/// `REFUND_PRORATED` `revocationPercentage` as in Apple's own vector
-/// `signedTransactionWithRevocation.json` (`isUpgraded` with a 50 % prorated revocation).
+/// `DID_CHANGE_RENEWAL_PREF` / `UPGRADE` as Apple documents it: "The upgrade goes into effect immediately,
+/// starting a new billing period, and the customer receives a prorated refund for the unused portion of the
+/// previous period" (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype).
+///
+/// The notification carries the new transaction (`transactionReason` `PURCHASE`:
+/// https://developer.apple.com/documentation/appstoreserverapi/transactionreason); the upgraded one is marked
+/// `isUpgraded` (https://developer.apple.com/documentation/appstoreserverapi/isupgraded). No field of either
+/// states the prorated refund's amount, unless the upgraded transaction carries a `REFUND_PRORATED`
+/// `revocationPercentage` as in Apple's own vector `signedTransactionWithRevocation.json` (`isUpgraded` with a
+/// 50 % prorated revocation).
 @Suite struct SubscriptionUpgradeTests {
     let dir = TemporaryDirectory("subscription-upgrade")
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }

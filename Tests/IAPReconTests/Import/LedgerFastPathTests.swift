@@ -67,7 +67,9 @@ import Testing
     }
 
     @Test func readsColumnsInAnyOrderAndIgnoresUnknownOnes() throws {
-        let header = ["purchase_date", "note", "verification_status", "transaction_id", "product_id", "user_id", "record_id"]
+        let header = [
+            "purchase_date", "note", "verification_status", "transaction_id", "product_id", "user_id", "record_id",
+        ]
         let row = "2026-11-20T00:00:00Z,hello,verified,77,p,u1,r1"
         let expected = try general(row, header: header)
         #expect(fast(row, header: header) == expected)

@@ -113,7 +113,8 @@ import Testing
         let path = try dir.write("t.csv", ledger(rows))
         let bulk = try store()
         _ = try Importer().run(ImportRequest(transactions: [path]), into: bulk)
-        let rowByRow = try ReconStore(path: dir.file("row-by-row.sqlite"), clock: ManualClock(millis: 1_795_176_000_000))
+        let rowByRow = try ReconStore(
+            path: dir.file("row-by-row.sqlite"), clock: ManualClock(millis: 1_795_176_000_000))
         _ = try Importer().importFile(path, kind: .transactions, into: rowByRow)
         #expect(try stored(bulk) == stored(rowByRow))
         #expect(try stored(bulk) == ["r1 u9 t1 verified 1 4 1795176000000 -", "r2 u2 t2 pending 1 3 1795176000000 -"])
@@ -131,7 +132,9 @@ import Testing
                 "CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)")
             for migration in Schema.migrations where !migration.name.hasPrefix("issue13-") {
                 try db.execute(migration.sql)
-                try db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES (?, 0)").run([.text(migration.name)])
+                try db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES (?, 0)").run([
+                    .text(migration.name)
+                ])
             }
             try db.execute(
                 """

@@ -336,7 +336,8 @@ import Testing
                 + "refund reported by Apple's App Store Server Notification of 2026-11-19\r\n")
         let workbook = XLSXArchive(path: dir.file("out/reconciliation.xlsx"))
         #expect(
-            try workbook.csv(sheet: 1).contains("refund reported by Apple's App Store Server Notification of 2026-11-19"))
+            try workbook.csv(sheet: 1).contains(
+                "refund reported by Apple's App Store Server Notification of 2026-11-19"))
 
         // Apple reverses the refund: the refund day gets its net back.
         let reversal = try SignedNotifications.sign(

@@ -193,12 +193,37 @@ final class SQLiteStatement {
 
     private static let ambiguousColumn: Int32 = -1
 
+    /// The lookups made since ``beginRow()``, in the order they were made.
+    ///
+    /// A row type reads every row of a statement by asking for the same columns in the same
+    /// order, so the n-th lookup of a row is almost always the n-th lookup of the row before: it
+    /// costs one string comparison (equal literals compare by their storage first) instead of a
+    /// hash of the name. A lookup that does not match is resolved by name and replaces the entry,
+    /// so the answer never depends on the order.
+    private var rowLookups: [(name: String, index: Int32)] = []
+    private var rowLookupCursor = 0
+    /// Lookups remembered per row; a caller that never starts rows does not grow the list.
+    private static let rememberedLookups = 64
+
+    /// Starts reading the statement's current row by column names (``SQLiteRow`` calls it).
+    func beginRow() {
+        rowLookupCursor = 0
+    }
+
     /// The index of the result column called `name`.
     ///
     /// A name the statement does not return, or returns twice, is a mistake in our SQL, not in the data.
     func index(of name: String) -> Int32 {
+        let position = rowLookupCursor
+        rowLookupCursor += 1
+        if position < rowLookups.count, rowLookups[position].name == name { return rowLookups[position].index }
         guard let index = columnIndexes[name], index != Self.ambiguousColumn else {
             preconditionFailure("result column '\(name)' is missing or ambiguous")
+        }
+        if position < rowLookups.count {
+            rowLookups[position] = (name, index)
+        } else if position == rowLookups.count, position < Self.rememberedLookups {
+            rowLookups.append((name, index))
         }
         return index
     }

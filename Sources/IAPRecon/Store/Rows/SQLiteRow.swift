@@ -13,6 +13,7 @@ struct SQLiteRow {
     init(_ statement: SQLiteStatement, table: String) {
         self.statement = statement
         self.table = table
+        statement.beginRow()
     }
 
     func text(_ column: String) -> String { statement.text(statement.index(of: column)) }

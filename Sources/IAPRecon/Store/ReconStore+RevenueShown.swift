@@ -46,7 +46,7 @@ extension ReconStore {
             db: db,
             insert: try db.prepare(
                 """
-                INSERT OR REPLACE INTO revenue_shown_staged
+                INSERT INTO revenue_shown_staged
                     (transaction_id, date, product_id, currency, gross_milli, refunds_milli)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """),
@@ -103,15 +103,16 @@ final class RevenueShownCursor {
     }
 }
 
-/// The next baseline as a report counts it, written in batches while detection runs.
+/// The next baseline as a report counts it, written while detection runs.
+///
+/// One write transaction for the whole baseline: the staging tables are the report's own until
+/// they are promoted, and a commit every few thousand rows made the write-ahead log checkpoint
+/// over and over while detection was reading.
 final class RevenueShownStaging {
     private let db: SQLiteDatabase
     private let insert: SQLiteStatement
     private let insertLine: SQLiteStatement
     private var inTransaction = false
-    private var pendingRows = 0
-    /// Rows per write transaction.
-    private static let batch = 20_000
 
     fileprivate init(db: SQLiteDatabase, insert: SQLiteStatement, insertLine: SQLiteStatement) {
         self.db = db
@@ -129,12 +130,15 @@ final class RevenueShownStaging {
             try db.execute("BEGIN IMMEDIATE", context: "staging the revenue shown")
             inTransaction = true
         }
-        try insert.run([
-            .text(item.key.transactionID), .text(item.key.date), .text(item.key.productID), .text(item.key.currency),
-            .integer(item.gross), .integer(item.refunds),
-        ])
-        pendingRows += 1
-        if pendingRows >= Self.batch { try commit() }
+        // Bound one by one: no array of values per row. Each transaction stages at most one
+        // contribution per line, so the key is new (a plain INSERT).
+        try insert.bindText(item.key.transactionID, at: 1)
+        try insert.bindText(item.key.date, at: 2)
+        try insert.bindText(item.key.productID, at: 3)
+        try insert.bindText(item.key.currency, at: 4)
+        try insert.bindInt64(item.gross, at: 5)
+        try insert.bindInt64(item.refunds, at: 6)
+        try insert.runBound()
     }
 
     /// Stages the lines the report shows (once each, at the end).
@@ -151,6 +155,5 @@ final class RevenueShownStaging {
         guard inTransaction else { return }
         try db.execute("COMMIT", context: "staging the revenue shown")
         inTransaction = false
-        pendingRows = 0
     }
 }

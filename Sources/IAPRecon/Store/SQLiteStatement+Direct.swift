@@ -26,6 +26,11 @@ extension SQLiteStatement {
         try check(rc, index)
     }
 
+    /// Binds a string as text (SQLite copies it: SQLITE_TRANSIENT).
+    func bindText(_ text: String, at index: Int32) throws(StoreError) {
+        try check(sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), iaprecon_sqlite_transient()), index)
+    }
+
     /// Runs a statement bound parameter by parameter to completion, then resets it.
     func runBound() throws(StoreError) {
         defer { sqlite3_reset(handle) }

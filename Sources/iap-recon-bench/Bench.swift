@@ -38,17 +38,17 @@ struct Bench {
             let start = Date()
             let context = DetectionContext(
                 asOf: 1_795_176_000_000, bundleIDs: ["com.example.app"], catalog: try store.catalog())
-            var revenue = RevenueBuilder(timeZone: TimeZone(identifier: "UTC") ?? .current, context: context)
+            let revenue = RevenueTally(
+                RevenueBuilder(timeZone: TimeZone(identifier: "UTC") ?? .current, context: context))
             var groups = 0
-            let findings = try DetectStage(context: context).run(store: store) { facts in
+            let findings = try DetectStage(context: context).run(store: store, alongside: revenue.add) { _ in
                 groups += 1
-                revenue.add(facts)
             }
             let seconds = Date().timeIntervalSince(start)
             print(
                 String(
                     format: "detection + revenue: %d transaction groups, %d findings, %d revenue rows in %.2f s",
-                    groups, findings.count, revenue.rows().count, seconds))
+                    groups, findings.count, revenue.builder.rows().count, seconds))
         default:
             print("usage: iap-recon-bench jws [count] | verify [count] | verify-stage [count] | detect STORE")
         }
@@ -99,5 +99,18 @@ struct Bench {
                     "iap-recon verify via simulator (50 ms latency, --concurrency 32): %d rows in %.2f s = %.0f/s of ideal %.0f/s (%.0f%%) — %@",
                 count, seconds, Double(count) / seconds, ideal, 100 * Double(count) / seconds / ideal,
                 outcome.lines.first ?? ""))
+    }
+}
+
+/// Revenue on the detecting thread (only it touches the builder until detection returns).
+private final class RevenueTally: @unchecked Sendable {
+    var builder: RevenueBuilder
+
+    init(_ builder: RevenueBuilder) {
+        self.builder = builder
+    }
+
+    @Sendable func add(_ facts: TransactionFacts) {
+        builder.add(facts)
     }
 }

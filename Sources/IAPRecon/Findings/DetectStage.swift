@@ -14,14 +14,25 @@ public struct DetectStage {
     }
 
     /// Runs detection over the whole store as of `context.asOf` (a cut-off: what happened later
-    /// is left out, see ``TransactionGroup/asOf(_:)``); `each` sees every transaction's facts too
-    /// (worked out once per group, shared with the detectors).
+    /// is left out, see ``TransactionGroup/asOf(_:)``), handing every transaction's facts (worked
+    /// out once per group, shared with the detectors) to `alongside`, and what it made of them to
+    /// `each`, both in the store's order.
     ///
-    /// Two threads share the transaction groups: this one reads them from the store and hands
-    /// each group's facts to `each`; a second works out the facts and runs the detectors. Both
-    /// see the groups in the store's order, so findings and `each` come out as from one thread.
-    public func run(store: ReconStore, each: (TransactionFacts) throws -> Void) throws -> [Finding] {
-        var collector = try transactionPass(store: store, each: each)
+    /// Two threads share the transaction groups: this one reads them from the store and calls
+    /// `each`; a second works out the facts, runs the detectors and calls `alongside`. Findings
+    /// and both consumers come out as from one thread. The facts stay on the detecting thread (and
+    /// are freed there).
+    ///
+    /// - Parameters:
+    ///   - alongside: called on the detecting thread, for work that needs no store (revenue,
+    ///     Apple's sales).
+    ///   - each: called on this thread with what `alongside` returned, for work that reads or
+    ///     writes the store.
+    public func run<Extra: Sendable>(
+        store: ReconStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
+        each: (Extra) throws -> Void
+    ) throws -> [Finding] {
+        var collector = try transactionPass(store: store, alongside: alongside, each: each)
         try store.forEachOriginalTransactionGroup { group in
             detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
         }
@@ -37,35 +48,36 @@ public struct DetectStage {
     static let batchSize = 256
 
     /// The transaction groups: read here, detected on a second thread, `each` here, in order.
-    private func transactionPass(store: ReconStore, each: (TransactionFacts) throws -> Void) throws
-        -> FindingCollector
-    {
+    private func transactionPass<Extra: Sendable>(
+        store: ReconStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
+        each: (Extra) throws -> Void
+    ) throws -> FindingCollector {
         let groups = OrderedChannel<[TransactionGroup]>(capacity: 4)
-        let facts = OrderedChannel<[TransactionFacts]>()
+        let made = OrderedChannel<[Extra]>()
         let result = DetectionResult()
         let (context, detectors) = (context, detectors)
         let worker = Thread {
             var collector = FindingCollector()
             while let batch = groups.receive() {
-                var done: [TransactionFacts] = []
+                var done: [Extra] = []
                 done.reserveCapacity(batch.count)
                 for group in batch {
                     let group = group.asOf(context.asOf)
                     guard !group.records.isEmpty || !group.evidence.isEmpty else { continue }
                     let groupFacts = TransactionFacts(group, in: context)
                     detectors.inspect(groupFacts, into: &collector)
-                    done.append(groupFacts)
+                    done.append(alongside(groupFacts))
                 }
-                facts.send(done)
+                made.send(done)
             }
-            facts.close()
+            made.close()
             result.finish(collector)
         }
         worker.start()
         // However this thread leaves, the worker is stopped and waited for.
         defer {
             groups.close()
-            while facts.receive() != nil {}
+            while made.receive() != nil {}
             _ = result.wait()
         }
         var batch: [TransactionGroup] = []
@@ -75,11 +87,11 @@ public struct DetectStage {
             guard batch.count == Self.batchSize else { return }
             groups.send(batch)
             batch.removeAll(keepingCapacity: true)
-            while let ready = facts.poll() { for item in ready { try each(item) } }
+            while let ready = made.poll() { for item in ready { try each(item) } }
         }
         if !batch.isEmpty { groups.send(batch) }
         groups.close()
-        while let ready = facts.receive() { for item in ready { try each(item) } }
+        while let ready = made.receive() { for item in ready { try each(item) } }
         return result.wait()
     }
 }

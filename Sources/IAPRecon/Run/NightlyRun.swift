@@ -114,16 +114,17 @@ extension NightlyRun {
     public func detect(asOf: Int64, runID: Int64) throws -> Detection {
         let settings = deps.settings
         let stage = try deps.detectStage(asOf: asOf)
-        var revenue = RevenueBuilder(
-            timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
-            to: settings.revenueDays.to)
-        var sales = try deps.salesReconciliation(asOf: asOf)
+        let totals = DetectionTotals(
+            revenue: RevenueBuilder(
+                timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
+                to: settings.revenueDays.to),
+            sales: try deps.salesReconciliation(asOf: asOf))
         let changes = try RevenueChangeTracker(store: deps.store)
-        var found = try stage.run(store: deps.store) { facts in
-            revenue.add(facts)
-            try changes.add(transactionID: facts.group.transactionID, contributions: revenue.lastContributions)
-            sales.add(facts)
+        var found = try stage.run(store: deps.store, alongside: totals.add) { added in
+            try changes.add(transactionID: added.transactionID, contributions: added.contributions)
         }
+        var revenue = totals.revenue
+        let sales = totals.sales
         revenue.changes = try changes.finish()
         var report: SalesReconciliationReport?
         if !sales.comparedDays.isEmpty {
@@ -143,6 +144,27 @@ extension NightlyRun {
         return Detection(
             findings: ReportStage.RecordedFindings(found: found, current: current, resolved: resolved),
             revenue: revenue, sales: report)
+    }
+}
+
+/// Revenue and Apple's sales as detection accumulates them, on its detecting thread.
+///
+/// Only that thread touches them until ``DetectStage/run(store:alongside:each:)`` returns, which
+/// waits for it.
+private final class DetectionTotals: @unchecked Sendable {
+    var revenue: RevenueBuilder
+    var sales: SalesReconciliation
+
+    init(revenue: RevenueBuilder, sales: SalesReconciliation) {
+        self.revenue = revenue
+        self.sales = sales
+    }
+
+    /// Adds one transaction; returns what it contributed to each revenue line.
+    @Sendable func add(_ facts: TransactionFacts) -> (transactionID: String, contributions: [RevenueContribution]) {
+        revenue.add(facts)
+        sales.add(facts)
+        return (facts.group.transactionID, revenue.lastContributions)
     }
 }
 

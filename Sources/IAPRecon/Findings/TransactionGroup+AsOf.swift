@@ -1,6 +1,12 @@
 /// `--as-of` as a cut-off (SPEC §5): what was purchased, delivered, finished, refunded or learned
 /// after it does not enter that report, so a report for a past day shows that day as it was.
 extension LedgerTransaction {
+    /// Whether everything the row says had happened by `asOf` (``asOf(_:)`` keeps it as it is).
+    func isWhole(asOf: Int64) -> Bool {
+        purchaseDate <= asOf && (settledAt ?? asOf) <= asOf && (deliveredAt ?? asOf) <= asOf
+            && (finishedAt ?? asOf) <= asOf
+    }
+
     /// The row as of `asOf`: nil when it was purchased later; later deliveries and finishes
     /// had not happened yet.
     public func asOf(_ asOf: Int64) -> LedgerTransaction? {
@@ -18,6 +24,12 @@ extension LedgerTransaction {
 }
 
 extension EvidenceRecord {
+    /// Whether everything the record says was known and had happened by `asOf` (``asOf(_:)``
+    /// keeps it as it is).
+    func isWhole(asOf: Int64) -> Bool {
+        (entry.purchaseDate ?? asOf) <= asOf && (learnedAt ?? asOf) <= asOf && (entry.cancellationDate ?? asOf) <= asOf
+    }
+
     /// Apple's word as of `asOf`: nil for a purchase made later, or for what the store learned later (a
     /// verification, notification or history entry recorded after `asOf`); a refund or revocation dated later had
     /// not happened yet.
@@ -39,7 +51,11 @@ extension EvidenceRecord {
 extension TransactionGroup {
     /// The group as of `asOf` (see ``LedgerTransaction/asOf(_:)`` and ``EvidenceRecord/asOf(_:)``).
     public func asOf(_ asOf: Int64) -> TransactionGroup {
-        TransactionGroup(
+        // Nearly every group lies wholly before the cut-off: it is kept, not copied row by row.
+        if records.allSatisfy({ $0.isWhole(asOf: asOf) }), evidence.allSatisfy({ $0.isWhole(asOf: asOf) }) {
+            return self
+        }
+        return TransactionGroup(
             transactionID: transactionID, records: records.compactMap { $0.asOf(asOf) },
             evidence: evidence.compactMap { $0.asOf(asOf) })
     }

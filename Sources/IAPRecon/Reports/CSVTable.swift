@@ -30,8 +30,8 @@ public struct CSVTable: Sendable, Hashable {
         for (index, cell) in row.enumerated() {
             if index > 0 { out.append(0x2C) }
             switch cell {
-            case .number(let text): out.append(contentsOf: Self.quoted(text).utf8)
-            case .text(let text): out.append(contentsOf: Self.quoted(Self.neutralized(text)).utf8)
+            case .number(let text): Self.appendField(text, to: &out)
+            case .text(let text): Self.appendField(Self.neutralized(text), to: &out)
             }
         }
         out.append(0x0D)
@@ -48,12 +48,22 @@ public struct CSVTable: Sendable, Hashable {
         }
     }
 
-    /// Quotes a field when it holds a comma, quote, line break or edge blanks.
-    static func quoted(_ text: String) -> String {
+    /// Appends a field, quoted when it holds a comma, quote, line break or edge blanks (a quote
+    /// inside is doubled).
+    static func appendField(_ text: String, to out: inout [UInt8]) {
+        let bytes = text.utf8
         let needs =
-            text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             || text.first == " " || text.last == " "
-        guard needs else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard needs else {
+            out.append(contentsOf: bytes)
+            return
+        }
+        out.append(0x22)
+        for byte in bytes {
+            out.append(byte)
+            if byte == 0x22 { out.append(0x22) }
+        }
+        out.append(0x22)
     }
 }

@@ -238,7 +238,10 @@ public enum XLSXWriter {
     /// The width of `text` in Excel character units: its longest line, East Asian wide
     /// characters counting two.
     static func displayWidth(_ text: String) -> Int {
-        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
+        // Most cells are one line of ASCII: one column per byte (every byte is a character; no
+        // line breaks, 0x0A–0x0D).
+        if text.utf8.allSatisfy({ $0 < 0x80 && !(0x0A...0x0D).contains($0) }) { return text.utf8.count }
+        return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
             line.reduce(0) { total, character in
                 total + (character.unicodeScalars.first.map(isWide) == true ? 2 : 1)
             }

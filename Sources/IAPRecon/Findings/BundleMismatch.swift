@@ -29,7 +29,7 @@ public struct BundleMismatch: ReceiptDetector, TransactionDetector {
         let answers = group.evidence.filter { $0.receiptID == nil && $0.isForeign(in: context) }
         let foreign = BundleMismatch.distinct(answers.compactMap(\.namedBundleID))
         guard let answer = answers.first else { return }
-        let rows = group.records.sorted(by: LedgerTransaction.bookingOrder)
+        let rows = facts.booked
         var booked = MoneyTally()
         for row in rows where row.ledgerCountsAsRevenue {
             booked.add(context.value(of: row, applePrice: nil), for: row.recordID)

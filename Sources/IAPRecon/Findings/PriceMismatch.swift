@@ -18,11 +18,10 @@ public struct PriceMismatch: TransactionDetector {
     public init() {}
 
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
-        let group = facts.group
         let context = facts.context
 
         let applePrices = TransactionFacts.preferred(facts.usable) { $0.entry.price }
-        for row in group.records.sorted(by: LedgerTransaction.bookingOrder) where facts.standsAsRevenue(row) {
+        for row in facts.booked where facts.standsAsRevenue(row) {
             guard let recorded = row.price, facts.appleProduct(differingFrom: row) == nil,
                 let (reference, source) = PriceMismatch.reference(
                     for: row, recorded: recorded, apple: applePrices,

@@ -23,7 +23,7 @@ public struct RefundedDelivered: TransactionDetector {
         let group = facts.group
 
         guard case .refunded(let refund, let evidence) = facts.refund else { return }
-        let rows = group.records.filter(facts.standsAsRevenue).sorted(by: LedgerTransaction.bookingOrder)
+        let rows = facts.booked.filter(facts.standsAsRevenue)
         guard let first = rows.first else { return }
         let value = facts.value(of: first)
         let refunded = value.flatMap { facts.refund.refundedAmount(of: $0) }

@@ -20,8 +20,9 @@ public struct SharedTransaction: TransactionDetector, OriginalTransactionDetecto
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
         let group = facts.group
 
-        let rows = group.records.filter(facts.isCredited).sorted(by: LedgerTransaction.bookingOrder)
-        guard let first = rows.first, Set(rows.map(\.userID)).count >= 2 else { return }
+        let rows = facts.booked.filter(facts.isCredited)
+        // Two or more users: some row credits another user than the first.
+        guard let first = rows.first, rows.contains(where: { $0.userID != first.userID }) else { return }
         let later = rows.filter { $0.userID != first.userID }
         var amount = MoneyTally()
         for row in later { amount.add(facts.value(of: row), for: row.recordID) }

@@ -11,15 +11,16 @@ public struct StuckPending: TransactionDetector {
     public init() {}
 
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
-        let group = facts.group
         let context = facts.context
 
         let deadline = context.asOf - context.pendingLimitMillis
+        let stale = facts.booked.filter {
+            $0.verificationStatus == .pending && $0.purchaseDate < deadline && facts.isRealPurchase($0)
+        }
+        guard !stale.isEmpty else { return }
         let owed = Set(facts.owedRows.map(\.recordID))
-        for row in group.records.sorted(by: LedgerTransaction.bookingOrder) {
-            guard row.verificationStatus == .pending, row.purchaseDate < deadline, facts.isRealPurchase(row),
-                !owed.contains(row.recordID), !facts.isDeliveredUnverified(row)
-            else { continue }
+        for row in stale {
+            guard !owed.contains(row.recordID), !facts.isDeliveredUnverified(row) else { continue }
             let value = facts.value(of: row)
             findings.report(
                 Finding(

@@ -7,6 +7,9 @@ import Foundation
 public final class TransactionFacts: Sendable {
     let group: TransactionGroup
     let context: DetectionContext
+    /// The group's ledger rows in booking order (``LedgerTransaction/bookingOrder(_:_:)``),
+    /// sorted once for every detector.
+    let booked: [LedgerTransaction]
     /// Evidence that may speak about the purchase, in the group's order.
     let usable: [EvidenceRecord]
     /// The environment the evidence puts the purchase in.
@@ -25,6 +28,8 @@ public final class TransactionFacts: Sendable {
     init(_ group: TransactionGroup, in context: DetectionContext) {
         self.group = group
         self.context = context
+        // Nearly every group has one row: nothing to sort, nothing to copy.
+        self.booked = group.records.count < 2 ? group.records : group.records.sorted(by: LedgerTransaction.bookingOrder)
         let usable = group.evidence.filter { $0.isUsable(in: context) }
         self.usable = usable
         self.environment = EnvironmentClaim(usable)
@@ -95,9 +100,9 @@ public final class TransactionFacts: Sendable {
     var owedRows: [LedgerTransaction] {
         guard !group.records.contains(where: { $0.deliveredAt != nil }), !refund.isCancelled else { return [] }
         let deadline = context.asOf - context.deliveryGraceMillis
-        let rows = group.records.filter {
+        let rows = booked.filter {
             isRealPurchase($0) && ($0.verificationStatus == .verified || confirmedByApple)
-        }.sorted(by: LedgerTransaction.bookingOrder)
+        }
         guard let first = rows.first, first.purchaseDate < deadline else { return [] }
         return rows
     }

@@ -10,11 +10,10 @@ public struct Unfinished: TransactionDetector {
     public init() {}
 
     public func inspect(_ facts: TransactionFacts, into findings: inout FindingCollector) {
-        let group = facts.group
         let context = facts.context
 
         let deadline = context.asOf - context.finishGraceMillis
-        for row in group.records.sorted(by: LedgerTransaction.bookingOrder) where facts.isRealPurchase(row) {
+        for row in facts.booked where facts.isRealPurchase(row) {
             guard let delivered = row.deliveredAt, row.finishedAt == nil, delivered < deadline else { continue }
             findings.report(
                 Finding(

@@ -8,7 +8,7 @@ enum RevenuePolicy {
     ///
     /// Duplicates of it count once. Nil: nothing counts.
     static func countedRecord(_ facts: TransactionFacts) -> LedgerTransaction? {
-        if let credited = facts.group.records.filter({ facts.isCredited($0) }).min(by: LedgerTransaction.bookingOrder) {
+        if let credited = facts.booked.first(where: facts.isCredited) {
             return credited
         }
         // A row the backend marked `invalid` after Apple refunded it is a correctly handled refund:
@@ -19,8 +19,7 @@ enum RevenuePolicy {
         case .refunded, .upgraded: break
         case .notRefunded, .familyRevoked: return nil
         }
-        return facts.group.records.filter { $0.verificationStatus == .invalid && facts.isRealPurchase($0) }
-            .min(by: LedgerTransaction.bookingOrder)
+        return facts.booked.first { $0.verificationStatus == .invalid && facts.isRealPurchase($0) }
     }
 
     /// The date and amount of a refund Apple reports, out of `value`.

@@ -106,7 +106,7 @@ public struct RevenueBuilder {
             }
             return
         }
-        duplicateRowsIgnored += max(0, group.records.filter { facts.isCredited($0) }.count - 1)
+        duplicateRowsIgnored += max(0, group.records.count(where: facts.isCredited) - 1)
         guard let value = facts.value(of: record) else {
             unpricedTransactions += 1
             return
@@ -121,19 +121,21 @@ public struct RevenueBuilder {
         let purchaseDay = day(of: record.purchaseDate)
         if inRange(purchaseDay) {
             let key = Key(day: purchaseDay, productID: record.productID, currency: value.currency)
-            sums[key, default: Sums()].units = Money.sum(sums[key]?.units ?? 0, Int64(record.quantity))
-            sums[key, default: Sums()].gross = Money.sum(sums[key]?.gross ?? 0, value.milliunits)
-            sums[key, default: Sums()].netByRate[rate] = Money.sum(
-                sums[key]?.netByRate[rate] ?? 0, value.milliunits)
+            update(key) { sums in
+                sums.units = Money.sum(sums.units, Int64(record.quantity))
+                sums.gross = Money.sum(sums.gross, value.milliunits)
+                sums.netByRate[rate] = Money.sum(sums.netByRate[rate] ?? 0, value.milliunits)
+            }
             contribute(key, group.transactionID, gross: value.milliunits, refunds: 0, refundSource: nil)
         }
         if let refund = RevenuePolicy.refund(facts, of: value) {
             let refundDay = day(of: refund.date)
             guard inRange(refundDay) else { return }
             let key = Key(day: refundDay, productID: record.productID, currency: value.currency)
-            sums[key, default: Sums()].refunds = Money.sum(sums[key]?.refunds ?? 0, refund.amount.milliunits)
-            sums[key, default: Sums()].netByRate[rate] = Money.difference(
-                sums[key]?.netByRate[rate] ?? 0, refund.amount.milliunits)
+            update(key) { sums in
+                sums.refunds = Money.sum(sums.refunds, refund.amount.milliunits)
+                sums.netByRate[rate] = Money.difference(sums.netByRate[rate] ?? 0, refund.amount.milliunits)
+            }
             var source: String?
             switch facts.refund {
             case .refunded(_, let evidence): source = FindingText.describe(evidence)
@@ -143,6 +145,11 @@ public struct RevenueBuilder {
             }
             contribute(key, group.transactionID, gross: 0, refunds: refund.amount.milliunits, refundSource: source)
         }
+    }
+
+    /// Changes one line's sums in place (one lookup of the line).
+    private mutating func update(_ key: Key, _ change: (inout Sums) -> Void) {
+        change(&sums[key, default: Sums()])
     }
 
     private mutating func contribute(

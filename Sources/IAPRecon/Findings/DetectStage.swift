@@ -53,7 +53,9 @@ public struct DetectStage {
         each: (Extra) throws -> Void
     ) throws -> FindingCollector {
         let groups = OrderedChannel<[TransactionGroup]>(capacity: 4)
-        let made = OrderedChannel<[Extra]>()
+        // The groups come back with what was made of them, so their rows are freed by the thread
+        // that allocated them: freeing another thread's memory contends for the allocator's lock.
+        let made = OrderedChannel<(made: [Extra], groups: [TransactionGroup])>()
         let result = DetectionResult()
         let (context, detectors) = (context, detectors)
         let worker = Thread {
@@ -68,7 +70,7 @@ public struct DetectStage {
                     detectors.inspect(groupFacts, into: &collector)
                     done.append(alongside(groupFacts))
                 }
-                made.send(done)
+                made.send((done, batch))
             }
             made.close()
             result.finish(collector)
@@ -87,11 +89,11 @@ public struct DetectStage {
             guard batch.count == Self.batchSize else { return }
             groups.send(batch)
             batch.removeAll(keepingCapacity: true)
-            while let ready = made.poll() { for item in ready { try each(item) } }
+            while let ready = made.poll() { for item in ready.made { try each(item) } }
         }
         if !batch.isEmpty { groups.send(batch) }
         groups.close()
-        while let ready = made.receive() { for item in ready { try each(item) } }
+        while let ready = made.receive() { for item in ready.made { try each(item) } }
         return result.wait()
     }
 }

@@ -241,6 +241,17 @@ final class SQLiteStatement {
     }
 
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    /// Whether the text of `column` is `other`, byte for byte (without making a string of it).
+    func textMatches(_ column: Int32, _ other: String) -> Bool {
+        guard let pointer = sqlite3_column_text(handle, column) else { return other.isEmpty }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        var other = other
+        return other.withUTF8 { bytes in
+            guard bytes.count == count, let base = bytes.baseAddress else { return bytes.count == count }
+            return memcmp(base, pointer, count) == 0
+        }
+    }
 }
 
 @available(*, unavailable)

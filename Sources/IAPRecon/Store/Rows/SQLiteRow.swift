@@ -18,6 +18,13 @@ struct SQLiteRow {
 
     func text(_ column: String) -> String { statement.text(statement.index(of: column)) }
 
+    /// The text of `column`, sharing `other`'s storage when it is the same text (an original
+    /// transaction id is most often the transaction id itself: one string less per row).
+    func text(_ column: String, sameAs other: String) -> String {
+        let index = statement.index(of: column)
+        return statement.textMatches(index, other) ? other : statement.text(index)
+    }
+
     func optionalText(_ column: String) -> String? { statement.optionalText(statement.index(of: column)) }
 
     func int64(_ column: String) -> Int64 { statement.int64(statement.index(of: column)) }

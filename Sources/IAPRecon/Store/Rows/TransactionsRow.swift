@@ -21,9 +21,11 @@ enum TransactionsRow {
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a status this program does not know.
     static func read(_ statement: SQLiteStatement) throws(StoreError) -> LedgerTransaction {
         let row = SQLiteRow(statement, table: table)
+        let transactionID = row.text("transaction_id")
         var transaction = LedgerTransaction(
             recordID: row.text("record_id"), userID: row.text("user_id"), productID: row.text("product_id"),
-            transactionID: row.text("transaction_id"), originalTransactionID: row.text("original_transaction_id"),
+            transactionID: transactionID,
+            originalTransactionID: row.text("original_transaction_id", sameAs: transactionID),
             purchaseDate: row.int64("purchase_date"), quantity: Int(row.int64("quantity")),
             environment: StoreEnvironment(raw: row.text("environment")), price: row.money("price_milli", "currency"),
             storefront: row.optionalText("storefront"),

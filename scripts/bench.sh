@@ -112,7 +112,7 @@ row "iap-recon report" "17 detectors + revenue, CSV + XLSX" "${WALL[report]}" "$
 row "iap-recon import + report" "the nightly job without Apple" "${WALL[ours]}" "${RSS[ours]}"
 row "iap-recon re-import" "the same file again, unchanged" "${WALL[reimport]}" "${RSS[reimport]}"
 echo
-ratio() { echo "scale=2; $1 / $2" | bc -l; }
+ratio() { printf "%.2f" "$(echo "$1 / $2" | bc -l)"; }
 echo "ratios (one run):"
 if [ "$SHELL_REFERENCE" = 1 ]; then
     echo "  import + report vs sqlite3 shell $(ratio "${WALL[ours]}" "${WALL[sqlite]}")"

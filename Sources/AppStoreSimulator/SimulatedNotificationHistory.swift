@@ -18,18 +18,26 @@ import IAPRecon
 enum SimulatedNotificationHistory {
     /// One notification before signing.
     struct Event: Sendable {
-        var type: String
-        var subtype: String?
-        var date: Int64
-        var transaction: SimulatorTransaction
+        let type: String
+        let subtype: String?
+        let date: Int64
+        let transaction: SimulatorTransaction
         /// Whether the inner transaction shows the revocation.
-        var revoked: Bool
+        let revoked: Bool
+        /// Worked out once: the history is sorted by it on every request.
+        let uuid: String
 
-        var uuid: String {
+        init(type: String, subtype: String?, date: Int64, transaction: SimulatorTransaction, revoked: Bool) {
+            self.type = type
+            self.subtype = subtype
+            self.date = date
+            self.transaction = transaction
+            self.revoked = revoked
             let digest = Array(SHA256.hash(data: Data("\(transaction.transactionId)|\(type)|\(date)".utf8)))
             let hex = digest.prefix(16).map { String(format: "%02x", $0) }.joined()
             let c = Array(hex)
-            return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-"
+            uuid =
+                String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-"
                 + String(c[16..<20]) + "-" + String(c[20..<32])
         }
     }

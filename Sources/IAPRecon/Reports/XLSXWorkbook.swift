@@ -121,10 +121,15 @@ final class XLSXWorkbook {
 
     /// Adds a worksheet; the name is checked by libxlsxwriter (`workbook_validate_sheet_name`).
     ///
+    /// - Parameter rowByRow: libxlsxwriter's constant-memory mode for this sheet only: each row
+    ///   goes to a temporary file once a later row is written (rows must come in order; text is
+    ///   written inline, not as shared strings). Its cells can then not feed a chart's cached
+    ///   values. libxlsxwriter reads the mode from the workbook's options when a sheet is added.
     /// - Throws: ``XLSXError/invalidSheetName(path:name:reason:)`` for a name libxlsxwriter
     ///   rejects, ``XLSXError/library(path:location:code:message:)`` when it cannot allocate.
-    func addWorksheet(named name: String) throws -> Worksheet {
+    func addWorksheet(named name: String, rowByRow: Bool = false) throws -> Worksheet {
         let workbook = try openHandle()
+        workbook.pointee.options.constant_memory = rowByRow ? 1 : 0
         let code = XLSXWorkbook.withSafeCString(name) { workbook_validate_sheet_name(workbook, $0) }
         guard code == LXW_NO_ERROR else {
             throw XLSXError.invalidSheetName(

@@ -2,7 +2,8 @@ import Foundation
 
 /// Renders an ``XLSXDocument`` into an `.xlsx` file with libxlsxwriter.
 ///
-/// - Text is written as shared strings, never as formulas (`=SUM(A1)` stays text).
+/// - Text is written as text, never as formulas (`=SUM(A1)` stays text): shared strings on a
+///   sheet a chart reads, inline strings on the others, which are written row by row.
 /// - Integers are numbers (format `0`); integers beyond Excel's 15 significant digits are
 ///   written as text so no digit is lost.
 /// - Money is a number (milliunits / 1000, only here at the file-format boundary) with a number
@@ -69,10 +70,15 @@ public enum XLSXWriter {
             let (seconds, milliseconds) = createdAt.quotientAndRemainder(dividingBy: 1000)
             try workbook.setCreationTime(epochSeconds: milliseconds < 0 ? seconds - 1 : seconds)
         }
-        // All sheets exist before any chart refers to one.
+        // All sheets exist before any chart refers to one. A sheet no chart reads is written row by
+        // row, so a long one never sits in memory; a chart's sheet stays in memory, so the chart
+        // carries its values for viewers that do not recalculate.
+        let chartSources = Set(
+            document.sheets.flatMap(\.charts).flatMap { [$0.categories] + $0.series }.map(\.sheet))
         var worksheets: [XLSXWorkbook.Worksheet] = []
         for sheet in document.sheets {
-            worksheets.append(try workbook.addWorksheet(named: sheet.name))
+            worksheets.append(
+                try workbook.addWorksheet(named: sheet.name, rowByRow: !chartSources.contains(sheet.name)))
         }
         for (sheet, worksheet) in zip(document.sheets, worksheets) {
             try render(sheet, into: worksheet, of: workbook)

@@ -7,11 +7,12 @@ struct XLSXArchive {
     struct Cell: Equatable {
         /// `B3`.
         var reference: String
-        /// The `t` attribute: `s` for a shared string, nil for a number.
+        /// The `t` attribute: `s` for a shared string, `inlineStr` for text kept in the cell, nil
+        /// for a number.
         var type: String?
         /// The `s` attribute: index into `cellXfs`, 0 when absent.
         var style: Int
-        /// The text of `<v>`, nil for a blank cell.
+        /// The text of `<v>` (of `<is>` for an inline string), nil for a blank cell.
         var value: String?
         /// Whether the cell holds a formula (`<f>`).
         var hasFormula: Bool
@@ -35,8 +36,10 @@ struct XLSXArchive {
         try unzip(["-p", path, name])
     }
 
-    /// The shared strings table, in index order, unescaped.
+    /// The shared strings table, in index order, unescaped; empty when the file has none (every
+    /// sheet written row by row keeps its text inline).
     func sharedStrings() throws -> [String] {
+        guard try entryNames().contains("xl/sharedStrings.xml") else { return [] }
         let xml = try entry("xl/sharedStrings.xml")
         return xml.matches(of: #/<si>(.*?)</si>/#.dotMatchesNewlines()).map { item in
             // Rich text has several runs; plain strings have one `<t>`.
@@ -54,12 +57,26 @@ struct XLSXArchive {
             let body = match.output.3.map(String.init) ?? ""
             let type = attributes.firstMatch(of: #/ t="([^"]*)"/#).map { String($0.output.1) }
             let style = attributes.firstMatch(of: #/ s="([0-9]+)"/#).flatMap { Int($0.output.1) } ?? 0
-            let value = body.firstMatch(of: #/<v>(.*?)</v>/#).map { XLSXArchive.unescape(String($0.output.1)) }
+            var value = body.firstMatch(of: #/<v>(.*?)</v>/#).map { XLSXArchive.unescape(String($0.output.1)) }
+            if type == "inlineStr" {
+                // A sheet written row by row keeps its text in the cell: `<is><t>…</t></is>`.
+                value = body.matches(of: #/<t(?: [^>]*)?>(.*?)</t>/#.dotMatchesNewlines())
+                    .map { XLSXArchive.unescape(String($0.output.1)) }.joined()
+            }
             let reference = String(match.output.1)
             cells[reference] = Cell(
                 reference: reference, type: type, style: style, value: value, hasFormula: body.contains("<f"))
         }
         return cells
+    }
+
+    /// The text of a text cell, shared or inline; nil for any other cell.
+    func text(of cell: Cell, strings: [String]) -> String? {
+        switch cell.type {
+        case "inlineStr": return cell.value
+        case "s": return cell.value.flatMap(Int.init).flatMap { strings.indices.contains($0) ? strings[$0] : nil }
+        default: return nil
+        }
     }
 
     /// The number format code of a cell style index (`#,##0.00 "USD"`, `General`, ...).
@@ -105,7 +122,9 @@ struct XLSXArchive {
             guard let (row, column) = XLSXArchive.coordinates(cell.reference) else { continue }
             var text = ""
             if let value = cell.value {
-                if cell.type == "s" {
+                if cell.type == "inlineStr" {
+                    text = value
+                } else if cell.type == "s" {
                     guard let index = Int(value), strings.indices.contains(index) else {
                         throw ReadError(description: "\(cell.reference): bad shared string index \(value)")
                     }

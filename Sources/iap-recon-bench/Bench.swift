@@ -41,9 +41,10 @@ struct Bench {
             let revenue = RevenueTally(
                 RevenueBuilder(timeZone: TimeZone(identifier: "UTC") ?? .current, context: context))
             var groups = 0
-            let findings = try DetectStage(context: context).run(store: store, alongside: revenue.add) { _ in
-                groups += 1
-            }
+            var findings: Set<String> = []
+            try DetectStage(context: context).run(
+                store: store, alongside: revenue.add, each: { _ in groups += 1 },
+                found: { findings.insert($0.fingerprint) })
             let seconds = Date().timeIntervalSince(start)
             print(
                 String(

@@ -3,7 +3,7 @@ import Foundation
 /// The detection stage: streams the store's transaction groups through the detectors (and any other consumer,
 /// such as revenue), then the original-id groups and the receipts.
 ///
-/// Memory: a few batches of groups plus the findings.
+/// Memory: a few batches of groups; findings go to the caller as they are found.
 public struct DetectStage {
     public var context: DetectionContext
     public var detectors: DetectorSet
@@ -28,20 +28,25 @@ public struct DetectStage {
     ///     Apple's sales).
     ///   - each: called on this thread with what `alongside` returned, for work that reads or
     ///     writes the store.
+    ///   - found: called on this thread with every finding, in the order found (the same finding may come twice:
+    ///     the first counts).
     public func run<Extra: Sendable>(
         store: ReconStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
-        each: (Extra) throws -> Void
-    ) throws -> [Finding] {
-        var collector = try transactionPass(store: store, alongside: alongside, each: each)
+        each: (Extra) throws -> Void, found: (Finding) throws -> Void
+    ) throws {
+        try transactionPass(store: store, alongside: alongside, each: each, found: found)
         try store.forEachOriginalTransactionGroup { group in
+            var collector = FindingCollector()
             detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
+            for finding in collector.reported { try found(finding) }
         }
         try store.forEachReceiptCase(learnedBy: context.asOf) { receiptCase in
             var receiptCase = receiptCase
             receiptCase.records = receiptCase.records.compactMap { $0.asOf(context.asOf) }
+            var collector = FindingCollector()
             detectors.inspect(receiptCase, in: context, into: &collector)
+            for finding in collector.reported { try found(finding) }
         }
-        return collector.sorted
     }
 
     /// Groups handed to the detecting thread at a time.
@@ -50,19 +55,18 @@ public struct DetectStage {
     /// The transaction groups: read here, detected on a second thread, `each` here, in order.
     private func transactionPass<Extra: Sendable>(
         store: ReconStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
-        each: (Extra) throws -> Void
-    ) throws -> FindingCollector {
+        each: (Extra) throws -> Void, found: (Finding) throws -> Void
+    ) throws {
         let groups = OrderedChannel<[TransactionGroup]>(capacity: 4)
         // The groups come back with what was made of them, so their rows are freed by the thread
         // that allocated them: freeing another thread's memory contends for the allocator's lock.
-        let made = OrderedChannel<(made: [Extra], groups: [TransactionGroup])>()
-        let result = DetectionResult()
+        let made = OrderedChannel<(made: [Extra], findings: [Finding], groups: [TransactionGroup])>()
         let (context, detectors) = (context, detectors)
         let worker = Thread {
-            var collector = FindingCollector()
             while let batch = groups.receive() {
                 var done: [Extra] = []
                 done.reserveCapacity(batch.count)
+                var collector = FindingCollector()
                 for group in batch {
                     let group = group.asOf(context.asOf)
                     guard !group.records.isEmpty || !group.evidence.isEmpty else { continue }
@@ -70,17 +74,20 @@ public struct DetectStage {
                     detectors.inspect(groupFacts, into: &collector)
                     done.append(alongside(groupFacts))
                 }
-                made.send((done, batch))
+                made.send((done, collector.reported, batch))
             }
+            // The last thing the worker does: once `made` ends, it is done.
             made.close()
-            result.finish(collector)
         }
         worker.start()
         // However this thread leaves, the worker is stopped and waited for.
         defer {
             groups.close()
             while made.receive() != nil {}
-            _ = result.wait()
+        }
+        func use(_ ready: (made: [Extra], findings: [Finding], groups: [TransactionGroup])) throws {
+            for item in ready.made { try each(item) }
+            for finding in ready.findings { try found(finding) }
         }
         var batch: [TransactionGroup] = []
         batch.reserveCapacity(Self.batchSize)
@@ -89,31 +96,10 @@ public struct DetectStage {
             guard batch.count == Self.batchSize else { return }
             groups.send(batch)
             batch.removeAll(keepingCapacity: true)
-            while let ready = made.poll() { for item in ready.made { try each(item) } }
+            while let ready = made.poll() { try use(ready) }
         }
         if !batch.isEmpty { groups.send(batch) }
         groups.close()
-        while let ready = made.receive() { for item in ready.made { try each(item) } }
-        return result.wait()
-    }
-}
-
-/// The detecting thread's findings, handed back once it is done.
-private final class DetectionResult: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var collector: FindingCollector?
-
-    func finish(_ collector: FindingCollector) {
-        condition.lock()
-        self.collector = collector
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() -> FindingCollector {
-        condition.lock()
-        defer { condition.unlock() }
-        while collector == nil { condition.wait() }
-        return collector ?? FindingCollector()
+        while let ready = made.receive() { try use(ready) }
     }
 }

@@ -60,6 +60,9 @@ public struct FindingCollector: Sendable {
     /// How many distinct findings were recorded.
     public var count: Int { findings.count }
 
+    /// The findings in the order they were reported.
+    public var reported: [Finding] { findings }
+
     /// The findings in the stable report order (``Finding/reportOrder(_:_:)``).
     public var sorted: [Finding] { findings.sorted(by: Finding.reportOrder) }
 }

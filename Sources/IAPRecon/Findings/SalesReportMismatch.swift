@@ -41,11 +41,21 @@ public struct SalesReportMismatch: Detector {
         detectors: [SalesReportMismatch] = DetectorSet.all.sales
     ) -> [Finding] {
         var collector = FindingCollector()
-        for finding in findings { collector.report(finding) }
+        for finding in findings + Self.findings(lines, timeZone: timeZone, detectors: detectors) {
+            collector.report(finding)
+        }
+        return collector.sorted
+    }
+
+    /// The findings of `detectors` on the sales reconciliation's `lines`, in the order found.
+    public static func findings(
+        _ lines: [SalesReconciliationLine], timeZone: String, detectors: [SalesReportMismatch] = DetectorSet.all.sales
+    ) -> [Finding] {
+        var collector = FindingCollector()
         for detector in detectors {
             for line in lines { detector.inspect(line, timeZone: timeZone, into: &collector) }
         }
-        return collector.sorted
+        return collector.reported
     }
 }
 

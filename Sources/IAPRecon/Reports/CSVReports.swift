@@ -9,21 +9,17 @@ public enum CSVReports {
     ]
     public static let rejectedHeader = ["source", "line", "record_id", "reason"]
 
-    /// `discrepancies.csv`: one row per finding, in report order; `detected_at` is when the
-    /// finding was first seen.
-    public static func discrepancies(_ report: ReconciliationReport) -> CSVTable {
-        CSVTable(
-            header: discrepanciesHeader,
-            rows: report.findings.map { history in
-                let f = history.finding
-                return [
-                    .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID),
-                    .text(f.originalTransactionID ?? ""), .text(f.userIDs.joined(separator: ";")),
-                    .text(f.productID ?? ""), .text(f.environment?.rawValue ?? ""),
-                    .number(f.amount?.formatted ?? ""), .text(f.amount?.currency ?? ""),
-                    .text(Timestamp.iso(history.firstSeenAt)), .text(f.detail),
-                ]
-            })
+    /// One row of `discrepancies.csv` (one per finding, in report order); `detected_at` is when
+    /// the finding was first seen.
+    public static func discrepancy(_ history: FindingHistory) -> [CSVCell] {
+        let f = history.finding
+        return [
+            .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID),
+            .text(f.originalTransactionID ?? ""), .text(f.userIDs.joined(separator: ";")),
+            .text(f.productID ?? ""), .text(f.environment?.rawValue ?? ""),
+            .number(f.amount?.formatted ?? ""), .text(f.amount?.currency ?? ""),
+            .text(Timestamp.iso(history.firstSeenAt)), .text(f.detail),
+        ]
     }
 
     /// `revenue_daily.csv`: Production revenue per day, product, currency.

@@ -21,12 +21,13 @@ public struct CSVTable: Sendable, Hashable {
     public func encoded() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 * (rows.count + 1))
-        append(header.map { CSVCell.text($0) }, to: &out)
-        for row in rows { append(row, to: &out) }
+        Self.append(header.map { CSVCell.text($0) }, to: &out)
+        for row in rows { Self.append(row, to: &out) }
         return out
     }
 
-    private func append(_ row: [CSVCell], to out: inout [UInt8]) {
+    /// Appends one row and its CRLF.
+    static func append(_ row: [CSVCell], to out: inout [UInt8]) {
         for (index, cell) in row.enumerated() {
             if index > 0 { out.append(0x2C) }
             switch cell {

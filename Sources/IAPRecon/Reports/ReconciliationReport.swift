@@ -3,13 +3,13 @@ public struct ReconciliationReport: Sendable {
     public var asOf: Int64
     public var timeZone: String
     public var revenue: [RevenueRow]
-    /// This run's findings, in report order, with their history.
-    public var findings: [FindingHistory]
-    /// Findings open before this run and no longer found.
-    public var resolved: [FindingHistory]
+    /// This run's findings, counted; the store keeps them (``ReconStore/forEachRunFinding(at:_:)``).
+    public var findings: FindingTotals
+    /// The run that recorded the findings' history, whose resolved findings are shown
+    /// (``ReconStore/forEachFindingResolved(runID:at:_:)``); nil when the history was only read.
+    public var findingsRecordedBy: Int64?
     public var rejected: [RejectedRow]
-    /// Pending ledger rows (oldest first, capped at ``pendingLimit``).
-    public var pending: [LedgerTransaction]
+    /// Pending ledger rows in the store; the workbook lists the oldest ``pendingLimit``.
     public var pendingTotal: Int
     public var recoveredFromSandbox: [String: Int64]
     public var excludedAsSandbox: [String: Int64]

@@ -26,16 +26,16 @@ public struct ReportStage {
     /// was compared); removed otherwise, so the folder never shows an earlier run's reconciliation.
     public static let salesFileName = "sales_reconciliation.csv"
 
-    /// This run's findings as recorded in the store, with their history.
+    /// This run's findings as recorded: kept in the store (``ReconStore/forEachRunFinding(at:_:)``), counted here.
     public struct RecordedFindings: Sendable {
-        public var found: [Finding]
-        public var current: [ReconStore.FindingHistory]
-        public var resolved: [ReconStore.FindingHistory]
+        public var totals: FindingTotals
+        /// The run that recorded them in the history (its resolved findings are shown); nil when the history was
+        /// only read (an `--as-of` earlier than the latest recorded).
+        public var runID: Int64?
 
-        public init(found: [Finding], current: [ReconStore.FindingHistory], resolved: [ReconStore.FindingHistory]) {
-            self.found = found
-            self.current = current
-            self.resolved = resolved
+        public init(totals: FindingTotals, runID: Int64?) {
+            self.totals = totals
+            self.runID = runID
         }
     }
 
@@ -52,15 +52,14 @@ public struct ReportStage {
         run.counts.receiptsInStore = counts.receipts
         run.counts.rejectedInStore = counts.rejected
         run.counts.stillPending = counts.pending
-        run.findingsByCode = Dictionary(grouping: findings.found, by: \.code.rawValue).mapValues(\.count)
-        run.findingsBySeverity = Dictionary(grouping: findings.found, by: \.severity.rawValue).mapValues(\.count)
-        run.newFindings = findings.current.filter(\.isNew).count
-        run.resolvedFindings = findings.resolved.count
+        run.findingsByCode = findings.totals.countsByCode
+        run.findingsBySeverity = findings.totals.countsBySeverity
+        run.newFindings = findings.totals.new
+        run.resolvedFindings = findings.totals.resolved
 
         var report = ReconciliationReport(
-            asOf: asOf, timeZone: timeZoneName, revenue: revenue.rows(), findings: findings.current,
-            resolved: findings.resolved, rejected: try store.rejectedRows(),
-            pending: try store.pendingTransactions(limit: ReconciliationReport.pendingLimit),
+            asOf: asOf, timeZone: timeZoneName, revenue: revenue.rows(), findings: findings.totals,
+            findingsRecordedBy: findings.runID, rejected: try store.rejectedRows(),
             pendingTotal: counts.pending, recoveredFromSandbox: revenue.recoveredFromSandbox,
             excludedAsSandbox: revenue.excludedAsSandbox, unpricedTransactions: revenue.unpricedTransactions,
             duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: run)
@@ -82,13 +81,16 @@ public struct ReportStage {
         return report
     }
 
-    /// Writes the CSV files and the workbook of `report`.
+    /// Writes the CSV files and the workbook of `report`; the findings and the pending rows stream from `store`,
+    /// never all in memory.
     ///
     /// Values a format cannot hold become warnings in `report.run` (and so in run.json), never a failed report.
-    public func write(_ report: inout ReconciliationReport) throws {
+    public func write(_ report: inout ReconciliationReport, store: ReconStore) throws {
         let out = outputDirectory
         try ReportFile.ensureDirectory(out)
-        try ReportFile.write(CSVReports.discrepancies(report).encoded(), to: out + "/discrepancies.csv")
+        let discrepancies = try CSVFile(path: out + "/discrepancies.csv", header: CSVReports.discrepanciesHeader)
+        try store.forEachRunFinding(at: report.asOf) { try discrepancies.append(CSVReports.discrepancy($0)) }
+        try discrepancies.commit()
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
@@ -103,7 +105,7 @@ public struct ReportStage {
             try ReportFile.remove(salesPath)
         }
         let warnings = report.run.warnings ?? []
-        let workbookWarnings = try XLSXReportWriter.write(report, to: out + "/reconciliation.xlsx")
+        let workbookWarnings = try XLSXReportWriter.write(report, store: store, to: out + "/reconciliation.xlsx")
         if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }
         for warning in workbookWarnings { logger.warning("\(warning)") }
         logger.info("reports written", metadata: ["out": "\(out)"])
@@ -121,7 +123,7 @@ public struct ReportStage {
             "\(Money(milliunits: $0.net, currency: $0.currency).formatted) \($0.currency)"
         }
         let bySeverity = Severity.allCases.compactMap { s -> String? in
-            let n = report.findings.filter { $0.finding.severity == s }.count
+            let n = report.findings.count(s)
             return n > 0 ? "\(n) \(s.rawValue)" : nil
         }
         var parts = ["findings: \(report.findings.count)"]

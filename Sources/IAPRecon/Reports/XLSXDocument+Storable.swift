@@ -9,9 +9,9 @@ extension XLSXDocument {
     static let maxCellText = 32_767
 
     /// The document with every unstorable cell replaced, and one warning per replacement
-    /// (`reconciliation.xlsx sheet 'Pending' cell E2: 0001-01-01 00:00:00 is not a date Excel can store; written as text`).
-    public func storable(fileName: String) -> (document: XLSXDocument, warnings: [String]) {
-        var warnings: [String] = []
+    /// (`sheet 'Pending' cell E2: 0001-01-01 00:00:00 is not a date Excel can store; written as text`).
+    public func storable() -> (document: XLSXDocument, warnings: [XLSXWarning]) {
+        var warnings: [XLSXWarning] = []
         var sheets = sheets
         for s in sheets.indices {
             let name = sheets[s].name
@@ -20,15 +20,15 @@ extension XLSXDocument {
                 let dropped = sheets[s].rows.count - (maxRows - 1)
                 sheets[s].rows.removeLast(dropped)
                 sheets[s].rows.append(XLSXRow([.text("… \(dropped) more rows not shown (a sheet holds \(maxRows))")]))
-                warnings.append("\(fileName) sheet '\(name)': \(dropped) rows beyond Excel's \(maxRows) not shown")
+                warnings.append(XLSXWarning(sheet: name, text: "\(dropped) rows beyond Excel's \(maxRows) not shown"))
             }
             for r in sheets[s].rows.indices {
                 for c in sheets[s].rows[r].cells.indices {
                     let cell = sheets[s].rows[r].cells[c]
                     guard let (text, problem) = Self.unstorable(cell) else { continue }
                     sheets[s].rows[r].cells[c] = .text(text)
-                    let location = "sheet '\(name)' cell \(XLSXWorkbook.cellName(row: r, column: c))"
-                    warnings.append("\(fileName) \(location): \(problem); written as text")
+                    let reference = XLSXWorkbook.cellName(row: r, column: c)
+                    warnings.append(XLSXWarning(sheet: name, cell: reference, text: "\(problem); written as text"))
                 }
             }
         }

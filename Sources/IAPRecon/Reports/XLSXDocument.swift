@@ -156,3 +156,37 @@ public struct XLSXSheet: Sendable, Hashable {
         self.charts = charts
     }
 }
+
+/// Rows appended to a sheet after its own, read as they are written and never all in memory: a long table.
+public struct XLSXRowStream {
+    /// The sheet the rows go to; no chart may read it.
+    public var sheet: String
+    /// Calls its argument with each row, in order.
+    public var rows: ((XLSXRow) throws -> Void) throws -> Void
+
+    public init(sheet: String, rows: @escaping ((XLSXRow) throws -> Void) throws -> Void) {
+        self.sheet = sheet
+        self.rows = rows
+    }
+}
+
+/// A value written other than as given (as text, or left out), for `run.json`.
+public struct XLSXWarning: Sendable, Hashable {
+    /// The sheet it is on.
+    public var sheet: String
+    /// The cell (`E2`); nil for the sheet as a whole.
+    public var cell: String?
+    /// What happened (`… is not a date Excel can store …; written as text`).
+    public var text: String
+
+    public init(sheet: String, cell: String? = nil, text: String) {
+        self.sheet = sheet
+        self.cell = cell
+        self.text = text
+    }
+
+    /// The line for `run.json`: `reconciliation.xlsx sheet 'Pending' cell E2: …`.
+    public func message(fileName: String) -> String {
+        "\(fileName) sheet '\(sheet)'" + (cell.map { " cell \($0)" } ?? "") + ": " + text
+    }
+}

@@ -10,15 +10,43 @@ public enum XLSXReportWriter {
     /// A stored value the format cannot hold is written as text.
     ///
     /// - Returns: one warning per value written as text, for `run.json`.
+    /// The findings and the pending rows stream from `store` into their sheets, never all in memory.
     @discardableResult
-    public static func write(_ report: ReconciliationReport, to path: String) throws -> [String] {
+    public static func write(_ report: ReconciliationReport, store: ReconStore, to path: String) throws -> [String] {
         let fileName = String(path.split(separator: "/").last ?? Substring(path))
-        let (document, warnings) = document(for: report).storable(fileName: fileName)
-        try XLSXWriter.write(document, to: path, createdAt: report.asOf)
-        return warnings
+        let (document, warnings) = document(for: report).storable()
+        let tz = zone(report)
+        let streams = [
+            XLSXRowStream(sheet: "Discrepancies") { row in
+                try store.forEachRunFinding(at: report.asOf) {
+                    try row(discrepancy($0, status: $0.isNew ? "new" : "open", tz))
+                }
+                if let runID = report.findingsRecordedBy {
+                    try store.forEachFindingResolved(runID: runID, at: report.asOf) {
+                        try row(discrepancy($0, status: "resolved", tz))
+                    }
+                }
+            },
+            XLSXRowStream(sheet: "Pending") { row in
+                var shown = 0
+                try store.forEachPendingTransaction(limit: ReconciliationReport.pendingLimit) {
+                    try row(pending($0, asOf: report.asOf, tz))
+                    shown += 1
+                }
+                if report.pendingTotal > shown {
+                    try row(XLSXRow([.text("… \(report.pendingTotal - shown) more pending rows not shown")]))
+                }
+            },
+        ]
+        let streamed = try XLSXWriter.write(document, streams: streams, to: path, createdAt: report.asOf)
+        // In sheet order, as the sheets are written.
+        let order = Dictionary(uniqueKeysWithValues: document.sheets.enumerated().map { ($1.name, $0) })
+        return (warnings + streamed).enumerated()
+            .sorted { (order[$0.element.sheet] ?? 0, $0.offset) < (order[$1.element.sheet] ?? 0, $1.offset) }
+            .map { $0.element.message(fileName: fileName) }
     }
 
-    /// The workbook as values (tests read it back from here too).
+    /// The workbook as values, without the rows streamed from the store (the findings and the pending rows).
     public static func document(for report: ReconciliationReport) -> XLSXDocument {
         XLSXDocument(
             sheets: [summary(report), revenue(report)] + (report.sales.map { [appleSales($0)] } ?? [])
@@ -83,32 +111,25 @@ public enum XLSXReportWriter {
         rows += appleSalesSummary(report.sales)
         rows.append(XLSXRow([]))
         rows.append(XLSXRow([.text("Findings")], style: .title))
-        rows.append(XLSXRow([.text("New since previous run"), .integer(Int64(report.findings.filter(\.isNew).count))]))
-        rows.append(XLSXRow([.text("Resolved since previous run"), .integer(Int64(report.resolved.count))]))
+        rows.append(XLSXRow([.text("New since previous run"), .integer(Int64(report.findings.new))]))
+        rows.append(XLSXRow([.text("Resolved since previous run"), .integer(Int64(report.findings.resolved))]))
         rows.append(XLSXRow(["Severity", "Findings"].map { .text($0) }, style: .header))
         for severity in Severity.allCases {
-            let count = report.findings.filter { $0.finding.severity == severity }.count
-            rows.append(XLSXRow([.text(severity.rawValue), .integer(Int64(count))]))
+            rows.append(XLSXRow([.text(severity.rawValue), .integer(Int64(report.findings.count(severity)))]))
         }
         rows.append(XLSXRow([]))
         rows.append(
             XLSXRow(
                 ["Code", "Severity", "Findings", "New", "Amount at stake", "Currency"].map { .text($0) }, style: .header
             ))
-        let byCode = Dictionary(grouping: report.findings, by: \.finding.code)
         for code in FindingCode.allCases.sorted(by: { ($0.severity, $0.rawValue) < ($1.severity, $1.rawValue) }) {
-            let items = byCode[code] ?? []
-            var perCurrency: [String: Int64] = [:]
-            for item in items {
-                if let a = item.finding.amount {
-                    perCurrency[a.currency] = Money.sum(perCurrency[a.currency] ?? 0, a.milliunits)
-                }
-            }
-            let newCount = Int64(items.filter(\.isNew).count)
+            let totals = report.findings.byCode[code] ?? FindingTotals.Code()
+            let perCurrency = totals.amounts
+            let newCount = Int64(totals.new)
             if perCurrency.isEmpty {
                 rows.append(
                     XLSXRow([
-                        .text(code.rawValue), .text(code.severity.rawValue), .integer(Int64(items.count)),
+                        .text(code.rawValue), .text(code.severity.rawValue), .integer(Int64(totals.count)),
                         .integer(newCount), .empty, .empty,
                     ]))
             }
@@ -116,7 +137,7 @@ public enum XLSXReportWriter {
                 rows.append(
                     XLSXRow([
                         .text(code.rawValue), .text(code.severity.rawValue),
-                        index == 0 ? .integer(Int64(items.count)) : .empty,
+                        index == 0 ? .integer(Int64(totals.count)) : .empty,
                         index == 0 ? .integer(newCount) : .empty, .amount(Money(milliunits: milli, currency: currency)),
                         .text(currency),
                     ]))
@@ -196,60 +217,44 @@ public enum XLSXReportWriter {
         return XLSXSheet(name: "Revenue", rows: rows, columnWidths: [12], headerRow: 0)
     }
 
+    /// The Discrepancies sheet's header; its rows are streamed (``discrepancy(_:status:_:)``).
     static func discrepancies(_ report: ReconciliationReport) -> XLSXSheet {
-        let tz = zone(report)
-        var rows = [XLSXRow((CSVReports.discrepanciesHeader + ["status"]).map { .text($0) }, style: .header)]
-        for h in report.findings {
-            let f = h.finding
-            rows.append(
-                XLSXRow([
-                    .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID),
-                    .text(f.originalTransactionID ?? ""),
-                    .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""),
-                    .text(f.environment?.rawValue ?? ""),
-                    f.amount.map { .amount($0) } ?? .empty, .text(f.amount?.currency ?? ""),
-                    .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text(h.isNew ? "new" : "open"),
-                ]))
-        }
-        for h in report.resolved {
-            let f = h.finding
-            rows.append(
-                XLSXRow([
-                    .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID),
-                    .text(f.originalTransactionID ?? ""),
-                    .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""),
-                    .text(f.environment?.rawValue ?? ""),
-                    f.amount.map { .amount($0) } ?? .empty, .text(f.amount?.currency ?? ""),
-                    .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text("resolved"),
-                ]))
-        }
-        return XLSXSheet(
-            name: "Discrepancies", rows: rows, columnWidths: [nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, 90],
-            headerRow: 0)
+        XLSXSheet(
+            name: "Discrepancies",
+            rows: [XLSXRow((CSVReports.discrepanciesHeader + ["status"]).map { .text($0) }, style: .header)],
+            columnWidths: [nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, 90], headerRow: 0)
     }
 
+    /// One finding of the Discrepancies sheet: this run's (`new`, `open`) in report order, then the resolved ones.
+    static func discrepancy(_ h: FindingHistory, status: String, _ tz: TimeZone) -> XLSXRow {
+        let f = h.finding
+        return XLSXRow([
+            .text(f.code.rawValue), .text(f.severity.rawValue), .text(f.transactionID),
+            .text(f.originalTransactionID ?? ""),
+            .text(f.userIDs.joined(separator: ";")), .text(f.productID ?? ""),
+            .text(f.environment?.rawValue ?? ""),
+            f.amount.map { .amount($0) } ?? .empty, .text(f.amount?.currency ?? ""),
+            .dateTime(dateTime(h.firstSeenAt, zone: tz)), .text(f.detail), .text(status),
+        ])
+    }
+
+    /// The Pending sheet's header; its rows are streamed (``pending(_:asOf:_:)``), the oldest
+    /// ``ReconciliationReport/pendingLimit``.
     static func pending(_ report: ReconciliationReport) -> XLSXSheet {
-        let tz = zone(report)
-        var rows = [
-            XLSXRow(
-                [
-                    "record_id", "user_id", "product_id", "transaction_id", "purchase_date", "age_hours", "environment",
-                    "price", "receipt_id",
-                ].map { .text($0) }, style: .header)
+        let header = [
+            "record_id", "user_id", "product_id", "transaction_id", "purchase_date", "age_hours", "environment",
+            "price", "receipt_id",
         ]
-        for t in report.pending {
-            rows.append(
-                XLSXRow([
-                    .text(t.recordID), .text(t.userID), .text(t.productID), .text(t.transactionID),
-                    .dateTime(dateTime(t.purchaseDate, zone: tz)),
-                    .integer(max(0, (report.asOf - t.purchaseDate) / 3_600_000)),
-                    .text(t.environment.rawValue), t.lineTotal.map { .money($0) } ?? .empty, .text(t.receiptID ?? ""),
-                ]))
-        }
-        if report.pendingTotal > report.pending.count {
-            rows.append(XLSXRow([.text("… \(report.pendingTotal - report.pending.count) more pending rows not shown")]))
-        }
-        return XLSXSheet(name: "Pending", rows: rows, headerRow: 0)
+        return XLSXSheet(name: "Pending", rows: [XLSXRow(header.map { .text($0) }, style: .header)], headerRow: 0)
+    }
+
+    /// One pending ledger row.
+    static func pending(_ t: LedgerTransaction, asOf: Int64, _ tz: TimeZone) -> XLSXRow {
+        XLSXRow([
+            .text(t.recordID), .text(t.userID), .text(t.productID), .text(t.transactionID),
+            .dateTime(dateTime(t.purchaseDate, zone: tz)), .integer(max(0, (asOf - t.purchaseDate) / 3_600_000)),
+            .text(t.environment.rawValue), t.lineTotal.map { .money($0) } ?? .empty, .text(t.receiptID ?? ""),
+        ])
     }
 
     static func rejected(_ report: ReconciliationReport) -> XLSXSheet {

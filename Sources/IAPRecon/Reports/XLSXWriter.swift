@@ -38,11 +38,20 @@ public enum XLSXWriter {
     ///     "unset").
     /// - Throws: ``XLSXError`` with a one-line message naming `path` and the sheet, cell or
     ///   step. No temporary file is left behind and an existing file at `path` is untouched.
-    public static func write(_ document: XLSXDocument, to path: String, createdAt: Int64? = nil) throws {
+    /// - Parameter streams: rows appended to sheets after their own, read as they are written and never all in
+    ///   memory (no chart may read such a sheet). A streamed cell the format cannot hold is written as text, and a
+    ///   row beyond the sheet's last is left out and counted in a last row; each is a returned warning.
+    /// - Returns: the warnings of the streamed rows, each with its sheet.
+    @discardableResult
+    public static func write(
+        _ document: XLSXDocument, streams: [XLSXRowStream] = [], to path: String, createdAt: Int64? = nil
+    ) throws -> [XLSXWarning] {
         try validate(document, path: path)
+        try validate(streams, of: document, path: path)
         let temporary = try createTemporaryFile(for: path)
+        var warnings: [XLSXWarning] = []
         do {
-            try render(document, to: temporary, displayPath: path, createdAt: createdAt)
+            warnings = try render(document, streams: streams, to: temporary, displayPath: path, createdAt: createdAt)
             try syncFile(temporary, displayPath: path)
             guard chmod(temporary, fileMode) == 0 else {
                 throw XLSXError.fileSystem(path: path, operation: "setting the file mode", reason: errnoText())
@@ -56,14 +65,16 @@ public enum XLSXWriter {
             throw error
         }
         syncDirectory(of: path)
+        return warnings
     }
 
     // MARK: - Rendering
 
     /// Builds the workbook and closes it, which writes `filePath`.
     private static func render(
-        _ document: XLSXDocument, to filePath: String, displayPath: String, createdAt: Int64?
-    ) throws {
+        _ document: XLSXDocument, streams: [XLSXRowStream], to filePath: String, displayPath: String,
+        createdAt: Int64?
+    ) throws -> [XLSXWarning] {
         let workbook = try XLSXWorkbook(filePath: filePath, displayPath: displayPath)
         if let createdAt {
             // Round down to whole seconds, also before 1970.
@@ -80,25 +91,67 @@ public enum XLSXWriter {
             worksheets.append(
                 try workbook.addWorksheet(named: sheet.name, rowByRow: !chartSources.contains(sheet.name)))
         }
+        var warnings: [XLSXWarning] = []
         for (sheet, worksheet) in zip(document.sheets, worksheets) {
-            try render(sheet, into: worksheet, of: workbook)
+            let stream = streams.first { $0.sheet == sheet.name }
+            warnings += try render(sheet, appending: stream, into: worksheet, of: workbook)
         }
         try workbook.close()
+        return warnings
     }
 
     private static func render(
-        _ sheet: XLSXSheet, into worksheet: XLSXWorkbook.Worksheet, of workbook: XLSXWorkbook
-    ) throws {
+        _ sheet: XLSXSheet, appending stream: XLSXRowStream?, into worksheet: XLSXWorkbook.Worksheet,
+        of workbook: XLSXWorkbook
+    ) throws -> [XLSXWarning] {
         let decimalPercentColumns = percentColumnsWithDecimals(of: sheet)
-        for (rowIndex, row) in sheet.rows.enumerated() {
+        var widths = ColumnWidths()
+        func add(_ row: XLSXRow, at rowIndex: Int) throws {
             for (columnIndex, cell) in row.cells.enumerated() {
                 try write(
                     cell, style: row.style, row: rowIndex, column: columnIndex,
                     percentFormat: decimalPercentColumns.contains(columnIndex) ? "0.0%" : "0%",
                     sheet: worksheet, workbook)
             }
+            widths.add(row, isHeader: rowIndex == sheet.headerRow)
         }
-        for (column, width) in columnWidths(of: sheet).enumerated() {
+        for (rowIndex, row) in sheet.rows.enumerated() { try add(row, at: rowIndex) }
+        var rowCount = sheet.rows.count
+        var warnings: [XLSXWarning] = []
+        if let stream {
+            let maxRows = XLSXWorkbook.maxRow + 1
+            // The sheet's last row is written once it is known whether more follow (then it says how many).
+            var last: XLSXRow?
+            var dropped = 0
+            try stream.rows { row in
+                if rowCount < maxRows - 1 {
+                    var row = row
+                    for c in row.cells.indices {
+                        guard let (text, problem) = XLSXDocument.unstorable(row.cells[c]) else { continue }
+                        row.cells[c] = .text(text)
+                        let cell = XLSXWorkbook.cellName(row: rowCount, column: c)
+                        warnings.append(XLSXWarning(sheet: sheet.name, cell: cell, text: "\(problem); written as text"))
+                    }
+                    try add(row, at: rowCount)
+                    rowCount += 1
+                } else if last == nil, dropped == 0 {
+                    last = row
+                } else {
+                    dropped += last == nil ? 1 : 2
+                    last = nil
+                }
+            }
+            if let row = last {
+                try add(row, at: rowCount)
+                rowCount += 1
+            } else if dropped > 0 {
+                try add(XLSXRow([.text("… \(dropped) more rows not shown (a sheet holds \(maxRows))")]), at: rowCount)
+                rowCount += 1
+                warnings.append(
+                    XLSXWarning(sheet: sheet.name, text: "\(dropped) rows beyond Excel's \(maxRows) not shown"))
+            }
+        }
+        for (column, width) in widths.widths(given: sheet.columnWidths).enumerated() {
             try workbook.setColumnWidth(width, column: column, in: worksheet)
         }
         if let headerRow = sheet.headerRow {
@@ -106,7 +159,7 @@ public enum XLSXWriter {
             let headerColumns = sheet.rows[headerRow].cells.count
             if headerColumns > 0 {
                 try workbook.autofilter(
-                    firstRow: headerRow, firstColumn: 0, lastRow: max(headerRow, sheet.rows.count - 1),
+                    firstRow: headerRow, firstColumn: 0, lastRow: max(headerRow, rowCount - 1),
                     lastColumn: headerColumns - 1, in: worksheet)
             }
         }
@@ -114,6 +167,7 @@ public enum XLSXWriter {
             try workbook.insertChart(chart, into: worksheet)
         }
         try workbook.setPrintLayout(repeatingRow: sheet.headerRow, in: worksheet)
+        return warnings
     }
 
     private static func write(
@@ -267,19 +321,35 @@ public enum XLSXWriter {
     /// The width of every column that has content or a given width: the given one, else the
     /// longest rendered content plus padding, clamped to ``computedWidthRange``.
     static func columnWidths(of sheet: XLSXSheet) -> [Double] {
-        let columnCount = max(sheet.columnWidths.count, sheet.rows.map(\.cells.count).max() ?? 0)
-        var longest = [Int](repeating: 0, count: columnCount)
-        for (rowIndex, row) in sheet.rows.enumerated() where row.style != .title {
+        var widths = ColumnWidths()
+        for (rowIndex, row) in sheet.rows.enumerated() { widths.add(row, isHeader: rowIndex == sheet.headerRow) }
+        return widths.widths(given: sheet.columnWidths)
+    }
+
+    /// The longest rendered content of each column, gathered row by row.
+    struct ColumnWidths {
+        private var longest: [Int] = []
+
+        /// Counts `row` (a title row does not count: it overflows into the empty cells beside it).
+        mutating func add(_ row: XLSXRow, isHeader: Bool) {
+            guard row.style != .title else { return }
             // The autofilter button takes about two characters of the header cell.
-            let extra = rowIndex == sheet.headerRow ? 2 : 0
+            let extra = isHeader ? 2 : 0
+            if longest.count < row.cells.count {
+                longest += Array(repeating: 0, count: row.cells.count - longest.count)
+            }
             for (column, cell) in row.cells.enumerated() {
-                longest[column] = max(longest[column], displayWidth(renderedText(cell)) + extra)
+                longest[column] = max(longest[column], XLSXWriter.displayWidth(XLSXWriter.renderedText(cell)) + extra)
             }
         }
-        return (0..<columnCount).map { column in
-            if column < sheet.columnWidths.count, let given = sheet.columnWidths[column] { return given }
-            let computed = Double(longest[column] + 2)
-            return min(max(computed, computedWidthRange.lowerBound), computedWidthRange.upperBound)
+
+        /// The width of every column that has content or a given width.
+        func widths(given: [Double?]) -> [Double] {
+            (0..<max(given.count, longest.count)).map { column in
+                if column < given.count, let width = given[column] { return width }
+                let computed = Double((column < longest.count ? longest[column] : 0) + 2)
+                return min(max(computed, computedWidthRange.lowerBound), computedWidthRange.upperBound)
+            }
         }
     }
 
@@ -322,6 +392,24 @@ public enum XLSXWriter {
             }
             for chart in sheet.charts {
                 try validate(chart, in: sheet, sheetNames: sheetNames, path: path)
+            }
+        }
+    }
+
+    /// Checks that every stream goes to a sheet of the document that no chart reads (its rows are not kept).
+    static func validate(_ streams: [XLSXRowStream], of document: XLSXDocument, path: String) throws {
+        let chartSources = Set(document.sheets.flatMap(\.charts).flatMap { [$0.categories] + $0.series }.map(\.sheet))
+        var seen: Set<String> = []
+        for stream in streams {
+            let location = "rows streamed to sheet '\(stream.sheet)'"
+            guard document.sheets.contains(where: { $0.name == stream.sheet }) else {
+                throw XLSXError.invalidDocument(path: path, location: location, reason: "no such sheet")
+            }
+            guard !chartSources.contains(stream.sheet) else {
+                throw XLSXError.invalidDocument(path: path, location: location, reason: "a chart reads that sheet")
+            }
+            guard seen.insert(stream.sheet).inserted else {
+                throw XLSXError.invalidDocument(path: path, location: location, reason: "streamed twice")
             }
         }
     }

@@ -12,9 +12,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case usage = 64
 
     /// `findingsAtOrAboveFailOn` when a finding at or above `failOn` exists, else `done`.
-    public static func forFindings(_ findings: [Finding], failOn: Severity?) -> ExitStatus {
+    public static func forFindings(_ findings: FindingTotals, failOn: Severity?) -> ExitStatus {
         guard let failOn else { return .done }
-        return findings.contains { $0.severity <= failOn } ? .findingsAtOrAboveFailOn : .done
+        let atOrAbove = findings.byCode.contains { $0.key.severity <= failOn && $0.value.count > 0 }
+        return atOrAbove ? .findingsAtOrAboveFailOn : .done
     }
 }
 

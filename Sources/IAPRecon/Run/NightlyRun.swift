@@ -68,7 +68,7 @@ public struct NightlyRun {
     /// The common end of `run` and `report`: detect, write the reports, complete the run, and
     /// decide how the command ends.
     func detectAndReport(_ recorder: RunRecorder) throws -> CommandOutput {
-        let detected = try recorder.stage("detect", counts: { ["findings": $0.findings.found.count] }) {
+        let detected = try recorder.stage("detect", counts: { ["findings": $0.findings.totals.count] }) {
             try detect(asOf: recorder.asOf, runID: recorder.runID)
         }
         let findings = detected.findings
@@ -78,7 +78,7 @@ public struct NightlyRun {
             var report = try reportStage.assemble(
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
                 run: recorder.record, sales: detected.sales)
-            try reportStage.write(&report)
+            try reportStage.write(&report, store: deps.store)
             try reportStage.recordShown(report, runID: recorder.runID, store: deps.store)
             return report
         }
@@ -88,7 +88,7 @@ public struct NightlyRun {
             record.stages = stages
         }
 
-        var status = ExitStatus.forFindings(findings.found, failOn: deps.settings.failOn)
+        var status = ExitStatus.forFindings(findings.totals, failOn: deps.settings.failOn)
         if deps.settings.strict, recorder.record.counts.rejected > 0 { status = .failed }
         try recorder.finish(status)
         return CommandOutput(status, lines: [ReportStage.summaryLine(report)])
@@ -96,8 +96,8 @@ public struct NightlyRun {
 }
 
 extension NightlyRun {
-    /// What the detect stage produced: the findings as recorded, and revenue and the sales
-    /// reconciliation accumulated from the same pass over the store.
+    /// What the detect stage produced: the findings as recorded (kept in the store, counted here), and revenue and
+    /// the sales reconciliation accumulated from the same pass over the store.
     public struct Detection {
         public var findings: ReportStage.RecordedFindings
         public var revenue: RevenueBuilder
@@ -120,9 +120,12 @@ extension NightlyRun {
                 to: settings.revenueDays.to),
             sales: try deps.salesReconciliation(asOf: asOf))
         let changes = try RevenueChangeTracker(store: deps.store)
-        var found = try stage.run(store: deps.store, alongside: totals.add) { added in
-            try changes.add(transactionID: added.transactionID, contributions: added.contributions)
-        }
+        let spool = try deps.store.startRunFindings()
+        try stage.run(
+            store: deps.store, alongside: totals.add,
+            each: { added in
+                try changes.add(transactionID: added.transactionID, contributions: added.contributions)
+            }, found: spool.add)
         var revenue = totals.revenue
         let sales = totals.sales
         revenue.changes = try changes.finish()
@@ -130,19 +133,23 @@ extension NightlyRun {
         if !sales.comparedDays.isEmpty {
             let zone = settings.salesReportTimeZone.identifier
             let lines = sales.lines()
-            found = SalesReportMismatch.merge(lines, timeZone: zone, into: found, detectors: stage.detectors.sales)
+            for finding in SalesReportMismatch.findings(lines, timeZone: zone, detectors: stage.detectors.sales) {
+                try spool.add(finding)
+            }
             report = SalesReconciliationReport(timeZone: zone, comparedDays: sales.comparedDays, lines: lines)
         }
-        let current: [ReconStore.FindingHistory]
-        let resolved: [ReconStore.FindingHistory]
+        try spool.flush()
+        let findings: FindingTotals
+        let recorded: Bool
         if let latest = try deps.store.latestFindingsAsOf(), asOf < latest {
-            current = try deps.store.findingsWithoutRecording(found, at: asOf)
-            resolved = []
+            findings = try deps.store.lookUpRunFindings()
+            recorded = false
         } else {
-            (current, resolved) = try deps.store.recordFindings(found, runID: runID, at: asOf)
+            findings = try deps.store.recordRunFindings(runID: runID, at: asOf)
+            recorded = true
         }
         return Detection(
-            findings: ReportStage.RecordedFindings(found: found, current: current, resolved: resolved),
+            findings: ReportStage.RecordedFindings(totals: findings, runID: recorded ? runID : nil),
             revenue: revenue, sales: report)
     }
 }

@@ -21,7 +21,7 @@ extension ReconStore {
     }
 
     /// Pending ledger rows, oldest first, at most `limit`.
-    public func pendingTransactions(limit: Int) throws(StoreError) -> [LedgerTransaction] {
+    public func forEachPendingTransaction(limit: Int, _ body: (LedgerTransaction) throws -> Void) throws {
         let stmt = try db.prepare(
             """
             SELECT \(TransactionsRow.columns) FROM transactions
@@ -29,9 +29,7 @@ extension ReconStore {
             ORDER BY purchase_date, record_id LIMIT ?
             """)
         try stmt.bind([.integer(Int64(limit))])
-        var rows: [LedgerTransaction] = []
-        while try stmt.step() { rows.append(try TransactionsRow.read(stmt)) }
-        return rows
+        while try stmt.step() { try body(try TransactionsRow.read(stmt)) }
     }
 
     /// Row counts of the main tables, for run records.

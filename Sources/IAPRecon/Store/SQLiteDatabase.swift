@@ -102,6 +102,9 @@ final class SQLiteDatabase {
     /// The row id of the last successful INSERT.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Whether a transaction is open on this connection (`sqlite3_get_autocommit` is off).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -93,12 +93,13 @@ import Testing
 
                 """)
         // gross − refunds = net on every row.
-        let report = try await reportValues()
+        let (report, store) = try await reportValues()
         for row in report.revenue { #expect(row.gross - row.refunds == row.net) }
 
         // Ledger (Production, not invalid) − duplicates − test purchases + recovered = gross;
         // gross − refunds still counted = net.
-        let findings = report.findings.map(\.finding)
+        var findings: [Finding] = []
+        try store.forEachRunFinding(at: report.asOf) { findings.append($0.finding) }
         func amount(_ code: FindingCode, _ currency: String) -> Int64 {
             findings.filter { $0.code == code && $0.amount?.currency == currency }.reduce(0) {
                 $0 + ($1.amount?.milliunits ?? 0)
@@ -123,17 +124,18 @@ import Testing
             ]))
     }
 
-    func reportValues() async throws -> ReconciliationReport {
+    func reportValues() async throws -> (ReconciliationReport, ReconStore) {
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("values"))
         config.bundleIDs = ["com.example.app"]
         let asOf: Int64 = 1_795_176_000_000
         let recon = try config.dependencies(at: asOf)
         let runID = try recon.store.beginRun(command: "test", startedAt: 0, asOf: asOf)
         let detected = try NightlyRun(recon).detect(asOf: asOf, runID: runID)
-        return try recon.reportStage().assemble(
+        let report = try recon.reportStage().assemble(
             store: recon.store, asOf: asOf, revenue: detected.revenue, findings: detected.findings,
             run: RunRecord(
                 runID: runID, command: "test", version: "", startedAt: "", finishedAt: "", asOf: "", timeZone: "UTC",
                 store: ""))
+        return (report, recon.store)
     }
 }

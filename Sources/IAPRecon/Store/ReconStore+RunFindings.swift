@@ -1,0 +1,229 @@
+/// This run's findings, kept in the store as detection finds them, so a run with many findings never holds them in
+/// memory: detection adds them to a temporary table (``RunFindingSpool``), the history is recorded from it in SQL,
+/// and the report files stream them back in report order.
+extension ReconStore {
+    /// A finding with its history across runs (the read model lives in Model/).
+    public typealias FindingHistory = IAPRecon.FindingHistory
+
+    /// Starts this run's findings afresh (an earlier run's temporary table on this connection is dropped).
+    public func startRunFindings() throws(StoreError) -> RunFindingSpool {
+        try db.execute(
+            """
+            DROP TABLE IF EXISTS temp.run_findings;
+            DROP TABLE IF EXISTS temp.run_finding_users;
+            CREATE TEMP TABLE run_findings (
+                fingerprint TEXT NOT NULL UNIQUE, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
+                transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
+                environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
+                receipt_id TEXT, subject TEXT, known_first_seen_at INTEGER
+            );
+            CREATE TEMP TABLE run_finding_users (
+                fingerprint TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (fingerprint, user_id)
+            ) WITHOUT ROWID;
+            """, context: "keeping this run's findings")
+        return RunFindingSpool(
+            db: db,
+            insert: try db.prepare(
+                """
+                INSERT OR IGNORE INTO temp.run_findings (fingerprint, severity_rank, code, transaction_id,
+                    original_transaction_id, user_ids, product_id, environment, amount_milli, currency, detail,
+                    record_ids, receipt_id, subject)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                """),
+            insertUser: try db.prepare(
+                "INSERT OR IGNORE INTO temp.run_finding_users (fingerprint, user_id) VALUES (?, ?)"))
+    }
+
+    /// Records this run's findings (``startRunFindings()``) in the history: new ones are inserted, known ones touched,
+    /// and previously open findings absent now are marked resolved.
+    ///
+    /// An open finding keeps its first sighting; a resolved one found again starts anew.
+    public func recordRunFindings(runID: Int64, at time: Int64) throws -> FindingTotals {
+        try write {
+            try lookUpFirstSightings()
+            try db.prepare(
+                """
+                INSERT INTO findings (fingerprint, code, severity, transaction_id, original_transaction_id, user_ids,
+                    product_id, environment, amount_milli, currency, detail, record_ids, receipt_id, first_seen_run,
+                    first_seen_at, last_seen_run, last_seen_at, resolved_run, resolved_at, subject)
+                SELECT fingerprint, code, \(Self.severityName("code")), transaction_id, original_transaction_id,
+                    replace(user_ids, char(31), ' '), product_id, environment, amount_milli, currency, detail,
+                    record_ids, receipt_id, ?1, ?2, ?1, ?2, NULL, NULL, subject
+                FROM temp.run_findings WHERE true
+                ORDER BY severity_rank, code, transaction_id, fingerprint
+                ON CONFLICT (fingerprint) DO UPDATE SET code = excluded.code, severity = excluded.severity,
+                    transaction_id = excluded.transaction_id, original_transaction_id = excluded.original_transaction_id,
+                    user_ids = excluded.user_ids, product_id = excluded.product_id, environment = excluded.environment,
+                    amount_milli = excluded.amount_milli, currency = excluded.currency, detail = excluded.detail,
+                    record_ids = excluded.record_ids, receipt_id = excluded.receipt_id, last_seen_run = ?1,
+                    last_seen_at = ?2, resolved_run = NULL, resolved_at = NULL, subject = excluded.subject,
+                    first_seen_run = CASE WHEN resolved_at IS NULL THEN first_seen_run ELSE ?1 END,
+                    first_seen_at = CASE WHEN resolved_at IS NULL THEN first_seen_at ELSE ?2 END
+                """
+            ).run([.integer(runID), .integer(time)])
+            try db.execute(
+                """
+                INSERT OR IGNORE INTO finding_users (fingerprint, user_id)
+                SELECT fingerprint, user_id FROM temp.run_finding_users
+                """, context: "recording the findings' users")
+            try db.prepare(
+                """
+                UPDATE findings SET resolved_run = ?1, resolved_at = ?2
+                WHERE resolved_at IS NULL AND fingerprint NOT IN (SELECT fingerprint FROM temp.run_findings)
+                """
+            ).run([.integer(runID), .integer(time)])
+            var totals = try runFindingTotals()
+            totals.resolved = Int(
+                try db.scalar(
+                    """
+                    SELECT COUNT(*) FROM findings
+                    WHERE resolved_run = ?1 AND resolved_at = ?2 AND code IN (\(Self.knownCodes))
+                    """, [.integer(runID), .integer(time)]) ?? 0)
+            return totals
+        }
+    }
+
+    /// This run's findings with the history the store already has for them, recording nothing: for a report whose
+    /// `--as-of` is earlier than the latest recorded (the history belongs to the latest as-of).
+    public func lookUpRunFindings() throws -> FindingTotals {
+        try lookUpFirstSightings()
+        return try runFindingTotals()
+    }
+
+    /// This run's findings in report order (``Finding/reportOrder(_:_:)``) with their history at `time` (the
+    /// run's as-of): first seen when the store first saw them open, else now.
+    public func forEachRunFinding(at time: Int64, _ body: (FindingHistory) throws -> Void) throws {
+        let statement = try db.prepare(
+            """
+            SELECT \(RunFindingsRow.columns) FROM temp.run_findings r
+            ORDER BY r.severity_rank, r.code, r.transaction_id, r.fingerprint
+            """)
+        try statement.bind([.integer(time)])
+        while try statement.step() {
+            guard let history = RunFindingsRow.read(statement) else { continue }
+            try body(history)
+        }
+    }
+
+    /// The findings this run resolved (``recordRunFindings(runID:at:)``), in report order.
+    public func forEachFindingResolved(runID: Int64, at time: Int64, _ body: (FindingHistory) throws -> Void) throws {
+        let statement = try db.prepare(
+            """
+            SELECT \(FindingsRow.columns) FROM findings f
+            WHERE f.resolved_run = ?1 AND f.resolved_at = ?2 AND f.code IN (\(Self.knownCodes))
+            ORDER BY \(Self.severityRank("f.code")), f.code, f.transaction_id, f.fingerprint
+            """)
+        try statement.bind([.integer(runID), .integer(time)])
+        while try statement.step() {
+            guard let history = FindingsRow.read(statement) else { continue }
+            try body(history)
+        }
+    }
+
+    /// The first sighting of every spooled finding that is open in the history.
+    private func lookUpFirstSightings() throws(StoreError) {
+        try db.execute(
+            """
+            UPDATE temp.run_findings SET known_first_seen_at = (
+                SELECT f.first_seen_at FROM main.findings f
+                WHERE f.fingerprint = run_findings.fingerprint AND f.resolved_at IS NULL)
+            """, context: "looking up the findings' history")
+    }
+
+    /// Counts, new ones and amounts at stake of the spooled findings.
+    private func runFindingTotals() throws(StoreError) -> FindingTotals {
+        let statement = try db.prepare(
+            """
+            SELECT code AS code, amount_milli AS amount_milli, currency AS currency,
+                known_first_seen_at IS NULL AS is_new
+            FROM temp.run_findings
+            """)
+        var totals = FindingTotals()
+        while try statement.step() {
+            let row = SQLiteRow(statement, table: "run_findings")
+            guard let code = FindingCode(rawValue: row.text("code")) else { continue }
+            totals.add(code, amount: row.money("amount_milli", "currency"), isNew: row.int64("is_new") != 0)
+        }
+        return totals
+    }
+
+    /// The codes this program knows, as an SQL list.
+    private static let knownCodes = FindingCode.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+
+    /// An SQL expression: the severity rank (``Severity/rank``) of the code in `column`.
+    static func severityRank(_ column: String) -> String {
+        "CASE \(column) "
+            + FindingCode.allCases.map { "WHEN '\($0.rawValue)' THEN \($0.severity.rank) " }.joined() + "ELSE 9 END"
+    }
+
+    /// An SQL expression: the severity name of the code in `column`.
+    static func severityName(_ column: String) -> String {
+        "CASE \(column) "
+            + FindingCode.allCases.map { "WHEN '\($0.rawValue)' THEN '\($0.severity.rawValue)' " }.joined()
+            + "ELSE NULL END"
+    }
+}
+
+/// Adds this run's findings to the store as detection finds them; the first of two with the same fingerprint is kept.
+///
+/// Findings are written in batches, inside a transaction when one is open, else in one of their own (a temporary
+/// table: nothing of the main database is locked).
+public final class RunFindingSpool {
+    private let db: SQLiteDatabase
+    private let insert: SQLiteStatement
+    private let insertUser: SQLiteStatement
+    private var pending: [Finding] = []
+
+    /// Findings written at a time.
+    static let batchSize = 1024
+
+    fileprivate init(db: SQLiteDatabase, insert: SQLiteStatement, insertUser: SQLiteStatement) {
+        self.db = db
+        self.insert = insert
+        self.insertUser = insertUser
+        pending.reserveCapacity(Self.batchSize)
+    }
+
+    /// Adds `finding` unless one with its fingerprint is already in.
+    public func add(_ finding: Finding) throws {
+        pending.append(finding)
+        if pending.count == Self.batchSize { try flush() }
+    }
+
+    /// Writes what is still held; call once detection is done.
+    public func flush() throws {
+        guard !pending.isEmpty else { return }
+        let findings = pending
+        pending.removeAll(keepingCapacity: true)
+        if db.isInTransaction {
+            try write(findings)
+        } else {
+            try db.execute("BEGIN", context: "keeping this run's findings")
+            do {
+                try write(findings)
+                try db.execute("COMMIT", context: "keeping this run's findings")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    private func write(_ findings: [Finding]) throws(StoreError) {
+        for finding in findings {
+            let key = finding.fingerprint
+            try insert.run([
+                .text(key), .integer(Int64(finding.severity.rank)), .text(finding.code.rawValue),
+                .text(finding.transactionID), .optionalText(finding.originalTransactionID),
+                .text(finding.userIDs.joined(separator: RunFindingsRow.userSeparator)),
+                .optionalText(finding.productID), .optionalText(finding.environment?.rawValue),
+                finding.amount.map { .integer($0.milliunits) } ?? .null, .optionalText(finding.amount?.currency),
+                .text(finding.detail), .text(finding.recordIDs.joined(separator: " ")),
+                .optionalText(finding.receiptID), .optionalText(finding.subject),
+            ])
+            // A finding already in keeps its own users.
+            guard db.changes == 1 else { continue }
+            for user in finding.userIDs { try insertUser.run([.text(key), .text(user)]) }
+        }
+    }
+}

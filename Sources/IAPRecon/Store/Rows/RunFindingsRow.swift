@@ -1,0 +1,40 @@
+import Foundation
+
+/// A row of this run's findings (`temp.run_findings`, aliased `r`) as a ``FindingHistory``.
+enum RunFindingsRow {
+    static let table = "run_findings"
+
+    /// Joins a finding's users in the table: a character no user id holds, so each comes back as it was.
+    static let userSeparator = "\u{1F}"
+
+    /// The columns, for the table aliased `r`; `?1` is the run's as-of.
+    static let columns = """
+        r.code AS code, r.transaction_id AS transaction_id, r.original_transaction_id AS original_transaction_id,
+        r.user_ids AS user_ids, r.product_id AS product_id, r.environment AS environment,
+        r.amount_milli AS amount_milli, r.currency AS currency, r.detail AS detail, r.record_ids AS record_ids,
+        r.receipt_id AS receipt_id, r.subject AS subject,
+        MIN(COALESCE(r.known_first_seen_at, ?1), ?1) AS first_seen_at, ?1 AS last_seen_at,
+        r.known_first_seen_at IS NULL AS is_new
+        """
+
+    /// The finding with its history: first seen when the store first saw it open, else now.
+    ///
+    /// Nil for a code this program does not know (none is spooled).
+    static func read(_ statement: SQLiteStatement) -> FindingHistory? {
+        let row = SQLiteRow(statement, table: table)
+        guard let code = FindingCode(rawValue: row.text("code")) else { return nil }
+        let users = row.text("user_ids")
+        let finding = Finding(
+            code: code, transactionID: row.text("transaction_id"),
+            originalTransactionID: row.optionalText("original_transaction_id"),
+            userIDs: users.isEmpty
+                ? [] : users.split(separator: userSeparator, omittingEmptySubsequences: false).map(String.init),
+            productID: row.optionalText("product_id"), environment: row.environment("environment"),
+            amount: row.money("amount_milli", "currency"), detail: row.text("detail"),
+            recordIDs: row.text("record_ids").split(separator: " ").map(String.init),
+            receiptID: row.optionalText("receipt_id"), subject: row.optionalText("subject"))
+        return FindingHistory(
+            finding: finding, firstSeenAt: row.int64("first_seen_at"), lastSeenAt: row.int64("last_seen_at"),
+            resolvedAt: nil, isNew: row.int64("is_new") != 0)
+    }
+}

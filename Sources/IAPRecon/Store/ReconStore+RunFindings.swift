@@ -210,20 +210,39 @@ public final class RunFindingSpool {
     }
 
     private func write(_ findings: [Finding]) throws(StoreError) {
+        // Bound one by one: no array of values per finding.
+        func bind(_ text: String?, at index: Int32) throws(StoreError) {
+            if let text { try insert.bindText(text, at: index) } else { try insert.bindNull(at: index) }
+        }
         for finding in findings {
             let key = finding.fingerprint
-            try insert.run([
-                .text(key), .integer(Int64(finding.severity.rank)), .text(finding.code.rawValue),
-                .text(finding.transactionID), .optionalText(finding.originalTransactionID),
-                .text(finding.userIDs.joined(separator: RunFindingsRow.userSeparator)),
-                .optionalText(finding.productID), .optionalText(finding.environment?.rawValue),
-                finding.amount.map { .integer($0.milliunits) } ?? .null, .optionalText(finding.amount?.currency),
-                .text(finding.detail), .text(finding.recordIDs.joined(separator: " ")),
-                .optionalText(finding.receiptID), .optionalText(finding.subject),
-            ])
+            try insert.bindText(key, at: 1)
+            try insert.bindInt64(Int64(finding.severity.rank), at: 2)
+            try insert.bindText(finding.code.rawValue, at: 3)
+            try insert.bindText(finding.transactionID, at: 4)
+            try bind(finding.originalTransactionID, at: 5)
+            try insert.bindText(finding.userIDs.joined(separator: RunFindingsRow.userSeparator), at: 6)
+            try bind(finding.productID, at: 7)
+            try bind(finding.environment?.rawValue, at: 8)
+            if let amount = finding.amount {
+                try insert.bindInt64(amount.milliunits, at: 9)
+                try insert.bindText(amount.currency, at: 10)
+            } else {
+                try insert.bindNull(at: 9)
+                try insert.bindNull(at: 10)
+            }
+            try insert.bindText(finding.detail, at: 11)
+            try insert.bindText(finding.recordIDs.joined(separator: " "), at: 12)
+            try bind(finding.receiptID, at: 13)
+            try bind(finding.subject, at: 14)
+            try insert.runBound()
             // A finding already in keeps its own users.
             guard db.changes == 1 else { continue }
-            for user in finding.userIDs { try insertUser.run([.text(key), .text(user)]) }
+            for user in finding.userIDs {
+                try insertUser.bindText(key, at: 1)
+                try insertUser.bindText(user, at: 2)
+                try insertUser.runBound()
+            }
         }
     }
 }

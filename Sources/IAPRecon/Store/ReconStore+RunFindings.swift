@@ -6,9 +6,13 @@ extension ReconStore {
     public typealias FindingHistory = IAPRecon.FindingHistory
 
     /// Starts this run's findings afresh (an earlier run's temporary table on this connection is dropped).
+    ///
+    /// From here temporary tables and sorts go to temporary files (`temp_store=FILE`), not memory: the findings and
+    /// the sorts of detection and the report grow with the ledger, the report's memory must not.
     public func startRunFindings() throws(StoreError) -> RunFindingSpool {
         try db.execute(
             """
+            PRAGMA temp_store = FILE;
             DROP TABLE IF EXISTS temp.run_findings;
             DROP TABLE IF EXISTS temp.run_finding_users;
             CREATE TEMP TABLE run_findings (

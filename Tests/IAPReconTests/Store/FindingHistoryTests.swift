@@ -57,4 +57,32 @@ import Testing
         #expect(try workbook.csv(sheet: 3).contains(",resolved"))
         #expect(try dir.read("out/discrepancies.csv").split(separator: "\r\n").count == 1)
     }
+
+    /// A resolved finding found again starts anew: new again, first seen by the run that found it again.
+    ///
+    /// Its users come back as they were stored (a space inside an id is part of it).
+    @Test func aResolvedFindingFoundAgainStartsAnew() async throws {
+        let t0: Int64 = 1_795_000_000_000
+        let duplicate = [
+            "r1,user one,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
+            "r2,user one,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
+        ]
+        try await importLedger(duplicate)
+        _ = try await report(asOf: t0 + 86_400_000 * 2)
+        try await importLedger(["r2,user one,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
+        let fixed = try await report(asOf: t0 + 86_400_000 * 3)
+        #expect(fixed["resolved_findings"] as? Int == 1)
+
+        try await importLedger(duplicate)
+        let again = try await report(asOf: t0 + 86_400_000 * 4)
+        #expect(again["new_findings"] as? Int == 1)
+        #expect(again["resolved_findings"] as? Int == 0)
+        let rows = try dir.read("out/discrepancies.csv").split(separator: "\r\n")
+        #expect(rows.count == 2)
+        #expect(rows[1].hasPrefix("DUPLICATE_RECORD,high,t1,t1,user one,coins,"))
+        #expect(rows[1].contains(",2026-11-22T11:06:40Z,"), "first seen by the third run (t0 + 4 days)")
+        let workbook = XLSXArchive(path: dir.file("out/reconciliation.xlsx"))
+        #expect(try workbook.csv(sheet: 3).contains("DUPLICATE_RECORD,high,t1,t1,user one"))
+        #expect(try workbook.csv(sheet: 3).hasSuffix(",new\n"))
+    }
 }

@@ -80,24 +80,29 @@ extension ReconStore {
         }
     }
 
-    /// Streams ledger rows sharing an original transaction id, for ids with two or more rows.
+    /// Streams ledger rows sharing an original transaction id, for ids with two or more rows, in original
+    /// transaction id order, each group's rows by purchase date and record id.
+    ///
+    /// The ids come from one scan of their index, each group from its own lookup: no list of every id is built
+    /// (with millions of subscriptions it would grow with the ledger).
     public func forEachOriginalTransactionGroup(_ body: (OriginalTransactionGroup) throws -> Void) throws {
-        let stmt = try db.prepare(
+        let ids = try db.prepare(
             """
-            SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id IN (
-                SELECT original_transaction_id FROM transactions GROUP BY original_transaction_id HAVING COUNT(*) > 1)
-            ORDER BY original_transaction_id, purchase_date, record_id
+            SELECT original_transaction_id FROM transactions
+            GROUP BY original_transaction_id HAVING COUNT(*) > 1 ORDER BY original_transaction_id
             """)
-        var current: OriginalTransactionGroup?
-        while try stmt.step() {
-            let row = try TransactionsRow.read(stmt)
-            if current?.originalTransactionID != row.originalTransactionID {
-                if let done = current { try body(done) }
-                current = OriginalTransactionGroup(originalTransactionID: row.originalTransactionID, records: [])
-            }
-            current?.records.append(row)
+        let rows = try db.prepare(
+            """
+            SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id = ?
+            ORDER BY purchase_date, record_id
+            """)
+        while try ids.step() {
+            let id = ids.text(0)
+            try rows.bind([.text(id)])
+            var group = OriginalTransactionGroup(originalTransactionID: id, records: [])
+            while try rows.step() { group.records.append(try TransactionsRow.read(rows)) }
+            try body(group)
         }
-        if let done = current { try body(done) }
     }
 }
 

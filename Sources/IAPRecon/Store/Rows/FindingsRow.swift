@@ -23,17 +23,24 @@ enum FindingsRow {
     /// retired from the SPEC stays in old stores and is not shown).
     static func read(_ statement: SQLiteStatement) -> FindingHistory? {
         let row = SQLiteRow(statement, table: table)
+        guard let finding = finding(row, userIDs: row.text("user_ids").split(separator: " ").map(String.init)) else {
+            return nil
+        }
+        return FindingHistory(
+            finding: finding, firstSeenAt: row.int64("first_seen_at"), lastSeenAt: row.int64("last_seen_at"),
+            resolvedAt: row.optionalInt64("resolved_at"), isNew: false)
+    }
+
+    /// The finding of a row with the columns of this table (also this run's findings, ``RunFindingsRow``), with its
+    /// users as that table keeps them; nil for a code this program does not know.
+    static func finding(_ row: SQLiteRow, userIDs: [String]) -> Finding? {
         guard let code = FindingCode(rawValue: row.text("code")) else { return nil }
-        let finding = Finding(
+        return Finding(
             code: code, transactionID: row.text("transaction_id"),
-            originalTransactionID: row.optionalText("original_transaction_id"),
-            userIDs: row.text("user_ids").split(separator: " ").map(String.init),
+            originalTransactionID: row.optionalText("original_transaction_id"), userIDs: userIDs,
             productID: row.optionalText("product_id"), environment: row.environment("environment"),
             amount: row.money("amount_milli", "currency"), detail: row.text("detail"),
             recordIDs: row.text("record_ids").split(separator: " ").map(String.init),
             receiptID: row.optionalText("receipt_id"), subject: row.optionalText("subject"))
-        return FindingHistory(
-            finding: finding, firstSeenAt: row.int64("first_seen_at"), lastSeenAt: row.int64("last_seen_at"),
-            resolvedAt: row.optionalInt64("resolved_at"), isNew: false)
     }
 }

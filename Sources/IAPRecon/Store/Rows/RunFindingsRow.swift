@@ -22,17 +22,9 @@ enum RunFindingsRow {
     /// Nil for a code this program does not know (none is spooled).
     static func read(_ statement: SQLiteStatement) -> FindingHistory? {
         let row = SQLiteRow(statement, table: table)
-        guard let code = FindingCode(rawValue: row.text("code")) else { return nil }
         let users = row.text("user_ids")
-        let finding = Finding(
-            code: code, transactionID: row.text("transaction_id"),
-            originalTransactionID: row.optionalText("original_transaction_id"),
-            userIDs: users.isEmpty
-                ? [] : users.split(separator: userSeparator, omittingEmptySubsequences: false).map(String.init),
-            productID: row.optionalText("product_id"), environment: row.environment("environment"),
-            amount: row.money("amount_milli", "currency"), detail: row.text("detail"),
-            recordIDs: row.text("record_ids").split(separator: " ").map(String.init),
-            receiptID: row.optionalText("receipt_id"), subject: row.optionalText("subject"))
+        let userIDs = users.isEmpty ? [] : users.split(separator: userSeparator, omittingEmptySubsequences: false)
+        guard let finding = FindingsRow.finding(row, userIDs: userIDs.map(String.init)) else { return nil }
         return FindingHistory(
             finding: finding, firstSeenAt: row.int64("first_seen_at"), lastSeenAt: row.int64("last_seen_at"),
             resolvedAt: nil, isNew: row.int64("is_new") != 0)

@@ -93,7 +93,9 @@ import Testing
     @Test func rowsBeyondTheSheetsLastAreCountedNotWritten() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/s.xlsx"
-            let rows = XLSXWorkbook.maxRow + 1 + 2  // the header and 1,048,577 streamed: 3 too many
+            // The header and 1,048,577 streamed rows, two more than the sheet holds: as the last row says how many are
+            // not shown, 1,048,574 are written and 3 counted.
+            let rows = XLSXWorkbook.maxRow + 1 + 2
             let stream = XLSXRowStream(sheet: "Findings") { row in
                 for i in 1..<rows { try row(XLSXRow([.integer(Int64(i))])) }
             }

@@ -7,6 +7,11 @@ public struct XLSXDocument: Sendable, Hashable {
     public init(sheets: [XLSXSheet]) {
         self.sheets = sheets
     }
+
+    /// The names of the sheets a chart reads (categories or values).
+    public var chartSources: Set<String> {
+        Set(sheets.flatMap(\.charts).flatMap { [$0.categories] + $0.series }.map(\.sheet))
+    }
 }
 
 /// A calendar date and wall-clock time, already in the report's time zone.

@@ -7,17 +7,17 @@ import Foundation
 public enum XLSXReportWriter {
     /// Writes the workbook for `report` to `path` (atomically).
     ///
-    /// A stored value the format cannot hold is written as text.
+    /// A stored value the format cannot hold is written as text. The findings and the pending rows stream from
+    /// `store` into their sheets, never all in memory.
     ///
     /// - Returns: one warning per value written as text, for `run.json`.
-    /// The findings and the pending rows stream from `store` into their sheets, never all in memory.
     @discardableResult
     public static func write(_ report: ReconciliationReport, store: ReconStore, to path: String) throws -> [String] {
         let fileName = String(path.split(separator: "/").last ?? Substring(path))
         let (document, warnings) = document(for: report).storable()
         let tz = zone(report)
         let streams = [
-            XLSXRowStream(sheet: "Discrepancies") { row in
+            XLSXRowStream(sheet: discrepanciesSheet) { row in
                 try store.forEachRunFinding(at: report.asOf) {
                     try row(discrepancy($0, status: $0.isNew ? "new" : "open", tz))
                 }
@@ -27,7 +27,7 @@ public enum XLSXReportWriter {
                     }
                 }
             },
-            XLSXRowStream(sheet: "Pending") { row in
+            XLSXRowStream(sheet: pendingSheet) { row in
                 var shown = 0
                 try store.forEachPendingTransaction(limit: ReconciliationReport.pendingLimit) {
                     try row(pending($0, asOf: report.asOf, tz))
@@ -217,10 +217,14 @@ public enum XLSXReportWriter {
         return XLSXSheet(name: "Revenue", rows: rows, columnWidths: [12], headerRow: 0)
     }
 
+    /// The sheets whose rows stream from the store.
+    static let discrepanciesSheet = "Discrepancies"
+    static let pendingSheet = "Pending"
+
     /// The Discrepancies sheet's header; its rows are streamed (``discrepancy(_:status:_:)``).
     static func discrepancies(_ report: ReconciliationReport) -> XLSXSheet {
         XLSXSheet(
-            name: "Discrepancies",
+            name: discrepanciesSheet,
             rows: [XLSXRow((CSVReports.discrepanciesHeader + ["status"]).map { .text($0) }, style: .header)],
             columnWidths: [nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, 90], headerRow: 0)
     }
@@ -245,7 +249,7 @@ public enum XLSXReportWriter {
             "record_id", "user_id", "product_id", "transaction_id", "purchase_date", "age_hours", "environment",
             "price", "receipt_id",
         ]
-        return XLSXSheet(name: "Pending", rows: [XLSXRow(header.map { .text($0) }, style: .header)], headerRow: 0)
+        return XLSXSheet(name: pendingSheet, rows: [XLSXRow(header.map { .text($0) }, style: .header)], headerRow: 0)
     }
 
     /// One pending ledger row.

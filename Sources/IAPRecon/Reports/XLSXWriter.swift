@@ -84,8 +84,7 @@ public enum XLSXWriter {
         // All sheets exist before any chart refers to one. A sheet no chart reads is written row by
         // row, so a long one never sits in memory; a chart's sheet stays in memory, so the chart
         // carries its values for viewers that do not recalculate.
-        let chartSources = Set(
-            document.sheets.flatMap(\.charts).flatMap { [$0.categories] + $0.series }.map(\.sheet))
+        let chartSources = document.chartSources
         var worksheets: [XLSXWorkbook.Worksheet] = []
         for sheet in document.sheets {
             worksheets.append(
@@ -398,7 +397,7 @@ public enum XLSXWriter {
 
     /// Checks that every stream goes to a sheet of the document that no chart reads (its rows are not kept).
     static func validate(_ streams: [XLSXRowStream], of document: XLSXDocument, path: String) throws {
-        let chartSources = Set(document.sheets.flatMap(\.charts).flatMap { [$0.categories] + $0.series }.map(\.sheet))
+        let chartSources = document.chartSources
         var seen: Set<String> = []
         for stream in streams {
             let location = "rows streamed to sheet '\(stream.sheet)'"

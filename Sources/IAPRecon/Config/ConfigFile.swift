@@ -38,7 +38,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         "api-key-file": "App Store Server API .p8 key file",
         "api-key-id": "App Store Server API key id",
         "issuer-id": "App Store Server API issuer id",
-    ]
+    ].merging(DatabaseSourceConfig.fileKeys) { own, _ in own }
 
     public var version: Int?
     public var out: String?
@@ -66,6 +66,8 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var apiKeyFile: String?
     public var apiKeyID: String?
     public var issuerID: String?
+    /// `source-db` and the queries (SPEC §1.7).
+    public var databaseSource = DatabaseSourceConfig()
 
     /// A value the file holds that is not what its key takes.
     struct Problem: Error {
@@ -171,6 +173,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         apiKeyFile = try text("api-key-file")
         apiKeyID = try text("api-key-id")
         issuerID = try text("issuer-id")
+        databaseSource = try DatabaseSourceConfig(configFile: text)
     }
 
     /// What kind of JSON value a key holds, for an error line (never the value: it may be a secret).
@@ -231,6 +234,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         if let apiKeyFile { config.apiKeyFile = apiKeyFile }
         if let apiKeyID { config.apiKeyID = apiKeyID }
         if let issuerID { config.issuerID = issuerID }
+        config.databaseSource.merge(databaseSource)
     }
 }
 

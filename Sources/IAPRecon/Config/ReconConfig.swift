@@ -66,6 +66,8 @@ public struct ReconConfig: Sendable, Hashable {
     public var apiKeyFile: String?
     public var apiKeyID: String?
     public var issuerID: String?
+    /// The backend's PostgreSQL to read inputs from (SPEC §1.7), as given.
+    public var databaseSource = DatabaseSourceConfig()
 
     public init(databasePath: String) {
         self.databasePath = databasePath

@@ -41,6 +41,16 @@ extension PostgresTests {
             #expect(row["inf"]?.hasPrefix("rejected: infinite timestamp in 'inf'") == true)
         }
 
+        /// The instant text written digit by digit is ``Timestamp/iso(_:)``'s, and reads back the same.
+        @Test(arguments: [
+            Int64(0), 1_792_672_006_000, 1_792_672_006_123, 1_792_672_006_001, -1, 4_102_444_799_999,
+            253_402_300_799_999,
+        ])
+        func instantTextIsTimestampsOwn(millis: Int64) {
+            #expect(PostgresCellText.iso(millis) == Timestamp.iso(millis))
+            #expect(Timestamp.parse(PostgresCellText.iso(millis)) == millis)
+        }
+
         /// `numeric` keeps every digit and its scale: never through a binary float.
         @Test(arguments: [
             ("0", "0"), ("0.00", "0.00"), ("-0.5", "-0.5"), ("12.340", "12.340"), ("0.0001", "0.0001"),

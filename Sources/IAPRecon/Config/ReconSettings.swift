@@ -66,16 +66,6 @@ public struct ReconSettings: Sendable {
         /// The bundle id tokens are issued for.
         public var bundleID: String
     }
-
-    /// The detection thresholds at `asOf` with `catalog`.
-    func detectionContext(asOf: Int64, catalog: [String: [CatalogProduct]]) -> DetectionContext {
-        var context = DetectionContext(
-            asOf: asOf, deliveryGraceMillis: deliveryGrace.inMilliseconds,
-            finishGraceMillis: finishGrace.inMilliseconds, pendingLimitMillis: pendingLimit.inMilliseconds,
-            bundleIDs: Set(bundleIDs), catalog: catalog)
-        context.ledgerStart = ledgerStart
-        return context
-    }
 }
 
 extension ReconConfig {

@@ -16,7 +16,7 @@ public struct SupportServerSettings: Sendable {
     public var token: String?
 
     /// The environment variable holding the token.
-    public static let tokenVariable = "IAP_RECON_SERVE_TOKEN"
+    public static let tokenVariable = ReconConfig.serveTokenVariable
     /// The shortest token accepted.
     public static let minimumTokenLength = 16
 

@@ -46,7 +46,7 @@ struct SupportFixture {
                     EvidenceEntry(
                         transactionID: "t5", originalTransactionID: "t5", productID: "premium", quantity: 1,
                         purchaseDate: t0, cancellationDate: t0 + 86_400_000)
-                ]), runID: nil, at: t0 + 90_000_000)
+                ]), runID: nil, at: t0 + 90_000_000, learnedAt: t0 + 90_000_000)
         try store.recordVerification(
             VerificationRecord(
                 recordIDs: [], receiptID: "rc9", transactionID: nil, source: .verifyReceipt,
@@ -57,7 +57,7 @@ struct SupportFixture {
                         transactionID: "t9", originalTransactionID: "t9", productID: "premium", quantity: 1,
                         purchaseDate: t0 + 50_000)
                 ]),
-            runID: nil, at: t0 + 90_000_000)
+            runID: nil, at: t0 + 90_000_000, learnedAt: t0 + 90_000_000)
         _ = try await config.dependencies(at: t0 + 100_000_000).report()
     }
 

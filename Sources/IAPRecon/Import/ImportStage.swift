@@ -29,10 +29,10 @@ public struct ImportStage {
         public var counts: [String: Int] { ["read": read, "accepted": accepted, "rejected": rejected] }
     }
 
-    /// Imports every file of `request`.
+    /// Imports every file of `request` in `run`.
     ///
     /// - Throws: when a file cannot be read or the store cannot be written.
-    public func run(_ request: ImportRequest) async throws -> Result {
+    public func run(_ request: ImportRequest, in run: RunContext) async throws -> Result {
         for path in request.notifications {
             // A missing file fails before anything is written.
             try ChunkedFile(path: path).close()
@@ -44,7 +44,7 @@ public struct ImportStage {
             files += try Importer(progress: progress).run(plain, into: store)
         }
         for path in request.notifications {
-            files.append(try await notifications.importFile(path, into: store))
+            files.append(try await notifications.importFile(path, into: store, run: run))
         }
         return Result(files: files)
     }

@@ -140,7 +140,7 @@ public struct Importer {
             loop: while true {
                 switch queue.pop() {
                 case .chunk(let chunk):
-                    try writer.prepare(for: chunk, source: path)
+                    try writer.prepare(firstLine: chunk.firstLine, lastLine: chunk.lastLine, source: path)
                     try chunk.bytes.withUnsafeBufferPointer { bytes in
                         for item in chunk.items {
                             switch item {

@@ -13,10 +13,10 @@ public struct NotificationImporter: Sendable {
         self.check = check
     }
 
-    /// Imports one file.
+    /// Imports one file, each notification learned as `run` says.
     ///
     /// - Throws: ``ImportFileError`` when the file cannot be opened or read, ``StoreError``.
-    public func importFile(_ path: String, into store: ReconStore) async throws -> ImportFileSummary {
+    public func importFile(_ path: String, into store: ReconStore, run: RunContext) async throws -> ImportFileSummary {
         var lines: [JSONLLine] = []
         var reader = try LineReader(path: path)
         try reader.forEach { lines.append($0) }
@@ -35,8 +35,10 @@ public struct NotificationImporter: Sendable {
                     try reject(line, path: path, reason: rejection.reason, store: store)
                     summary.rejected += 1
                 case .success(let notification):
+                    let now = run.nowMillis()
                     try store.recordNotification(
-                        notification, origin: .file(path: path, line: line.line, receivedAt: receivedAt))
+                        notification, origin: .file(path: path, line: line.line, receivedAt: receivedAt), at: now,
+                        learnedAt: run.learnedAt(now))
                     summary.accepted += 1
                 }
             }

@@ -7,12 +7,6 @@ public final class ReconStore {
     public let path: String
     let db: SQLiteDatabase
     let clock: any ReconClock
-    /// The as-of of the run writing (``RunRecorder`` sets it): what the store learns meanwhile is learned as of
-    /// then, never later than the wall clock; nil outside a run (the wall clock).
-    public var learnedBy: Int64?
-
-    /// The learning time of something recorded at `time`.
-    func learnedAt(_ time: Int64) -> Int64 { learnedBy.map { min(time, $0) } ?? time }
 
     /// The schema version this program writes (the number of migrations).
     public static var schemaVersion: Int { Schema.migrations.count }

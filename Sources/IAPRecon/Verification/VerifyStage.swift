@@ -34,7 +34,6 @@ public struct VerifyStage: Sendable {
     public var signedData: SignedDataVerifier
     public var bundleIDs: Set<String>
     public var concurrency: Int
-    public var clock: any ReconClock
     /// Sent as verifyReceipt's `exclude-old-transactions`.
     public var excludeOldTransactions = false
     /// Apple's later word (SPEC §3): swept after the pending rows when Server API credentials exist.
@@ -42,14 +41,13 @@ public struct VerifyStage: Sendable {
 
     public init(
         verifyReceipt: VerifyReceiptClient?, serverAPI: AppStoreServerAPIClient?, signedData: SignedDataVerifier,
-        bundleIDs: Set<String>, concurrency: Int, clock: any ReconClock
+        bundleIDs: Set<String>, concurrency: Int
     ) {
         self.verifyReceipt = verifyReceipt
         self.serverAPI = serverAPI
         self.signedData = signedData
         self.bundleIDs = bundleIDs
         self.concurrency = max(1, concurrency)
-        self.clock = clock
     }
 
     /// One unit of work: the pending rows of one receipt (or one row without a receipt).
@@ -59,9 +57,9 @@ public struct VerifyStage: Sendable {
         var rows: [LedgerTransaction]
     }
 
-    /// Verifies everything pending; `progress(done, total)` after each job.
+    /// Verifies everything pending in `run`; `progress(done, total)` after each job.
     public func run(
-        store: ReconStore, runID: Int64?, logger: Logger, progress: (@Sendable (Int, Int) -> Void)? = nil
+        store: ReconStore, in run: RunContext, logger: Logger, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> VerifyStageSummary {
         var summary = VerifyStageSummary()
         let orphans = try store.orphanReceiptCount()
@@ -80,9 +78,9 @@ public struct VerifyStage: Sendable {
             }
             for _ in 0..<concurrency where try !addNext() { break }
             while let records = try await group.next() {
-                let now = clock.nowMillis()
+                let now = run.nowMillis()
                 for record in records {
-                    try store.recordVerification(record, runID: runID, at: now)
+                    try store.recordVerification(record, runID: run.runID, at: now, learnedAt: run.learnedAt(now))
                     summary.requests += record.source == .offline ? 0 : record.attempts
                     switch record.outcome {
                     case .valid: summary.verified += record.recordIDs.count
@@ -106,7 +104,7 @@ public struct VerifyStage: Sendable {
         }
         if let notificationSweep {
             // Refunds, reversals, revocations and renewals Apple reported since the last sweep.
-            summary.sweep = try await notificationSweep.run(store: store, logger: logger)
+            summary.sweep = try await notificationSweep.run(store: store, in: run, logger: logger)
         }
         return summary
     }

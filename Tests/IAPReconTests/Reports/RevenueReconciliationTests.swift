@@ -50,7 +50,7 @@ import Testing
                 VerificationRecord(
                     recordIDs: records, receiptID: nil, transactionID: tid, source: .verifyReceipt, appleStatus: status,
                     environment: env, bundleID: "com.example.app", outcome: status == 0 ? .valid : .invalid,
-                    entries: [entry]), runID: nil, at: Self.learned)
+                    entries: [entry]), runID: nil, at: Self.learned, learnedAt: Self.learned)
         }
         try await apple(
             ["r3"], "t3", status: 21007, env: .sandbox,
@@ -73,7 +73,7 @@ import Testing
                         revocationType: "REFUND_PRORATED", revocationPercentage: 50_000,
                         price: Money(milliunits: 1_200_000, currency: "JPY"), environment: .production,
                         bundleID: "com.example.app")
-                ], signature: .verified), runID: nil, at: Self.learned)
+                ], signature: .verified), runID: nil, at: Self.learned, learnedAt: Self.learned)
         return (store, config)
     }
 

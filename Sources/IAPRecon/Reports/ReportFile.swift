@@ -1,20 +1,5 @@
 import Foundation
 
-/// Why a report could not be written.
-///
-/// The run cannot complete after one of these.
-public enum ReportError: LocalizedError, Sendable, Equatable {
-    case cannotCreateDirectory(path: String, reason: String)
-    case cannotWrite(path: String, reason: String)
-
-    public var errorDescription: String? {
-        switch self {
-        case .cannotCreateDirectory(let path, let reason): return "cannot create report folder '\(path)': \(reason)"
-        case .cannotWrite(let path, let reason): return "cannot write report '\(path)': \(reason)"
-        }
-    }
-}
-
 /// Writes report files atomically: a temporary name in the same folder, mode 0640, then a
 /// rename, so a crash never leaves half a report under the final name.
 public enum ReportFile {

@@ -14,3 +14,10 @@ public enum ReportError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension ReportError {
+    /// The report error of a failed atomic write: the file and the system's reason.
+    init(_ failure: AtomicFileError) {
+        self = .cannotWrite(path: failure.path, reason: failure.reason)
+    }
+}

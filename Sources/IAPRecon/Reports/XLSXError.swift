@@ -36,3 +36,10 @@ public enum XLSXError: LocalizedError, Sendable, Equatable {
                 text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 }
+
+extension XLSXError {
+    /// The XLSX error of a failed atomic write: the file, the step and the system's reason.
+    init(_ failure: AtomicFileError) {
+        self = .fileSystem(path: failure.path, operation: failure.operation, reason: failure.reason)
+    }
+}

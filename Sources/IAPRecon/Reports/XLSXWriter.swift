@@ -16,15 +16,13 @@ import Foundation
 /// - Columns without a given width are sized from their longest rendered content (title rows
 ///   excluded: titles overflow into the empty cells beside them), clamped to 8...60.
 ///
-/// The file is written to a temporary file in the same directory and renamed over `path`, so
-/// readers never see a half-written report; it gets mode `0640`.
+/// The file is written through ``AtomicFile``: a temporary file in the same directory renamed over
+/// `path`, so readers never see a half-written report; it gets mode `0640`.
 public enum XLSXWriter {
     /// The narrowest and widest computed column widths, in Excel character units.
     static let computedWidthRange: ClosedRange<Double> = 8...60
     /// The largest magnitude written as a numeric integer cell (Excel keeps 15 digits).
     static let maxExactInteger: Int64 = 999_999_999_999_999
-    /// The mode of the written file: owner read/write, group read.
-    static let fileMode: mode_t = 0o640
 
     /// Writes `document` to `path` atomically.
     ///
@@ -48,23 +46,20 @@ public enum XLSXWriter {
     ) throws -> [XLSXWarning] {
         try validate(document, path: path)
         try validate(streams, of: document, path: path)
-        let temporary = try createTemporaryFile(for: path)
-        var warnings: [XLSXWarning] = []
+        let file: AtomicFile
         do {
-            warnings = try render(document, streams: streams, to: temporary, displayPath: path, createdAt: createdAt)
-            try syncFile(temporary, displayPath: path)
-            guard chmod(temporary, fileMode) == 0 else {
-                throw XLSXError.fileSystem(path: path, operation: "setting the file mode", reason: errnoText())
-            }
-            guard rename(temporary, path) == 0 else {
-                throw XLSXError.fileSystem(
-                    path: path, operation: "renaming the temporary file into place", reason: errnoText())
-            }
+            file = try AtomicFile(path: path)
         } catch {
-            unlink(temporary)
-            throw error
+            throw XLSXError(error)
         }
-        syncDirectory(of: path)
+        // libxlsxwriter writes the temporary file by name when the workbook is closed.
+        let warnings = try render(
+            document, streams: streams, to: file.temporaryPath, displayPath: path, createdAt: createdAt)
+        do {
+            try file.commit()
+        } catch {
+            throw XLSXError(error)
+        }
         return warnings
     }
 }

@@ -14,7 +14,7 @@ struct SupportFixture {
 
     let dir: TemporaryDirectory
     let config: ReconConfig
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     init(_ label: String) async throws {
         let t0 = Self.t0

@@ -10,7 +10,7 @@ import Testing
 /// verified, kept once, and acted on by detection, revenue and lookup.
 @Suite struct NotificationImportTests {
     let dir = TemporaryDirectory("notifications")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let day: Int64 = 86_400_000
     static let hour: Int64 = 3_600_000
     static let d18: Int64 = 1_795_478_400_000 - 6 * day  // 2026-11-18T00:00:00Z

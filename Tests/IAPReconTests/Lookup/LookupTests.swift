@@ -8,7 +8,7 @@ import Testing
 /// The support lookup answers "was this customer charged, and did they get it?" first.
 @Suite struct LookupTests {
     let dir = TemporaryDirectory("lookup")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let t0: Int64 = 1_795_000_000_000  // 2026-11-18T09:46:40Z
 
     /// u5 bought premium, got it, was refunded; u9 uploaded a receipt Apple confirms for a

@@ -9,7 +9,7 @@ import Testing
 /// history of the latest one.
 @Suite struct AsOfCutOffTests {
     let dir = TemporaryDirectory("as-of")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let header =
         "record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at"
     static let t0: Int64 = 1_795_000_000_000

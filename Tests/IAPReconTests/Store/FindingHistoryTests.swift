@@ -8,7 +8,7 @@ import Testing
 /// Findings persist across runs: first seen, last seen, resolved when no longer found.
 @Suite struct FindingHistoryTests {
     let dir = TemporaryDirectory("history")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let header =
         "record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at"
 

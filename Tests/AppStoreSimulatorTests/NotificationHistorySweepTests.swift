@@ -10,7 +10,7 @@ import Testing
 /// the one-day overlap, production before sandbox.
 @Suite struct NotificationHistorySweepTests {
     let dir = TemporaryDirectory("sweep")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let base: Int64 = 1_700_000_000_000
     static let day: Int64 = 86_400_000
     /// "Now" for the sweeps: 150 days after the seed's first purchase.

@@ -179,12 +179,6 @@ struct RowFields {
     }
 }
 
-/// Why one input row was not accepted: a reason a person can act on.
-struct RowRejection: Error, Sendable, Equatable {
-    var reason: String
-    init(_ reason: String) { self.reason = reason }
-}
-
 /// Builds domain values from rows (SPEC §1.1–1.3).
 enum RowParser {
     static func transaction(_ row: RowFields) throws(RowRejection) -> LedgerTransaction {

@@ -36,7 +36,7 @@ public final class ReconDependencies {
         self.clock = clock
         self.logger = logger
         self.transport = transport
-        store = try ReconStore.open(path: settings.databasePath, clock: clock, opening)
+        store = try ReconStore(path: settings.databasePath, clock: clock, opening)
     }
 
     /// Validates `config`, then as ``init(settings:clock:logger:transport:opening:)``.

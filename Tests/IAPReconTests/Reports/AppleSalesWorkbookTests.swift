@@ -10,7 +10,7 @@ import Testing
 /// print layout on every sheet.
 @Suite struct AppleSalesWorkbookTests {
     let dir = TemporaryDirectory("apple-sales-workbook")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     /// Apple's report of 2026-11-18 (Los Angeles): the small ledger's coins_100 and premium
     /// purchases of that day, and a gold purchase the ledger does not have that day.

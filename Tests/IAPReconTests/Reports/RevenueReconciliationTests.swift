@@ -8,7 +8,7 @@ import Testing
 /// Revenue follows the evidence, and its totals reconcile with the ledger and the findings.
 @Suite struct RevenueReconciliationTests {
     let dir = TemporaryDirectory("revenue")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let day: Int64 = 86_400_000
     static let d18: Int64 = 1_795_478_400_000 - 6 * day  // 2026-11-18T00:00:00Z
     /// When the store learned Apple's answers: after the refunds, before the report's as-of (2026-11-20T12:00Z),

@@ -9,7 +9,7 @@ import Testing
 /// reports are; every command that writes the store holds its lock; exit statuses are typed.
 @Suite struct RunRecorderTests {
     let dir = TemporaryDirectory("run-record")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let asOf: Int64 = 1_795_176_000_000
 
     /// The small ledger imported into a fresh store.

@@ -17,7 +17,7 @@ import Testing
 /// 4040010 "TransactionIdNotFoundError" when Apple has no such transaction.
 @Suite struct VerdictTableTests {
     let dir = TemporaryDirectory("verdicts")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let asOf: Int64 = 1_795_176_000_000
     static let transactionID = "33993399"  // the one in Apple's legacyTransaction receipt
     static let bundle = "com.example.app"

@@ -5,7 +5,7 @@ import IAPRecon
 
 /// A generated, realistic store for the demo: a catalog, a ledger of thousands of purchases over 30 days in USD,
 /// EUR and JPY storefronts, receipts in all three formats, and the App Store simulator's seed that agrees with
-/// them — with every finding code of SPEC §4 injected on purpose.
+/// them — with every finding code the detectors implement (CONTRACT §4) injected on purpose.
 ///
 /// Deterministic for a seed.
 public struct DemoDataset: Sendable {
@@ -97,7 +97,7 @@ extension DemoDataset {
     {
         let builder = try Builder(seed: seed, asOf: asOf)
         try builder.addCleanPurchases(count)
-        // Anomalies, each a finding code of SPEC §4 (a few of each).
+        // Anomalies, each a finding code of CONTRACT §4 (a few of each).
         builder.addDuplicateRecords()
         builder.addSharedTransactions()
         try builder.addRestoreAsPurchase()

@@ -102,7 +102,7 @@ struct ReportOptions: ParsableArguments {
     }
 }
 
-/// Grace periods, bundle ids, trust and endpoints: the `[config]` options of SPEC §2.
+/// Grace periods, bundle ids, trust and endpoints: the `[config]` options of CONTRACT §2.
 ///
 /// Each flag is a config file key of the same name (``ReconConfig/keys``): its help and its default come from
 /// there, and its value is read and checked as the file's is.

@@ -8,7 +8,7 @@ import Testing
 @testable import IAPRecon
 @testable import SupportWeb
 
-/// The support web view in-process (SPEC §6): the search form, the answer page, the JSON API,
+/// The support web view in-process (CONTRACT §6): the search form, the answer page, the JSON API,
 /// escaping, time zones, and reading while a nightly run writes.
 @Suite struct SupportRoutesTests {
     let quiet = Logger.quiet

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The first stage: loads the given files into the store (SPEC §1), one summary per file: the
+/// The first stage: loads the given files into the store (CONTRACT §1), one summary per file: the
 /// ledger, receipts and catalog, then the notification files, each notification verified before
-/// it is kept (SPEC §1.4).
+/// it is kept (CONTRACT §1.4).
 public struct ImportStage {
     public var store: ReconStore
     /// Verifies App Store Server Notifications (trust store and bundle ids of the settings).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Imports App Store Server Notifications V2 as the backend's webhook stored them (SPEC §1.4):
+/// Imports App Store Server Notifications V2 as the backend's webhook stored them (CONTRACT §1.4):
 /// one `{"signedPayload": …, "received_at": …}` a line.
 ///
 /// Each is verified with ``NotificationCheck`` before anything is kept; one that fails (bad JSON,

@@ -12,7 +12,7 @@ public struct RevenueChange: Sendable, Hashable {
     public var reason: String
 }
 
-/// Compares what the previous report showed with what this one shows (SPEC §5, `revenue_changes.csv`).
+/// Compares what the previous report showed with what this one shows (CONTRACT §5, `revenue_changes.csv`).
 ///
 /// Days the previous report did not show are not changes.
 enum RevenueChanges {

@@ -88,7 +88,7 @@ public final class ReconStore {
         }
     }
 
-    /// How a command opens its store: only `import`, `run` and `demo` create one (SPEC §2);
+    /// How a command opens its store: only `import`, `run` and `demo` create one (CONTRACT §2);
     /// `verify` and `report` need it to exist; `lookup` and `serve` read it without writing.
     public enum Opening: Sendable, Hashable {
         /// Created with its schema when absent.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Verifies notifications the way SPEC §1.4 asks: the `signedPayload` like a signed transaction
+/// Verifies notifications the way CONTRACT §1.4 asks: the `signedPayload` like a signed transaction
 /// (ES256, `x5c` chain to a trusted root at `signedDate`, Apple's marker OIDs, bundle id), then
 /// the `signedTransactionInfo` and `signedRenewalInfo` inside it, each in the notification's own
 /// environment.

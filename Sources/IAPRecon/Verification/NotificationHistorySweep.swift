@@ -23,7 +23,7 @@ public struct SweepSummary: Sendable, Hashable, Codable {
     }
 }
 
-/// Sweeps Apple's notification history (SPEC §3): production, then sandbox; the window runs
+/// Sweeps Apple's notification history (CONTRACT §3): production, then sandbox; the window runs
 /// from the end of the last completed sweep less one day of overlap (the first sweep goes back
 /// ``historyDays``) to now.
 ///
@@ -40,7 +40,7 @@ public struct NotificationHistorySweep: Sendable {
     public var maxPages = 10_000
 
     static let dayMillis: Int64 = 86_400_000
-    /// One day of overlap with the previous window (SPEC §3).
+    /// One day of overlap with the previous window (CONTRACT §3).
     static let overlapMillis: Int64 = dayMillis
 
     public init(client: AppStoreServerAPIClient, check: NotificationCheck, historyDays: Int) {

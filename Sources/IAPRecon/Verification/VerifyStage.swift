@@ -21,7 +21,7 @@ public struct VerifyStageSummary: Sendable, Hashable, Codable {
     }
 }
 
-/// Re-verifies every pending transaction (SPEC §3) and every uploaded receipt no ledger row
+/// Re-verifies every pending transaction (CONTRACT §3) and every uploaded receipt no ledger row
 /// names, persisting each result the moment it completes.
 ///
 /// Per pending row, by its receipt's format: a StoreKit 2 JWS is settled by the offline check
@@ -36,7 +36,7 @@ public struct VerifyStage: Sendable {
     public var concurrency: Int
     /// Sent as verifyReceipt's `exclude-old-transactions`.
     public var excludeOldTransactions = false
-    /// Apple's later word (SPEC §3): swept after the pending rows when Server API credentials exist.
+    /// Apple's later word (CONTRACT §3): swept after the pending rows when Server API credentials exist.
     public var notificationSweep: NotificationHistorySweep?
 
     public init(
@@ -230,8 +230,8 @@ public struct VerifyStage: Sendable {
         return records
     }
 
-    /// A JWS checked offline settles its rows (SPEC §3): valid when the chain and signature
-    /// verified and the bundle is the app's; rows naming another transaction are invalid.
+    /// A JWS checked offline settles its rows (CONTRACT §3): valid when the chain and signature
+    /// verified and the bundle is the app's; rows naming another transaction are unlisted (``split``), not invalid.
     func settleSignedTransaction(_ job: WorkUnit, receipt: UploadedReceipt) -> Settled {
         let ids = job.rows.map(\.recordID)
         guard let check = job.check else {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import IAPRecon
 
-/// SPEC §1.6 and §2: no value that got into the store can stop `report`; no typo in `--db`
+/// CONTRACT §1.6 and §2: no value that got into the store can stop `report`; no typo in `--db`
 /// answers with a confident empty store.
 @Suite struct StoredValueTests {
     let dir = TemporaryDirectory("stored-values")

@@ -5,7 +5,7 @@ import Testing
 
 @testable import IAPRecon
 
-/// SPEC §5: `--as-of` is a cut-off, and a report for a past as-of never rewrites the findings
+/// CONTRACT §5: `--as-of` is a cut-off, and a report for a past as-of never rewrites the findings
 /// history of the latest one.
 @Suite struct AsOfCutOffTests {
     let fixture = LedgerFixture("as-of")

@@ -3,8 +3,9 @@
 
 SWIFT ?= swift
 RUNTIME_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev
-TEST_PACKAGES := unzip
-BENCH_PACKAGES := sqlite3 time bc python3 python3-venv
+# The PostgreSQL source's tests start a throwaway server (initdb, pg_ctl) on loopback.
+TEST_PACKAGES := unzip postgresql
+BENCH_PACKAGES := sqlite3 time bc python3 python3-venv postgresql
 # The reliability suite: mounts a tiny tmpfs (util-linux), checks the store with python3's sqlite3, measures
 # peak RSS with GNU time, gzips a fuzz seed.
 RELIABILITY_PACKAGES := util-linux python3 coreutils time gzip
@@ -90,7 +91,7 @@ bench: bench-deps
 # Peak RSS of import and report at 10,000,000 rows (iap-recon alone; the file takes a few GB).
 bench-memory: bench-deps
 	$(SWIFT) build -c release
-	ROWS=10000000 SKIP_REFERENCES=1 SKIP_SWIFT_FIGURES=1 ./scripts/bench.sh
+	ROWS=10000000 SKIP_REFERENCES=1 SKIP_POSTGRES=1 SKIP_SWIFT_FIGURES=1 ./scripts/bench.sh
 
 clean:
 	rm -rf .build .build-fuzz reports/*.csv reports/*.xlsx reports/*.json reports/*.sqlite*

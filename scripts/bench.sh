@@ -6,7 +6,8 @@
 #   - DuckDB (CSV out), in the same environment.
 # The references are skipped with a message when the package registry cannot be reached.
 # Environment: ROWS (default 1000000), IDS (uuid | numeric, default uuid), SKIP_SWIFT_FIGURES=1,
-# SKIP_REFERENCES=1 (iap-recon alone: `make bench-memory` checks peak RSS at 10,000,000 rows so).
+# SKIP_REFERENCES=1 (iap-recon alone: `make bench-memory` checks peak RSS at 10,000,000 rows so),
+# SKIP_POSTGRES=1 (no import from a throwaway PostgreSQL server: scripts/bench-postgres.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-1000000}
@@ -131,4 +132,10 @@ if [ "${SKIP_SWIFT_FIGURES:-0}" != 1 ]; then
     echo "== JWS verification and verify throughput =="
     ./.build/release/iap-recon-bench jws 200000
     ./.build/release/iap-recon-bench verify-stage 5000
+fi
+
+if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
+    echo
+    echo "== the ledger from PostgreSQL vs from its CSV export =="
+    CSV="$CSV" PRODUCTS="$PRODUCTS" BIN="$BIN" DATA="$DATA" ./scripts/bench-postgres.sh
 fi

@@ -13,22 +13,24 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var inputs: InputOptions
+    @OptionGroup var database: DatabaseSourceOptions
     @OptionGroup var options: ConfigOptions
 
     func validate() throws {
-        if inputs.request.isEmpty {
+        if inputs.request.isEmpty, database.isEmpty, options.configFile == nil {
             throw ValidationError(
-                "nothing to import: give --transactions, --receipts, --products, --notifications or --sales-report")
+                "nothing to import: give --transactions, --receipts, --products, --notifications or --sales-report, "
+                    + "or --source-db with queries")
         }
     }
 
     func run() async throws {
         let strict = inputs.strict
         try await execute(
-            options, databasePath: store.databasePath, opening: .createIfAbsent,
+            options, databasePath: store.databasePath, opening: .createIfAbsent, source: database,
             configure: { $0.strict = strict }
-        ) { recon in
-            try await recon.importFiles(inputs.request)
+        ) { recon, source in
+            try await recon.importFiles(inputs.request, database: source)
         }
     }
 }

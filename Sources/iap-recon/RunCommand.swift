@@ -13,6 +13,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var inputs: InputOptions
+    @OptionGroup var database: DatabaseSourceOptions
     @OptionGroup var reportOptions: ReportOptions
     @OptionGroup var options: ConfigOptions
 
@@ -22,10 +23,10 @@ struct RunCommand: AsyncParsableCommand {
             config.strict = inputs.strict
         }
         try await execute(
-            options, databasePath: store.databasePath, opening: .createIfAbsent,
+            options, databasePath: store.databasePath, opening: .createIfAbsent, source: database,
             configure: configure
-        ) { recon in
-            try await recon.nightly(inputs.request, progress: TerminalProgress.make())
+        ) { recon, source in
+            try await recon.nightly(inputs.request, database: source, progress: TerminalProgress.make())
         }
     }
 }

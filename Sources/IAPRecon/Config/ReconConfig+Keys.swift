@@ -104,6 +104,24 @@ extension ReconConfig {
             Key("api-key-file", "App Store Server API .p8 key file", .optionalText(\.apiKeyFile), default: "none"),
             Key("api-key-id", "App Store Server API key id", .optionalText(\.apiKeyID), default: "none"),
             Key("issuer-id", "App Store Server API issuer id", .optionalText(\.issuerID), default: "none"),
+            Key(
+                "source-db",
+                "The backend's PostgreSQL to read inputs from: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB"
+                    + "[?sslmode=disable|require|verify-full] (password also from PGPASSWORD)",
+                .optionalText(\.databaseSource.url), default: "none"),
+            Key(
+                "transactions-query", "SQL (or @FILE) whose rows are ledger transactions, read from source-db",
+                .optionalText(\.databaseSource.transactionsQuery), default: "none"),
+            Key(
+                "receipts-query", "SQL (or @FILE) whose rows are uploaded receipts, read from source-db",
+                .optionalText(\.databaseSource.receiptsQuery), default: "none"),
+            Key(
+                "notifications-query",
+                "SQL (or @FILE) whose rows are stored App Store Server Notifications (signedPayload, received_at)",
+                .optionalText(\.databaseSource.notificationsQuery), default: "none"),
+            Key(
+                "products-query", "SQL (or @FILE) whose rows are the product catalog, read from source-db",
+                .optionalText(\.databaseSource.productsQuery), default: "none"),
         ]
     }
 

@@ -72,6 +72,8 @@ public struct ReconConfig: Sendable, Hashable {
     ///
     /// Secret.
     public var serveToken: String?
+    /// The backend's PostgreSQL to read inputs from (CONTRACT §1.7), as given.
+    public var databaseSource = DatabaseSourceConfig()
 
     public init(databasePath: String) {
         self.databasePath = databasePath

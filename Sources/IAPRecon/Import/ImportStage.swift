@@ -29,10 +29,12 @@ public struct ImportStage {
         public var counts: [String: Int] { ["read": read, "accepted": accepted, "rejected": rejected] }
     }
 
-    /// Imports every file of `request` in `run`.
+    /// Imports every file of `request`, then every query of `database` (CONTRACT §1.7), in `run`.
     ///
-    /// - Throws: when a file cannot be read or the store cannot be written.
-    public func run(_ request: ImportRequest, in run: RunContext) async throws -> Result {
+    /// - Throws: when a file or the database cannot be read or the store cannot be written.
+    public func run(_ request: ImportRequest, database: LedgerDatabase? = nil, in run: RunContext) async throws
+        -> Result
+    {
         for path in request.notifications {
             // A missing file fails before anything is written.
             try ChunkedFile(path: path).close()
@@ -45,6 +47,10 @@ public struct ImportStage {
         }
         for path in request.notifications {
             files.append(try await notifications.importFile(path, into: store, run: run))
+        }
+        if let database {
+            let importer = DatabaseImporter(importer: Importer(progress: progress), notifications: notifications)
+            files += try await importer.run(database, into: store, in: run)
         }
         return Result(files: files)
     }

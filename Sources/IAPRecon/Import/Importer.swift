@@ -115,11 +115,12 @@ public struct Importer {
     func importFile(_ path: String, kind: InputKind, into store: ReconStore, bulk: Bool) throws -> ImportFileSummary {
         // Fail on an unopenable file before starting the parser.
         try ChunkedFile(path: path).close()
-        let writer = try LedgerWriter(store: store, bulk: bulk)
-        var summary = ImportFileSummary(kind: kind.rawValue, file: path, read: 0, accepted: 0, rejected: 0)
+        let writer = try ChunkWriter(source: path, kind: kind, store: store, bulk: bulk, importer: self)
         let queue = BoundedQueue<ParsedBatch>(capacity: 8)
         let parser = Thread {
-            let sink = ChunkSink(queue: queue, size: Self.parseBatchSize)
+            let sink = ChunkSink(size: Self.parseBatchSize) { chunk in
+                guard queue.push(.chunk(chunk)) else { throw CancellationError() }
+            }
             do {
                 try Self.parse(path, kind: kind, into: sink)
                 try sink.flush()
@@ -133,59 +134,21 @@ public struct Importer {
         parser.stackSize = 1 << 22
         parser.start()
         defer { queue.cancel() }
-        var inBatch = 0
-        if !bulk { try store.beginBatch() }
+        try writer.begin()
         do {
-            try writer.forgetRejections(of: path, kind: kind)
             loop: while true {
                 switch queue.pop() {
-                case .chunk(let chunk):
-                    try writer.prepare(firstLine: chunk.firstLine, lastLine: chunk.lastLine, source: path)
-                    try chunk.bytes.withUnsafeBufferPointer { bytes in
-                        for item in chunk.items {
-                            switch item {
-                            case .packed(let row):
-                                guard let base = bytes.baseAddress else {
-                                    preconditionFailure("a packed row always has bytes in its chunk")
-                                }
-                                try writer.write(row, bytes: base, source: path)
-                                summary.accepted += 1
-                            case .parsed(.warning(let text)):
-                                summary.warnings = (summary.warnings ?? []) + [text]
-                                continue
-                            case .parsed(.transaction(let t, let line, let hash)):
-                                try writer.upsert(t, source: path, line: line, hash: hash)
-                                summary.accepted += 1
-                            case .parsed(.receipt(let r, let line)):
-                                try writer.upsert(r, source: path, line: line)
-                                summary.accepted += 1
-                            case .parsed(.product(let p, let line)):
-                                try writer.upsert(p, source: path, line: line)
-                                summary.accepted += 1
-                            case .parsed(.rejected(let rejection)):
-                                try writer.reject(rejection)
-                                summary.rejected += 1
-                            }
-                            summary.read += 1
-                            inBatch += 1
-                            if inBatch >= batchSize, !bulk {
-                                try store.commitBatch()
-                                try store.beginBatch()
-                                inBatch = 0
-                            }
-                            if let progress, summary.read % progressInterval == 0 { progress(path, summary.read) }
-                        }
-                    }
+                case .chunk(let chunk): try writer.write(chunk)
                 case .failed(let error): throw error
                 case .done, nil: break loop
                 }
             }
-            if !bulk { try store.commitBatch() }
+            try writer.finish()
         } catch {
-            if !bulk { store.rollbackBatch() }
+            writer.abort()
             throw error
         }
-        return summary
+        return writer.summary
     }
 
     static let parseBatchSize = 2_000
@@ -195,25 +158,10 @@ public struct Importer {
         // The seed of the rows' content hashes (a CSV file's header is part of it).
         let seed = HashSeed()
         let handle: (Int, String, RowFields?, String?) throws -> Void = { line, raw, row, syntaxError in
-            do {
-                if let syntaxError { throw RowRejection(syntaxError) }
-                guard let row else { throw RowRejection("malformed row") }
-                switch kind {
-                case .transactions:
-                    let transaction = try RowParser.transaction(row)
-                    try sink.append(.transaction(transaction, line: line, hash: RowHash.hash(raw, seed: seed.value)))
-                case .receipts: try sink.append(.receipt(try RowParser.receipt(row), line: line))
-                case .products: try sink.append(.product(try RowParser.product(row), line: line))
-                case .notifications: throw RowRejection("notifications are imported with their signatures checked")
-                case .salesReports: throw RowRejection("a sales report is read by SalesReportImporter")
-                }
-            } catch let rejection as RowRejection {
-                try sink.append(
-                    .rejected(
-                        RejectedRow(
-                            kind: kind, source: path, line: line, recordID: row?.string(Self.idField(kind)),
-                            reason: rejection.reason, raw: raw)))
-            }
+            try sink.append(
+                judge(
+                    kind: kind, source: path, line: line, raw: raw, row: row, syntaxError: syntaxError, seed: seed.value
+                ))
         }
         let warn: ([String]) throws -> Void = { header in
             for line in UnknownColumns.warnings(header: header, kind: kind, file: path) {
@@ -224,6 +172,33 @@ public struct Importer {
             try readJSONL(path, warn, handle)
         } else {
             try readCSV(path, kind: kind, sink: sink, seed: seed, warn, handle)
+        }
+    }
+
+    /// What one row of an input is: the value to upsert, or the rejection to keep.
+    ///
+    /// The one place that decides, for file rows and query rows alike; a rejection keeps its
+    /// source, line, id and reason.
+    static func judge(
+        kind: InputKind, source: String, line: Int, raw: String, row: RowFields?, syntaxError: String?, seed: UInt64
+    ) -> ParsedRow {
+        do throws(RowRejection) {
+            if let syntaxError { throw RowRejection(syntaxError) }
+            guard let row else { throw RowRejection("malformed row") }
+            switch kind {
+            case .transactions:
+                let transaction = try RowParser.transaction(row)
+                return .transaction(transaction, line: line, hash: RowHash.hash(raw, seed: seed))
+            case .receipts: return .receipt(try RowParser.receipt(row), line: line)
+            case .products: return .product(try RowParser.product(row), line: line)
+            case .notifications: throw RowRejection("notifications are imported with their signatures checked")
+            case .salesReports: throw RowRejection("a sales report is read by SalesReportImporter")
+            }
+        } catch {
+            return .rejected(
+                RejectedRow(
+                    kind: kind, source: source, line: line, recordID: row?.string(Self.idField(kind)),
+                    reason: error.reason, raw: raw))
         }
     }
 
@@ -342,14 +317,15 @@ enum ParsedBatch: Sendable {
     case done
 }
 
-/// Collects the parser's rows into chunks and hands each full one to the writer's queue.
+/// Collects the parser's rows into chunks and hands each full one on (to the writer's queue, or
+/// straight to the writer).
 final class ChunkSink {
     var chunk = ParsedChunk()
-    private let queue: BoundedQueue<ParsedBatch>
+    private let deliver: (ParsedChunk) throws -> Void
     private let size: Int
 
-    init(queue: BoundedQueue<ParsedBatch>, size: Int) {
-        self.queue = queue
+    init(size: Int, deliver: @escaping (ParsedChunk) throws -> Void) {
+        self.deliver = deliver
         self.size = size
         chunk.items.reserveCapacity(size)
     }
@@ -374,7 +350,7 @@ final class ChunkSink {
     func flush() throws {
         guard !chunk.items.isEmpty else { return }
         let capacity = chunk.bytes.count
-        guard queue.push(.chunk(chunk)) else { throw CancellationError() }
+        try deliver(chunk)
         chunk = ParsedChunk()
         chunk.items.reserveCapacity(size)
         chunk.bytes.reserveCapacity(capacity)

@@ -25,25 +25,35 @@ public struct NotificationImporter: Sendable {
             kind: InputKind.notifications.rawValue, file: path, read: 0, accepted: 0, rejected: 0)
         for line in lines {
             summary.read += 1
-            switch Self.parse(line.text) {
-            case .failure(let rejection):
-                try reject(line, path: path, reason: rejection.reason, store: store)
+            if try await importLine(line, source: path, into: store, run: run) {
+                summary.accepted += 1
+            } else {
                 summary.rejected += 1
-            case .success(let (signedPayload, receivedAt)):
-                switch await check.verify(signedPayload) {
-                case .failure(let rejection):
-                    try reject(line, path: path, reason: rejection.reason, store: store)
-                    summary.rejected += 1
-                case .success(let notification):
-                    let now = run.nowMillis()
-                    try store.recordNotification(
-                        notification, origin: .file(path: path, line: line.line, receivedAt: receivedAt), at: now,
-                        learnedAt: run.learnedAt(now))
-                    summary.accepted += 1
-                }
             }
         }
         return summary
+    }
+
+    /// Verifies and keeps one notification (a file's line, or a query's row as a JSON object);
+    /// false when it is rejected (and kept as a rejected row of `source`).
+    func importLine(_ line: JSONLLine, source: String, into store: ReconStore, run: RunContext) async throws -> Bool {
+        switch Self.parse(line.text) {
+        case .failure(let rejection):
+            try reject(line, path: source, reason: rejection.reason, store: store)
+            return false
+        case .success(let (signedPayload, receivedAt)):
+            switch await check.verify(signedPayload) {
+            case .failure(let rejection):
+                try reject(line, path: source, reason: rejection.reason, store: store)
+                return false
+            case .success(let notification):
+                let now = run.nowMillis()
+                try store.recordNotification(
+                    notification, origin: .file(path: source, line: line.line, receivedAt: receivedAt), at: now,
+                    learnedAt: run.learnedAt(now))
+                return true
+            }
+        }
     }
 
     private func reject(_ line: JSONLLine, path: String, reason: String, store: ReconStore) throws {

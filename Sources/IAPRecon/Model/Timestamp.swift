@@ -8,8 +8,9 @@ public enum Timestamp {
     /// Epoch milliseconds for `text`, or nil when it is neither form.
     ///
     /// Accepted: `1763643900000`, `2026-11-20T13:05:00Z`, `2026-11-20T05:05:00-08:00`,
-    /// `2026-11-20T13:05:00.123+0000`, `2026-11-20 13:05:00Z`. A time without an offset is
-    /// rejected: it would be a guess.
+    /// `2026-11-20T13:05:00.123+0000`, `2026-11-20 13:05:00Z`, and what databases export:
+    /// PostgreSQL's `2026-11-20 13:05:00.123456+00` and `-08`, `+05:30`, a blank before the zone,
+    /// `UTC`. A time without an offset is rejected: it would be a guess.
     public static func parse(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8 { parse(bytes: $0) }
@@ -77,17 +78,31 @@ public enum Timestamp {
             }
             guard any else { return nil }
         }
+        // One blank may stand before the zone (`12:26:46 +00:00`, `12:26:46 UTC`).
+        if i + 1 < b.count, b[i] == 0x20 { i += 1 }
         guard i < b.count else { return nil }  // no offset: ambiguous
-        var offsetMinutes = 0
+        var offsetSeconds = 0
         if b[i] == 0x5A || b[i] == 0x7A {
             i += 1
         } else if b[i] == 0x2B || b[i] == 0x2D {
             let sign = b[i] == 0x2D ? -1 : 1
             i += 1
-            guard let oh = digits(2) else { return nil }
-            _ = expect(0x3A)
-            guard let om = digits(2), oh <= 23, om <= 59 else { return nil }
-            offsetMinutes = sign * (oh * 60 + om)
+            // `+00` and `-08` as PostgreSQL writes them, `+0530`, `+05:30`, and `+00:53:28`.
+            guard let oh = digits(2), oh <= 23 else { return nil }
+            var om = 0
+            var os = 0
+            if i < b.count {
+                let colon = expect(0x3A)
+                guard let m = digits(2), m <= 59 else { return nil }
+                om = m
+                if colon, expect(0x3A) {
+                    guard let s = digits(2), s <= 59 else { return nil }
+                    os = s
+                }
+            }
+            offsetSeconds = sign * (oh * 3600 + om * 60 + os)
+        } else if b.count - i == 3, Self.isUTC(b[i], b[i + 1], b[i + 2]) {
+            i += 3
         } else {
             return nil
         }
@@ -98,8 +113,14 @@ public enum Timestamp {
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds =
             Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
-            - Int64(offsetMinutes * 60)
+            - Int64(offsetSeconds)
         return seconds * 1000 + Int64(millis)
+    }
+
+    /// Whether three letters are `UTC` or `GMT` (any case), a zone some exports write out.
+    private static func isUTC(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Bool {
+        let (a, b, c) = (a | 0x20, b | 0x20, c | 0x20)
+        return (a == 0x75 && b == 0x74 && c == 0x63) || (a == 0x67 && b == 0x6D && c == 0x74)
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

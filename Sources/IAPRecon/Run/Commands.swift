@@ -4,11 +4,15 @@ import Logging
 /// The commands, one call each. The executable parses flags into a ``ReconConfig``, builds the
 /// ``ReconDependencies`` and calls one of these; the tests call the same.
 extension ReconDependencies {
-    /// `iap-recon import`: loads the files into the store, under the store's lock.
-    public func importFiles(_ request: ImportRequest, progress: RunProgress? = nil) async throws -> CommandOutput {
+    /// `iap-recon import`: loads the files (and the queries of `database`) into the store, under the
+    /// store's lock.
+    public func importFiles(
+        _ request: ImportRequest, database: LedgerDatabase? = nil, progress: RunProgress? = nil
+    ) async throws -> CommandOutput {
         let lock = try lock("import")
         defer { withExtendedLifetime(lock) {} }
-        let imported = try await importStage(progress: progress).run(request, in: .unrecorded(clock: clock))
+        let imported = try await importStage(progress: progress).run(
+            request, database: database, in: .unrecorded(clock: clock))
         var lines = imported.lines
         lines.append("total: read \(imported.read), accepted \(imported.accepted), rejected \(imported.rejected)")
         let rejected = imported.rejected
@@ -41,8 +45,10 @@ extension ReconDependencies {
     }
 
     /// `iap-recon run`: the nightly job (``NightlyRun``).
-    public func nightly(_ request: ImportRequest, progress: RunProgress? = nil) async throws -> CommandOutput {
-        try await NightlyRun(self, progress: progress).run(request)
+    public func nightly(
+        _ request: ImportRequest, database: LedgerDatabase? = nil, progress: RunProgress? = nil
+    ) async throws -> CommandOutput {
+        try await NightlyRun(self, progress: progress).run(request, database: database)
     }
 
     /// `iap-recon lookup`: the support view of a user, transaction or order, from the store

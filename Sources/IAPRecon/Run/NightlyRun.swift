@@ -16,14 +16,15 @@ public struct NightlyRun {
 
     /// The nightly job.
     ///
-    /// Import happens when `request` names files.
-    public func run(_ request: ImportRequest) async throws -> CommandOutput {
+    /// Import happens when `request` names files or `database` is given (CONTRACT §1.7).
+    public func run(_ request: ImportRequest, database: LedgerDatabase? = nil) async throws -> CommandOutput {
         let recorder = try RunRecorder(command: "run", deps, outputDirectory: deps.settings.outputDirectory)
         var lines: [String] = []
 
-        if !request.isEmpty {
+        if !request.isEmpty || database != nil {
             let imported = try await recorder.stage("import", counts: \.counts) {
-                try await deps.importStage(progress: progress).run(request, in: recorder.context)
+                try await deps.importStage(progress: progress).run(
+                    request, database: database, in: recorder.context)
             }
             recorder.update {
                 $0.inputs = imported.files

@@ -1,0 +1,151 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// An open, read-only view of the backend's PostgreSQL for one import (CONTRACT §1.7): one
+/// `REPEATABLE READ READ ONLY` transaction, so every query reads the same snapshot and none can
+/// write, and one server-side cursor per query, fetched in bounded batches (``fetchSize`` rows,
+/// streamed by postgres-nio) as the store takes them.
+///
+/// ``open(_:logger:)`` connects, starts the transaction, declares every cursor (so a query the
+/// server refuses fails before anything is written) and reads the first rows of the first query:
+/// the caller opens its store only after that.
+public final class LedgerDatabase {
+    /// What is read; the password stays in here.
+    public let source: DatabaseSource
+    private let connection: PostgresConnection
+    private let logger: Logger
+    /// The first rows of the first query, read by ``open(_:logger:)``.
+    private var prefetched: [PostgresRow]?
+
+    /// Rows fetched per round trip: memory stays bounded whatever the result's size.
+    static let fetchSize = 5_000
+    /// Rows of the first query read before the store is opened.
+    static let firstFetch = 100
+    /// How long a connection attempt may take.
+    static let connectTimeout = TimeAmount.seconds(10)
+
+    private init(source: DatabaseSource, connection: PostgresConnection, logger: Logger) {
+        self.source = source
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Connects, starts the snapshot, declares a cursor per query and reads the first rows.
+    ///
+    /// - Throws: ``DatabaseSourceError`` naming the server and PostgreSQL's message: unreachable,
+    ///   login refused, TLS refused, a query refused. The connection is closed then.
+    public static func open(_ source: DatabaseSource, logger: Logger) async throws(DatabaseSourceError)
+        -> LedgerDatabase
+    {
+        let connection: PostgresConnection
+        do {
+            var configuration = PostgresConnection.Configuration(
+                host: source.host, port: source.port, username: source.user, password: source.password,
+                database: source.database, tls: try tls(source))
+            configuration.options.connectTimeout = connectTimeout
+            configuration.options.additionalStartupParameters = [("application_name", "iap-recon")]
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        } catch {
+            throw .connect(server: source.name, message: DatabaseSourceError.message(error, tls: source.tls))
+        }
+        let database = LedgerDatabase(source: source, connection: connection, logger: logger)
+        do throws(DatabaseSourceError) {
+            try await database.start()
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
+    }
+
+    /// The transaction, the cursors, and the first rows of the first query.
+    private func start() async throws(DatabaseSourceError) {
+        do {
+            try await connection.query("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+        } catch {
+            throw .connect(server: source.name, message: DatabaseSourceError.message(error, tls: source.tls))
+        }
+        for index in source.queries.indices {
+            let declare = "DECLARE \(cursor(index)) NO SCROLL CURSOR FOR \(source.queries[index].sql)"
+            do {
+                try await connection.query(PostgresQuery(unsafeSQL: declare), logger: logger)
+            } catch {
+                throw failure(error, query: index)
+            }
+        }
+        guard !source.queries.isEmpty else { return }
+        do {
+            let fetch = "FETCH FORWARD \(Self.firstFetch) FROM \(cursor(0))"
+            prefetched = try await connection.query(PostgresQuery(unsafeSQL: fetch), logger: logger).collect()
+        } catch {
+            throw failure(error, query: 0)
+        }
+    }
+
+    /// Hands every row of query `index` to `body`, in the result's order, a batch at a time.
+    ///
+    /// - Throws: ``DatabaseSourceError`` when the query fails or the connection is lost; whatever
+    ///   `body` throws.
+    func forEachRow(ofQuery index: Int, _ body: (PostgresRow) async throws -> Void) async throws {
+        if index == 0, let rows = prefetched {
+            prefetched = nil
+            for row in rows { try await body(row) }
+            if rows.count < Self.firstFetch { return }
+        }
+        while true {
+            // One batch is read whole, then handed over: the server's cursor holds the rest, so
+            // memory stays at one batch, and a connection lost while the store writes is seen
+            // by the next fetch.
+            guard !connection.isClosed else {
+                throw DatabaseSourceError.lost(server: source.name, message: "the connection was closed")
+            }
+            let fetch = "FETCH FORWARD \(Self.fetchSize) FROM \(cursor(index))"
+            let rows: [PostgresRow]
+            do {
+                rows = try await connection.query(PostgresQuery(unsafeSQL: fetch), logger: logger).collect()
+            } catch {
+                throw failure(error, query: index)
+            }
+            for row in rows { try await body(row) }
+            if rows.count < Self.fetchSize { return }
+        }
+    }
+
+    /// Ends the transaction (nothing was written) and the connection.
+    public func close() async {
+        try? await connection.close()
+    }
+
+    private func cursor(_ index: Int) -> String { "iap_recon_\(index + 1)" }
+
+    private func failure(_ error: any Error, query index: Int) -> DatabaseSourceError {
+        let message = DatabaseSourceError.message(error, tls: source.tls)
+        if DatabaseSourceError.isConnectionLoss(error) { return .lost(server: source.name, message: message) }
+        return .query(source: source.sourceName(source.queries[index].kind), message: message)
+    }
+
+    /// The TLS settings of `sslmode` (and `sslrootcert`).
+    private static func tls(_ source: DatabaseSource) throws -> PostgresConnection.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let roots = source.rootCertificates { configuration.trustRoots = .file(roots) }
+        switch source.tls {
+        case .disable: return .disable
+        case .prefer:
+            configuration.certificateVerification = .none
+            return .prefer(try NIOSSLContext(configuration: configuration))
+        case .require:
+            configuration.certificateVerification = .none
+            return .require(try NIOSSLContext(configuration: configuration))
+        case .verifyCA:
+            configuration.certificateVerification = .noHostnameVerification
+            return .require(try NIOSSLContext(configuration: configuration))
+        case .verifyFull:
+            configuration.certificateVerification = .fullVerification
+            return .require(try NIOSSLContext(configuration: configuration))
+        }
+    }
+}
+
+@available(*, unavailable)
+extension LedgerDatabase: Sendable {}

@@ -1,0 +1,215 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A PostgreSQL server of its own for tests: a new cluster in a temporary folder, on a free
+/// loopback port, password (SCRAM) authentication; stopped with ``stop()`` (and, as a safety net,
+/// when the process exits).
+///
+/// Runs as the `postgres` user when the tests run as root (the server refuses to run as root).
+public final class ThrowawayPostgres: @unchecked Sendable {
+    /// The superuser the cluster is made with.
+    public let user = "recon"
+    public let password: String
+    public let port: Int
+    /// The folder holding the cluster (`data/`), its log and its socket.
+    public let directory: String
+    private let binaries: String
+    private let lock = NSLock()
+    private var running = false
+
+    /// Why a server could not be started.
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Makes and starts a new cluster.
+    ///
+    /// - Throws: ``StartError`` when PostgreSQL's server programs are not installed
+    ///   (`apt-get install postgresql`) or the server does not start.
+    public init() throws {
+        guard let binaries = Self.findBinaries() else {
+            throw StartError(description: "no initdb under /usr/lib/postgresql/*/bin: apt-get install postgresql")
+        }
+        self.binaries = binaries
+        password = "pw-" + UUID().uuidString.prefix(12).lowercased()
+        port = try Self.freePort()
+        directory = NSTemporaryDirectory() + "iap-recon-pg-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let passwordFile = directory + "/pwfile"
+        try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
+        if getuid() == 0 {
+            try Self.run("/bin/chown", ["-R", "postgres:postgres", directory])
+        }
+        try runServerProgram(
+            "initdb",
+            [
+                "-D", directory + "/data", "-U", user, "--pwfile=" + passwordFile, "-A", "scram-sha-256", "-E", "UTF8",
+                "--no-sync",
+            ])
+        try start()
+    }
+
+    /// Starts the server (again, after ``stop()``) on the same port and data.
+    public func start() throws {
+        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        try runServerProgram(
+            "pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "30", "-o", options, "start"])
+        lock.withLock { running = true }
+        Self.register(self)
+    }
+
+    /// Stops the server at once (`-m immediate`: connections are cut).
+    public func stop() {
+        let wasRunning = lock.withLock {
+            defer { running = false }
+            return running
+        }
+        guard wasRunning else { return }
+        try? runServerProgram("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Stops the server and removes its folder.
+    public func destroy() {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// `postgresql://recon:PASSWORD@127.0.0.1:PORT/DB?sslmode=…`.
+    public func url(database: String = "postgres", withPassword: Bool = true, sslmode: String = "disable") -> String {
+        let secret = withPassword ? ":" + password : ""
+        return "postgresql://\(user)\(secret)@127.0.0.1:\(port)/\(database)?sslmode=\(sslmode)"
+    }
+
+    /// Runs SQL with `psql` (stops at the first error).
+    ///
+    /// - Throws: ``StartError`` with psql's message when the SQL fails.
+    @discardableResult
+    public func psql(_ sql: String, database: String = "postgres") throws -> String {
+        let psql =
+            FileManager.default.isExecutableFile(atPath: binaries + "/psql") ? binaries + "/psql" : "/usr/bin/psql"
+        return try Self.run(
+            psql,
+            ["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", url(database: database, withPassword: false)],
+            input: sql, environment: ["PGPASSWORD": password])
+    }
+
+    /// Runs `initdb` or `pg_ctl` (as `postgres` when root) and waits for it alone: the server it
+    /// starts keeps running, and must not be waited for.
+    private func runServerProgram(_ name: String, _ arguments: [String]) throws {
+        var command = [binaries + "/" + name] + arguments
+        if getuid() == 0 { command = ["/usr/sbin/runuser", "-u", "postgres", "--"] + command }
+        let log = directory + "/\(name).out"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var arguments = command.map { strdup($0) }
+        defer { for argument in arguments { free(argument) } }
+        arguments.append(nil)
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, &arguments, environ)
+        guard spawned == 0 else { throw StartError(description: "cannot start \(name): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // Exited normally with status 0 (WIFEXITED && WEXITSTATUS == 0).
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw StartError(description: "\(name) failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+    }
+
+    /// The newest installed PostgreSQL's `bin` folder.
+    static func findBinaries() -> String? {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return versions.compactMap { Int($0) }.sorted().reversed().map { "\(root)/\($0)/bin" }
+            .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
+    }
+
+    /// A loopback port nothing listens on now.
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw StartError(description: "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        guard bound else { throw StartError(description: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs a program to its end; its output goes through files, not pipes (a server that
+    /// `pg_ctl` starts would hold a pipe open for as long as it runs).
+    @discardableResult
+    static func run(
+        _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
+    ) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let base = NSTemporaryDirectory() + "iap-recon-pg-run-" + UUID().uuidString
+        FileManager.default.createFile(atPath: base + ".out", contents: nil)
+        FileManager.default.createFile(atPath: base + ".err", contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: base + ".out")
+            try? FileManager.default.removeItem(atPath: base + ".err")
+        }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
+        process.standardOutput = output
+        process.standardError = errors
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        try? output.close()
+        try? errors.close()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        let out = FileManager.default.contents(atPath: base + ".out") ?? Data()
+        let err = FileManager.default.contents(atPath: base + ".err") ?? Data()
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: err, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw StartError(description: "\((executable as NSString).lastPathComponent) failed: \(message)")
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: Safety net
+
+    nonisolated(unsafe) private static var started: [ThrowawayPostgres] = []
+    private static let registry = NSLock()
+    nonisolated(unsafe) private static var hooked = false
+
+    /// Remembers a started server, so that it is stopped when the process exits.
+    private static func register(_ server: ThrowawayPostgres) {
+        registry.withLock {
+            if !started.contains(where: { $0 === server }) { started.append(server) }
+            if !hooked {
+                hooked = true
+                atexit { ThrowawayPostgres.stopAll() }
+            }
+        }
+    }
+
+    /// Stops every server this process started.
+    public static func stopAll() {
+        let servers = registry.withLock { started }
+        for server in servers { server.destroy() }
+    }
+}

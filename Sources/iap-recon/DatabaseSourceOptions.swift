@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import IAPRecon
+
+/// Reading inputs from the backend's PostgreSQL (CONTRACT §1.7): `--source-db` and one query per input.
+///
+/// Each flag is a config file key of the same name (``ReconConfig/keys``).
+struct DatabaseSourceOptions: ParsableArguments {
+    @Option(name: .customLong("source-db"), help: .setting("source-db", valueName: "url"))
+    var url: String?
+
+    @Option(name: .customLong("transactions-query"), help: .setting("transactions-query", valueName: "sql"))
+    var transactionsQuery: String?
+
+    @Option(name: .customLong("receipts-query"), help: .setting("receipts-query", valueName: "sql"))
+    var receiptsQuery: String?
+
+    @Option(name: .customLong("notifications-query"), help: .setting("notifications-query", valueName: "sql"))
+    var notificationsQuery: String?
+
+    @Option(name: .customLong("products-query"), help: .setting("products-query", valueName: "sql"))
+    var productsQuery: String?
+
+    /// Whether any of these flags was given.
+    var isEmpty: Bool { settings.allSatisfy { $0.1 == nil } }
+
+    /// The settings these flags give, by config key; nil: not given.
+    var settings: [(String, ReconConfig.Input?)] {
+        [
+            ("source-db", url.map { .text($0) }), ("transactions-query", transactionsQuery.map { .text($0) }),
+            ("receipts-query", receiptsQuery.map { .text($0) }),
+            ("notifications-query", notificationsQuery.map { .text($0) }),
+            ("products-query", productsQuery.map { .text($0) }),
+        ]
+    }
+}
+
+/// Runs one command that imports: like ``execute(_:databasePath:opening:configure:_:)``, but when a
+/// database source is configured, it is connected to and its queries are started *before* the
+/// store is opened, so a server that cannot be read creates or changes nothing.
+func execute(
+    _ options: ConfigOptions, databasePath: String, opening: ReconStore.Opening, source: DatabaseSourceOptions,
+    configure: (inout ReconConfig) throws -> Void,
+    _ command: (ReconDependencies, LedgerDatabase?) async throws -> CommandOutput
+) async throws {
+    try await execute {
+        var config = try options.makeConfig(databasePath: databasePath)
+        try config.apply(flags: source.settings)
+        try configure(&config)
+        let logger = options.makeLogger()
+        let environment = ProcessInfo.processInfo.environment
+        guard let settings = try config.databaseSource.validated(environment: environment) else {
+            return try await command(try ReconDependencies(config: config, logger: logger, opening: opening), nil)
+        }
+        let database = try await LedgerDatabase.open(settings, logger: logger)
+        do {
+            let output = try await command(
+                try ReconDependencies(config: config, logger: logger, opening: opening), database)
+            await database.close()
+            return output
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+}

@@ -125,7 +125,7 @@ import Testing
         #expect(outcome.exitCode == 1)
     }
 
-    @Test func exitCodesAreSPECs() {
+    @Test func exitCodesAreTheContracts() {
         #expect(IAPRecon.ExitStatus.allCases.map(\.rawValue) == [0, 1, 3, 64])
     }
 }

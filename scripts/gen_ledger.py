@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a ledger shaped like a real backend export (SPEC 1.1), deterministic for a seed.
+"""Writes a ledger shaped like a real backend export (docs/CONTRACT.md §1.1), deterministic for a seed.
 
     gen_ledger.py ROWS OUT.csv [--ids uuid|numeric] [--seed N] [--products OUT.csv]
 

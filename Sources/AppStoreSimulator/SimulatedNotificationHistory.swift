@@ -143,25 +143,6 @@ enum SimulatedNotificationHistory {
         return (String(parts[1]), offset)
     }
 
-    /// Apple's `ResponseBodyV2DecodedPayload`.
-    struct NotificationPayload: Encodable {
-        var notificationType: String
-        var subtype: String?
-        var notificationUUID: String
-        var data: NotificationData
-        var version = "2.0"
-        var signedDate: Int64
-    }
-
-    struct NotificationData: Encodable {
-        var appAppleId: Int64?
-        var bundleId: String
-        var environment: String
-        var signedTransactionInfo: String
-        var signedRenewalInfo: String?
-        var status: Int?
-    }
-
     /// Apple's `JWSRenewalInfoDecodedPayload`, the fields a renewal needs.
     struct RenewalPayload: Encodable {
         var originalTransactionId: String
@@ -195,13 +176,13 @@ enum SimulatedNotificationHistory {
             renewal = try? JWSSigner.sign(payload: info, authority: authority)
             if event.type == "SUBSCRIBED" || event.type == "DID_RENEW" { status = 1 }
         }
-        let payload = NotificationPayload(
+        let payload = NotificationBody(
             notificationType: event.type, subtype: event.subtype, notificationUUID: event.uuid,
-            data: NotificationData(
+            data: NotificationBody.Payload(
                 appAppleId: event.transaction.storeEnvironment == .production ? store.seed.appAppleId : nil,
                 bundleId: store.seed.bundleId, environment: event.transaction.storeEnvironment.rawValue,
                 signedTransactionInfo: signedTransaction, signedRenewalInfo: renewal, status: status),
             signedDate: event.date)
-        return try? JWSSigner.sign(payload: payload, authority: authority)
+        return try? payload.signed(by: authority)
     }
 }

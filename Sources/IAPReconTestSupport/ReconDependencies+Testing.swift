@@ -13,7 +13,7 @@ extension ReconConfig {
     ) throws -> ReconDependencies {
         try ReconDependencies(
             config: self, clock: millis.map { ManualClock(millis: $0) as any ReconClock } ?? SystemClock(),
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, transport: transport,
+            logger: .quiet, transport: transport,
             opening: opening)
     }
 }

@@ -16,7 +16,7 @@ public struct SupportServerSettings: Sendable {
     public var token: String?
 
     /// The environment variable holding the token.
-    public static let tokenVariable = "IAP_RECON_SERVE_TOKEN"
+    public static let tokenVariable = ReconConfig.serveTokenVariable
     /// The shortest token accepted.
     public static let minimumTokenLength = 16
 
@@ -56,28 +56,6 @@ public struct SupportServerSettings: Sendable {
             guard token.count >= Self.minimumTokenLength else { throw .weakToken(minimum: Self.minimumTokenLength) }
         } else if !isLoopback {
             throw .tokenRequired(host: host)
-        }
-    }
-}
-
-/// Why `serve` will not start.
-public enum ServeError: LocalizedError, Sendable, Equatable {
-    /// A non-loopback address without `IAP_RECON_SERVE_TOKEN`.
-    case tokenRequired(host: String)
-    /// A token too short to guard customer data.
-    case weakToken(minimum: Int)
-    /// The server could not start (e.g. the port is taken).
-    case startFailed(String)
-
-    public var errorDescription: String? {
-        switch self {
-        case .tokenRequired(let host):
-            return "refusing to serve on \(host) without \(SupportServerSettings.tokenVariable): "
-                + "set it, or listen on 127.0.0.1"
-        case .weakToken(let minimum):
-            return "\(SupportServerSettings.tokenVariable) must be at least \(minimum) characters"
-        case .startFailed(let reason):
-            return "the support web view could not start: \(reason)"
         }
     }
 }

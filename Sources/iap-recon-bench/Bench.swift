@@ -36,8 +36,9 @@ struct Bench {
             guard let path = arguments.dropFirst().first else { throw CocoaError(.fileNoSuchFile) }
             let store = try ReconStore(path: path)
             let start = Date()
-            let context = DetectionContext(
-                asOf: 1_795_176_000_000, bundleIDs: ["com.example.app"], catalog: try store.catalog())
+            var config = ReconConfig(databasePath: path)
+            config.bundleIDs = ["com.example.app"]
+            let context = try config.validated().detectionContext(asOf: 1_795_176_000_000, catalog: try store.catalog())
             let revenue = RevenueTally(
                 RevenueBuilder(timeZone: TimeZone(identifier: "UTC") ?? .current, context: context))
             var groups = 0

@@ -2,52 +2,36 @@ import ArgumentParser
 import Foundation
 import IAPRecon
 
-/// Reading inputs from the backend's PostgreSQL (SPEC §1.7): `--source-db` and one query per input.
+/// Reading inputs from the backend's PostgreSQL (CONTRACT §1.7): `--source-db` and one query per input.
+///
+/// Each flag is a config file key of the same name (``ReconConfig/keys``).
 struct DatabaseSourceOptions: ParsableArguments {
-    @Option(
-        name: .customLong("source-db"),
-        help: ArgumentHelp(
-            "The backend's PostgreSQL to read inputs from: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB"
-                + "[?sslmode=disable|require|verify-full] (password also from PGPASSWORD).",
-            valueName: "url"))
+    @Option(name: .customLong("source-db"), help: .setting("source-db", valueName: "url"))
     var url: String?
 
-    @Option(
-        name: .customLong("transactions-query"),
-        help: ArgumentHelp(
-            "SQL (or @FILE) whose rows are ledger transactions, read from --source-db.", valueName: "sql"))
+    @Option(name: .customLong("transactions-query"), help: .setting("transactions-query", valueName: "sql"))
     var transactionsQuery: String?
 
-    @Option(
-        name: .customLong("receipts-query"),
-        help: ArgumentHelp("SQL (or @FILE) whose rows are uploaded receipts, read from --source-db.", valueName: "sql"))
+    @Option(name: .customLong("receipts-query"), help: .setting("receipts-query", valueName: "sql"))
     var receiptsQuery: String?
 
-    @Option(
-        name: .customLong("notifications-query"),
-        help: ArgumentHelp(
-            "SQL (or @FILE) whose rows are stored App Store Server Notifications (signedPayload, received_at).",
-            valueName: "sql"))
+    @Option(name: .customLong("notifications-query"), help: .setting("notifications-query", valueName: "sql"))
     var notificationsQuery: String?
 
-    @Option(
-        name: .customLong("products-query"),
-        help: ArgumentHelp(
-            "SQL (or @FILE) whose rows are the product catalog, read from --source-db.", valueName: "sql"))
+    @Option(name: .customLong("products-query"), help: .setting("products-query", valueName: "sql"))
     var productsQuery: String?
 
     /// Whether any of these flags was given.
-    var isEmpty: Bool { config.isEmpty }
+    var isEmpty: Bool { settings.allSatisfy { $0.1 == nil } }
 
-    /// The flags as a config layer.
-    var config: DatabaseSourceConfig {
-        var config = DatabaseSourceConfig()
-        config.url = url
-        config.transactionsQuery = transactionsQuery
-        config.receiptsQuery = receiptsQuery
-        config.notificationsQuery = notificationsQuery
-        config.productsQuery = productsQuery
-        return config
+    /// The settings these flags give, by config key; nil: not given.
+    var settings: [(String, ReconConfig.Input?)] {
+        [
+            ("source-db", url.map { .text($0) }), ("transactions-query", transactionsQuery.map { .text($0) }),
+            ("receipts-query", receiptsQuery.map { .text($0) }),
+            ("notifications-query", notificationsQuery.map { .text($0) }),
+            ("products-query", productsQuery.map { .text($0) }),
+        ]
     }
 }
 
@@ -56,13 +40,13 @@ struct DatabaseSourceOptions: ParsableArguments {
 /// store is opened, so a server that cannot be read creates or changes nothing.
 func execute(
     _ options: ConfigOptions, databasePath: String, opening: ReconStore.Opening, source: DatabaseSourceOptions,
-    configure: (inout ReconConfig) -> Void,
+    configure: (inout ReconConfig) throws -> Void,
     _ command: (ReconDependencies, LedgerDatabase?) async throws -> CommandOutput
 ) async throws {
     try await execute {
         var config = try options.makeConfig(databasePath: databasePath)
-        config.databaseSource.merge(source.config)
-        configure(&config)
+        try config.apply(flags: source.settings)
+        try configure(&config)
         let logger = options.makeLogger()
         let environment = ProcessInfo.processInfo.environment
         guard let settings = try config.databaseSource.validated(environment: environment) else {

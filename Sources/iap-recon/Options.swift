@@ -49,7 +49,7 @@ struct InputOptions: ParsableArguments {
 
 /// Options of commands that detect findings and write reports.
 struct ReportOptions: ParsableArguments {
-    @Option(name: .customLong("out"), help: ArgumentHelp("Folder for the reports (default reports).", valueName: "dir"))
+    @Option(name: .customLong("out"), help: .setting("out", valueName: "dir"))
     var outputDirectory: String?
 
     @Option(
@@ -59,9 +59,7 @@ struct ReportOptions: ParsableArguments {
         ))
     var asOf: String?
 
-    @Option(
-        name: .customLong("timezone"),
-        help: ArgumentHelp("IANA time zone deciding the calendar day of purchases (default UTC).", valueName: "tz"))
+    @Option(name: .customLong("timezone"), help: .setting("timezone", valueName: "tz"))
     var timeZone: String?
 
     @Option(
@@ -73,12 +71,16 @@ struct ReportOptions: ParsableArguments {
         name: .customLong("to"), help: ArgumentHelp("Last day of the revenue report (yyyy-MM-dd).", valueName: "date"))
     var toDay: String?
 
-    @Option(
-        name: .customLong("fail-on"),
-        help: ArgumentHelp(
-            "Exit 3 when a finding at or above this severity exists (critical, high, medium, low).",
-            valueName: "severity"))
+    @Option(name: .customLong("fail-on"), help: .setting("fail-on", valueName: "severity"))
     var failOn: String?
+
+    /// The settings these flags give, by config key.
+    var settings: [(String, ReconConfig.Input?)] {
+        [
+            ("out", outputDirectory.map { .text($0) }), ("timezone", timeZone.map { .text($0) }),
+            ("fail-on", failOn.map { .text($0) }),
+        ]
+    }
 
     func validate() throws {
         if let asOf, Timestamp.parse(asOf) == nil {
@@ -86,112 +88,75 @@ struct ReportOptions: ParsableArguments {
                 "--as-of '\(asOf)' is not a time: use ISO 8601 with an offset (2026-11-20T00:00:00Z) or epoch milliseconds"
             )
         }
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("--timezone '\(timeZone)' is not an IANA time zone (e.g. UTC, America/Los_Angeles)")
-        }
-        for (flag, value) in [("--from", fromDay), ("--to", toDay)] {
-            if let value, Timestamp.parse(value + "T00:00:00Z") == nil {
-                throw ValidationError("\(flag) '\(value)' is not a date like 2026-11-20")
-            }
-        }
-        if let failOn, Severity(rawValue: failOn.lowercased()) == nil {
-            throw ValidationError("--fail-on '\(failOn)' must be one of critical, high, medium, low")
-        }
+        var config = ReconConfig(databasePath: "")
+        try apply(to: &config)
+        try config.checkFlags()
     }
 
-    func apply(to config: inout ReconConfig) {
-        if let outputDirectory { config.outputDirectory = outputDirectory }
+    /// Sets what these flags give on `config` (a value that is not what its flag takes is a usage error).
+    func apply(to config: inout ReconConfig) throws {
+        try config.apply(flags: settings)
         if let asOf { config.asOf = Timestamp.parse(asOf) }
-        if let timeZone { config.timeZone = timeZone }
         config.fromDay = fromDay
         config.toDay = toDay
-        if let failOn { config.failOn = Severity(rawValue: failOn.lowercased()) }
     }
 }
 
-/// Grace periods, bundle ids, trust and endpoints: the `[config]` options of SPEC §2.
+/// Grace periods, bundle ids, trust and endpoints: the `[config]` options of CONTRACT §2.
+///
+/// Each flag is a config file key of the same name (``ReconConfig/keys``): its help and its default come from
+/// there, and its value is read and checked as the file's is.
 struct ConfigOptions: ParsableArguments {
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp("A JSON config file; keys are the long option names.", valueName: "file"))
     var configFile: String?
 
-    @Option(
-        name: .customLong("delivery-grace"),
-        help: ArgumentHelp("How long after purchase delivery may take (default 1h).", valueName: "duration"))
+    @Option(name: .customLong("delivery-grace"), help: .setting("delivery-grace", valueName: "duration"))
     var deliveryGrace: String?
 
-    @Option(
-        name: .customLong("finish-grace"),
-        help: ArgumentHelp("How long after delivery finishing may take (default 24h).", valueName: "duration"))
+    @Option(name: .customLong("finish-grace"), help: .setting("finish-grace", valueName: "duration"))
     var finishGrace: String?
 
-    @Option(
-        name: .customLong("pending-limit"),
-        help: ArgumentHelp("How long a purchase may stay pending (default 24h).", valueName: "duration"))
+    @Option(name: .customLong("pending-limit"), help: .setting("pending-limit", valueName: "duration"))
     var pendingLimit: String?
 
-    @Option(
-        name: .customLong("bundle-id"), help: ArgumentHelp("The app's own bundle id (repeatable).", valueName: "id"))
+    @Option(name: .customLong("bundle-id"), help: .setting("bundle-id", valueName: "id"))
     var bundleIDs: [String] = []
 
-    @Option(
-        name: .customLong("ledger-start"),
-        help: ArgumentHelp(
-            "When the ledger begins (2026-01-01): Apple's older purchases are not MISSING_RECORD.", valueName: "date"))
+    @Option(name: .customLong("ledger-start"), help: .setting("ledger-start", valueName: "date"))
     var ledgerStart: String?
 
-    @Option(
-        name: .customLong("trusted-root"),
-        help: ArgumentHelp("Extra trusted root certificate, DER or PEM (repeatable).", valueName: "file"))
+    @Option(name: .customLong("trusted-root"), help: .setting("trusted-root", valueName: "file"))
     var trustedRoots: [String] = []
 
-    @Option(
-        name: .customLong("verify-receipt-url"),
-        help: ArgumentHelp("verifyReceipt production URL (default Apple's).", valueName: "url"))
+    @Option(name: .customLong("verify-receipt-url"), help: .setting("verify-receipt-url", valueName: "url"))
     var verifyReceiptURL: String?
 
     @Option(
-        name: .customLong("sandbox-verify-receipt-url"),
-        help: ArgumentHelp("verifyReceipt sandbox URL (default Apple's).", valueName: "url"))
+        name: .customLong("sandbox-verify-receipt-url"), help: .setting("sandbox-verify-receipt-url", valueName: "url"))
     var sandboxVerifyReceiptURL: String?
 
-    @Option(
-        name: .customLong("server-api-url"),
-        help: ArgumentHelp("App Store Server API production base URL (default Apple's).", valueName: "url"))
+    @Option(name: .customLong("server-api-url"), help: .setting("server-api-url", valueName: "url"))
     var serverAPIURL: String?
 
-    @Option(
-        name: .customLong("sandbox-server-api-url"),
-        help: ArgumentHelp("App Store Server API sandbox base URL (default Apple's).", valueName: "url"))
+    @Option(name: .customLong("sandbox-server-api-url"), help: .setting("sandbox-server-api-url", valueName: "url"))
     var sandboxServerAPIURL: String?
 
-    @Option(
-        name: .customLong("sales-report-timezone"),
-        help: ArgumentHelp(
-            "IANA time zone of the Apple sales reports' days (default America/Los_Angeles).", valueName: "tz"))
+    @Option(name: .customLong("sales-report-timezone"), help: .setting("sales-report-timezone", valueName: "tz"))
     var salesReportTimeZone: String?
 
-    @Option(
-        name: .customLong("concurrency"),
-        help: ArgumentHelp("Apple requests in flight at once (default 8).", valueName: "n"))
-    var concurrency: Int?
+    @Option(name: .customLong("concurrency"), help: .setting("concurrency", valueName: "n"))
+    var concurrency: String?
 
-    @Option(
-        name: .customLong("request-timeout"),
-        help: ArgumentHelp("Timeout of one Apple request (default 15s).", valueName: "duration"))
+    @Option(name: .customLong("request-timeout"), help: .setting("request-timeout", valueName: "duration"))
     var requestTimeout: String?
 
-    @Flag(
-        name: .customLong("exclude-old-transactions"),
-        help: "Ask verifyReceipt for only the latest renewal of each subscription.")
+    @Flag(name: .customLong("exclude-old-transactions"), help: .setting("exclude-old-transactions"))
     var excludeOldTransactions = false
 
-    @Option(
-        name: .customLong("history-days"),
-        help: ArgumentHelp(
-            "How far back the first notification-history sweep goes (default 30, at most 180).", valueName: "n"))
-    var historyDays: Int?
+    @Option(name: .customLong("history-days"), help: .setting("history-days", valueName: "n"))
+    var historyDays: String?
 
     @Option(
         name: .customLong("log-level"),
@@ -203,66 +168,42 @@ struct ConfigOptions: ParsableArguments {
         help: ArgumentHelp("text or json (one JSON object per line, for log shippers).", valueName: "format"))
     var logFormat = "text"
 
+    /// The settings these flags give, by config key; nil: not given.
+    var settings: [(String, ReconConfig.Input?)] {
+        [
+            ("delivery-grace", deliveryGrace.map { .text($0) }), ("finish-grace", finishGrace.map { .text($0) }),
+            ("pending-limit", pendingLimit.map { .text($0) }),
+            ("bundle-id", bundleIDs.isEmpty ? nil : .list(bundleIDs)), ("ledger-start", ledgerStart.map { .text($0) }),
+            ("trusted-root", .list(trustedRoots)), ("verify-receipt-url", verifyReceiptURL.map { .text($0) }),
+            ("sandbox-verify-receipt-url", sandboxVerifyReceiptURL.map { .text($0) }),
+            ("server-api-url", serverAPIURL.map { .text($0) }),
+            ("sandbox-server-api-url", sandboxServerAPIURL.map { .text($0) }),
+            ("sales-report-timezone", salesReportTimeZone.map { .text($0) }),
+            ("concurrency", concurrency.map { .text($0) }), ("request-timeout", requestTimeout.map { .text($0) }),
+            ("exclude-old-transactions", excludeOldTransactions ? .flag(true) : nil),
+            ("history-days", historyDays.map { .text($0) }),
+        ]
+    }
+
     func validate() throws {
-        if let concurrency, !(1...256).contains(concurrency) {
-            throw ValidationError("--concurrency must be from 1 to 256")
-        }
-        if let historyDays, !(1...180).contains(historyDays) {
-            throw ValidationError("--history-days must be from 1 to 180 (Apple keeps 180 days of notification history)")
-        }
         guard logFormat == "text" || logFormat == "json" else {
             throw ValidationError("--log-format must be text or json")
-        }
-        for (flag, value) in [
-            ("--verify-receipt-url", verifyReceiptURL), ("--sandbox-verify-receipt-url", sandboxVerifyReceiptURL),
-            ("--server-api-url", serverAPIURL), ("--sandbox-server-api-url", sandboxServerAPIURL),
-        ] {
-            if let value, URL(string: value)?.scheme.map({ $0 == "http" || $0 == "https" }) != true {
-                throw ValidationError("\(flag) '\(value)' is not an http(s) URL")
-            }
-        }
-        for (flag, value) in [
-            ("--delivery-grace", deliveryGrace), ("--finish-grace", finishGrace), ("--pending-limit", pendingLimit),
-            ("--request-timeout", requestTimeout),
-        ] {
-            if let value, DurationText.millis(value) == nil {
-                throw ValidationError("\(flag) '\(value)' is not a duration (e.g. 90m, 1h, 2d)")
-            }
-        }
-        if let ledgerStart, ReconConfig.ledgerStartMillis(ledgerStart) == nil {
-            throw ValidationError("--ledger-start '\(ledgerStart)' is not a date like 2026-01-01 or an ISO 8601 time")
-        }
-        if let salesReportTimeZone, TimeZone(identifier: salesReportTimeZone) == nil {
-            throw ValidationError(
-                "--sales-report-timezone '\(salesReportTimeZone)' is not an IANA time zone (e.g. America/Los_Angeles)")
         }
         if Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError(
                 "--log-level '\(logLevel)' must be one of trace, debug, info, notice, warning, error, critical")
         }
+        var config = ReconConfig(databasePath: "")
+        try config.apply(flags: settings)
+        try config.checkFlags()
     }
 
-    /// Builds the configuration: defaults, then the config file, then the environment's
-    /// secrets, then flags.
+    /// Builds the configuration: defaults, then the config file, then the environment, then flags.
     func makeConfig(databasePath: String) throws -> ReconConfig {
         var config = ReconConfig(databasePath: databasePath)
         if let configFile { try config.apply(configFile: configFile) }
         config.applyEnvironment(ProcessInfo.processInfo.environment)
-        if let verifyReceiptURL { config.verifyReceiptURL = verifyReceiptURL }
-        if let sandboxVerifyReceiptURL { config.sandboxVerifyReceiptURL = sandboxVerifyReceiptURL }
-        if let serverAPIURL { config.serverAPIURL = serverAPIURL }
-        if let sandboxServerAPIURL { config.sandboxServerAPIURL = sandboxServerAPIURL }
-        if let concurrency { config.concurrency = concurrency }
-        if let salesReportTimeZone { config.salesReportTimeZone = salesReportTimeZone }
-        if excludeOldTransactions { config.excludeOldTransactions = true }
-        if let historyDays { config.historyDays = historyDays }
-        if let requestTimeout, let ms = DurationText.millis(requestTimeout) { config.requestTimeoutMillis = ms }
-        if let deliveryGrace, let ms = DurationText.millis(deliveryGrace) { config.deliveryGraceMillis = ms }
-        if let finishGrace, let ms = DurationText.millis(finishGrace) { config.finishGraceMillis = ms }
-        if let pendingLimit, let ms = DurationText.millis(pendingLimit) { config.pendingLimitMillis = ms }
-        if !bundleIDs.isEmpty { config.bundleIDs = bundleIDs }
-        if let ledgerStart { config.ledgerStart = ledgerStart }
-        config.trustedRoots += trustedRoots
+        try config.apply(flags: settings)
         return config
     }
 
@@ -276,18 +217,52 @@ struct ConfigOptions: ParsableArguments {
     }
 }
 
+extension ArgumentHelp {
+    /// The help of the flag for the config key `name`: what it sets and its default, from ``ReconConfig/keys``.
+    static func setting(_ name: String, valueName: String? = nil) -> ArgumentHelp {
+        ArgumentHelp(ReconConfig.key(name)?.help ?? "", valueName: valueName)
+    }
+}
+
+extension ReconConfig {
+    /// Sets the settings flags give (later wins over the file and the environment).
+    ///
+    /// - Throws: `ValidationError` (a usage error) when a value is not what its flag takes.
+    mutating func apply(flags: [(String, ReconConfig.Input?)]) throws {
+        for (name, input) in flags {
+            guard let input, let key = Self.key(name) else { continue }
+            do {
+                try key.set(input, on: &self, fromFlag: true)
+            } catch {
+                throw ValidationError("--\(name) '\(error.value)' is not \(error.expected)")
+            }
+        }
+    }
+
+    /// Checks the flags' values alone (``ReconConfig/checked()``), as a usage error naming the flag.
+    func checkFlags() throws {
+        do {
+            _ = try checked()
+        } catch .invalid(let key, let value, let expected) {
+            throw ValidationError("--\(key) '\(value)' is not \(expected)")
+        } catch {
+            throw ValidationError(describe(error))
+        }
+    }
+}
+
 /// Runs one command: builds the configuration (defaults, `--config`, environment, flags), the composition root
 /// and the logger, calls the library, prints its lines and ends with its exit status.
 ///
 /// The one place a command's error line is printed.
 func execute(
     _ options: ConfigOptions, databasePath: String, opening: ReconStore.Opening,
-    configure: (inout ReconConfig) -> Void = { _ in },
+    configure: (inout ReconConfig) throws -> Void = { _ in },
     _ command: (ReconDependencies) async throws -> CommandOutput
 ) async throws {
     try await execute {
         var config = try options.makeConfig(databasePath: databasePath)
-        configure(&config)
+        try configure(&config)
         let dependencies = try ReconDependencies(config: config, logger: options.makeLogger(), opening: opening)
         return try await command(dependencies)
     }

@@ -16,7 +16,7 @@ struct ReportCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() async throws {
-        let configure = { (config: inout ReconConfig) in reportOptions.apply(to: &config) }
+        let configure = { (config: inout ReconConfig) throws in try reportOptions.apply(to: &config) }
         try await execute(
             options, databasePath: store.databasePath, opening: .existing,
             configure: configure

@@ -18,8 +18,8 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() async throws {
-        let configure = { (config: inout ReconConfig) in
-            reportOptions.apply(to: &config)
+        let configure = { (config: inout ReconConfig) throws in
+            try reportOptions.apply(to: &config)
             config.strict = inputs.strict
         }
         try await execute(

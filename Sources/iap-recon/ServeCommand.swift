@@ -35,11 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let settings: SupportServerSettings
         do {
-            let recon = try options.makeConfig(databasePath: store.databasePath).validated()
-            let token = ProcessInfo.processInfo.environment[SupportServerSettings.tokenVariable].flatMap {
-                $0.isEmpty ? nil : $0
-            }
-            settings = SupportServerSettings(recon: recon, host: host, port: port, token: token)
+            let config = try options.makeConfig(databasePath: store.databasePath)
+            settings = SupportServerSettings(
+                recon: try config.validated(), host: host, port: port, token: config.serveToken)
         } catch {
             FileHandle.standardError.write(Data("iap-recon: error: \(describe(error))\n".utf8))
             throw ExitCode(ExitStatus.failed.rawValue)

@@ -10,7 +10,7 @@ import Testing
 /// the one-day overlap, production before sandbox.
 @Suite struct NotificationHistorySweepTests {
     let dir = TemporaryDirectory("sweep")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let base: Int64 = 1_700_000_000_000
     static let day: Int64 = 86_400_000
     /// "Now" for the sweeps: 150 days after the seed's first purchase.
@@ -27,10 +27,9 @@ import Testing
             rateLimiter: .unlimited())
         let check = NotificationCheck(
             trust: TrustStore(roots: [simulator.authority.root]), bundleIDs: [SimFixture.bundleID])
-        var sweep = NotificationHistorySweep(
-            client: client, check: check, clock: ManualClock(millis: Self.now), historyDays: 180)
+        var sweep = NotificationHistorySweep(client: client, check: check, historyDays: 180)
         sweep.maxPages = maxPages
-        return try await sweep.run(store: store, logger: logger)
+        return try await sweep.run(store: store, in: .unrecorded(clock: ManualClock(millis: Self.now)), logger: logger)
     }
 
     func historyRequests(_ simulator: AppStoreSimulator) -> [SimulatorRequest] {
@@ -136,8 +135,8 @@ import Testing
                 transport: transport, retryPolicy: SimFixture.fastPolicy(), rateLimiter: .unlimited())
             let summary = try await NotificationHistorySweep(
                 client: client, check: NotificationCheck(trust: .apple, bundleIDs: [SimFixture.bundleID]),
-                clock: ManualClock(millis: Self.now), historyDays: 180
-            ).run(store: store, logger: logger)
+                historyDays: 180
+            ).run(store: store, in: .unrecorded(clock: ManualClock(millis: Self.now)), logger: logger)
             #expect(summary.rejected == 7)
             #expect(try store.notificationCount() == 0)
             let rejected = try store.rejectedRows()
@@ -164,7 +163,8 @@ import Testing
                 check: NotificationCheck(
                     trust: TrustStore(roots: [simulator.authority.root]), bundleIDs: [SimFixture.bundleID]))
             for _ in 0..<2 {
-                let imported = try await importer.importFile(webhook, into: store)
+                let imported = try await importer.importFile(
+                    webhook, into: store, run: .unrecorded(clock: ManualClock(millis: Self.now)))
                 #expect(imported.accepted == 7 && imported.rejected == 0)
             }
             #expect(try store.notificationCount() == 7)

@@ -16,7 +16,7 @@ import Testing
             let trust = try TrustStore.apple.adding(der: simulator.rootCertificateDER)
             let stage = VerifyStage(
                 verifyReceipt: nil, serverAPI: client, signedData: SignedDataVerifier(trust: trust), bundleIDs: [],
-                concurrency: 1, clock: ManualClock(millis: 1_795_000_000_000))
+                concurrency: 1)
             let row = LedgerTransaction(
                 recordID: "r1", userID: "u1", productID: "coins.100", transactionID: "1000",
                 purchaseDate: 1_700_000_000_000, quantity: 2, verificationStatus: .pending, receiptID: "rc1")

@@ -6,7 +6,7 @@ import Testing
 
 @testable import IAPRecon
 
-/// `--as-of` as a cut-off for evidence (SPEC §5: what was "learned after it does not enter that report"): a
+/// `--as-of` as a cut-off for evidence (CONTRACT §5: what was "learned after it does not enter that report"): a
 /// `verify` after the as-of (verifications, Get Transaction Info answers, the notification history sweep) changes
 /// the live answer, but not a report as of the earlier moment.
 @Suite(.serialized) struct AsOfEvidenceCutoffTests {

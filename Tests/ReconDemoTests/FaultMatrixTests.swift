@@ -12,10 +12,10 @@ import Testing
 /// verifyReceipt and the Server API.
 ///
 /// Zero wrong verdicts: each row ends as it does against a healthy Apple, or still pending; never invalid because
-/// Apple was unreachable (SPEC §3). The notification history endpoint (Get Notification History) gets the same
+/// Apple was unreachable (CONTRACT §3). The notification history endpoint (Get Notification History) gets the same
 /// faults: a page that fails leaves the sweep's window open, to be fetched again next run.
 @Suite(.serialized) struct FaultMatrixTests {
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     static let faults: [Fault] = [
         .hang, .connectionReset, .httpStatus(500, errorCode: nil), .httpStatus(503, errorCode: nil),

@@ -11,7 +11,7 @@ import Testing
 /// ledger by the real nightly job.
 @Suite struct SalesReportDemoTests {
     let dir = TemporaryDirectory("demo-sales")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     @Test func theReconciliationFindsTheTwoInjectedDisagreementsAndNothingElse() async throws {
         let dataset = try DemoDataset.generate(seed: 7, purchases: 300)

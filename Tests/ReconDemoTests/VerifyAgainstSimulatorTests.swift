@@ -11,7 +11,7 @@ import Testing
 /// generated store (every receipt format, rows without receipts, orphan receipts).
 @Suite struct VerifyAgainstSimulatorTests {
     let dir = TemporaryDirectory("verify-e2e")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     func prepare(faults: [FaultRule] = []) async throws -> (DemoDataset, AppStoreSimulator, ReconConfig) {
         let dataset = try DemoDataset.generate(seed: 7, purchases: 60)

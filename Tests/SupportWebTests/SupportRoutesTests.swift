@@ -1,16 +1,17 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import IAPReconTestSupport
 import Logging
 import Testing
 
 @testable import IAPRecon
 @testable import SupportWeb
 
-/// The support web view in-process (SPEC §6): the search form, the answer page, the JSON API,
+/// The support web view in-process (CONTRACT §6): the search form, the answer page, the JSON API,
 /// escaping, time zones, and reading while a nightly run writes.
 @Suite struct SupportRoutesTests {
-    let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let quiet = Logger.quiet
 
     func app(_ fixture: SupportFixture, token: String? = nil, logger: Logger? = nil) throws -> some ApplicationProtocol
     {

@@ -8,7 +8,7 @@ import Testing
 
 @testable import SupportWeb
 
-/// SPEC §6 security: loopback by default, a token everywhere else, Bearer or a login cookie
+/// CONTRACT §6 security: loopback by default, a token everywhere else, Bearer or a login cookie
 /// (HttpOnly, SameSite=Strict), and the token never shown or logged.
 @Suite struct SupportSecurityTests {
     static let token = "s3cret-token-for-tests-0123456789"

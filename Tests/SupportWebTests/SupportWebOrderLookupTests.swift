@@ -14,7 +14,7 @@ import Testing
 /// as `lookup --order-id` does, and answers with the same bytes.
 @Suite struct SupportWebOrderLookupTests {
     let dir = TemporaryDirectory("web-order")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     @Test func orderIdSearchGoesThroughTheServerAPI() async throws {
         let dataset = try DemoDataset.generate(seed: 7, purchases: 60)

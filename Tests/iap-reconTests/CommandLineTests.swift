@@ -2,7 +2,7 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
-/// The built binary, end to end: output and exit codes (SPEC §2).
+/// The built binary, end to end: output and exit codes (CONTRACT §2).
 @Suite struct CommandLineTests {
     let dir = TemporaryDirectory("cli")
 

@@ -5,7 +5,7 @@ import IAPReconTestSupport
 import ReconDemo
 import Testing
 
-/// The reliability suite's crash loop (SPEC §3: "a killed run loses no completed verification
+/// The reliability suite's crash loop (CONTRACT §3: "a killed run loses no completed verification
 /// and a rerun does not verify it again"): `run` against the simulator, killed with SIGKILL at
 /// random moments, then finished.
 ///

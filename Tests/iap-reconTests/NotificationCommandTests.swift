@@ -8,14 +8,6 @@ import Testing
 @Suite struct NotificationCommandTests {
     let dir = TemporaryDirectory("cli-notifications")
 
-    struct Body: Encodable {
-        var notificationType: String
-        var notificationUUID: String
-        var data: [String: String]
-        var version = "2.0"
-        var signedDate: Int64
-    }
-
     /// A file with one notification signed by a test authority the command is told to trust,
     /// and one line that is not JSON.
     func notificationFile() throws -> (file: String, root: String) {
@@ -25,13 +17,13 @@ import Testing
             transactionId: "7000", originalTransactionId: "7000", bundleId: "com.example.app", productId: "coins",
             purchaseDate: signedDate - 1_000, quantity: 1, type: "Consumable", inAppOwnershipType: "PURCHASED",
             signedDate: signedDate, environment: "Production", price: 990, currency: "USD")
-        let body = Body(
+        let body = NotificationBody(
             notificationType: "ONE_TIME_CHARGE", notificationUUID: "0f4c7d0e-5d7c-4a4e-9c59-8a1f6b2d3e01",
-            data: [
-                "bundleId": "com.example.app", "environment": "Production",
-                "signedTransactionInfo": try JWSSigner.sign(payload: transaction, authority: authority),
-            ], signedDate: signedDate)
-        let jws = try JWSSigner.sign(payload: body, authority: authority)
+            data: NotificationBody.Payload(
+                bundleId: "com.example.app", environment: "Production",
+                signedTransactionInfo: try JWSSigner.sign(payload: transaction, authority: authority)),
+            signedDate: signedDate)
+        let jws = try body.signed(by: authority)
         let file = try dir.write("n.jsonl", "{\"signedPayload\":\"\(jws)\"}\n{not json\n")
         let root = try dir.write("root.pem", authority.rootPEM)
         return (file, root)

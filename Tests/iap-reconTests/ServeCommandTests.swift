@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `iap-recon serve` as a process against the demo store (SPEC §6): pages over real HTTP, the
+/// `iap-recon serve` as a process against the demo store (CONTRACT §6): pages over real HTTP, the
 /// JSON of `lookup`, the token, graceful SIGTERM, and the page in a real browser.
 @Suite(.serialized) struct ServeCommandTests {
     static let paidNothing = "user-paid-nothing-1"

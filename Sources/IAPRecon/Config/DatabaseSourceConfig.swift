@@ -1,7 +1,7 @@
 import Foundation
 
-/// The backend's PostgreSQL as an input (SPEC §1.7), as given: `--source-db URL` and one query per
-/// input, by flags or the config file's keys of the same names.
+/// The backend's PostgreSQL as an input (CONTRACT §1.7), as given: `--source-db URL` and one query per
+/// input, by flags or the config file's keys of the same names (rows of ``ReconConfig/keys``).
 ///
 /// Nothing reads these raw values but ``validated(environment:)``, which turns them into a
 /// ``DatabaseSource``. The URL may hold a password: ``description`` never shows it.
@@ -16,37 +16,8 @@ public struct DatabaseSourceConfig: Sendable, Hashable {
 
     public init() {}
 
-    /// The config file's keys (the long option names) and what each sets.
-    public static let fileKeys: [String: String] = [
-        "source-db":
-            "postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=disable|require|verify-full] to read inputs from",
-        "transactions-query": "SQL (or @FILE) whose rows are ledger transactions, read from source-db",
-        "receipts-query": "SQL (or @FILE) whose rows are uploaded receipts, read from source-db",
-        "notifications-query":
-            "SQL (or @FILE) whose rows are stored App Store Server Notifications, read from source-db",
-        "products-query": "SQL (or @FILE) whose rows are the product catalog, read from source-db",
-    ]
-
-    /// The values a config file holds, read with its `text` reader (a problem names the key).
-    init(configFile text: (String) throws -> String?) throws {
-        url = try text("source-db")
-        transactionsQuery = try text("transactions-query")
-        receiptsQuery = try text("receipts-query")
-        notificationsQuery = try text("notifications-query")
-        productsQuery = try text("products-query")
-    }
-
     /// Whether anything is set.
     public var isEmpty: Bool { self == DatabaseSourceConfig() }
-
-    /// Sets every value `other` holds (a later layer wins).
-    public mutating func merge(_ other: DatabaseSourceConfig) {
-        if let url = other.url { self.url = url }
-        if let query = other.transactionsQuery { transactionsQuery = query }
-        if let query = other.receiptsQuery { receiptsQuery = query }
-        if let query = other.notificationsQuery { notificationsQuery = query }
-        if let query = other.productsQuery { productsQuery = query }
-    }
 
     /// The queries as given, by input, in the order an import reads them (the catalog first,
     /// then receipts, the ledger, notifications: as files are).

@@ -1,7 +1,9 @@
 import Foundation
 
-/// What one command was asked to do, as given: built-in defaults, then `--config FILE`, then the environment's
-/// secrets, then flags (later wins).
+/// What one command was asked to do, as given: built-in defaults (the initial values below: each default's one
+/// home), then `--config FILE`, then the environment's secrets, then flags (later wins).
+///
+/// The keys a file or a flag may set are ``keys``; the environment variables, ``environmentVariables``.
 ///
 /// Secrets are never printed (see ``description``).
 ///
@@ -66,7 +68,11 @@ public struct ReconConfig: Sendable, Hashable {
     public var apiKeyFile: String?
     public var apiKeyID: String?
     public var issuerID: String?
-    /// The backend's PostgreSQL to read inputs from (SPEC §1.7), as given.
+    /// The token every request to `serve` must carry (`IAP_RECON_SERVE_TOKEN`; never in a file).
+    ///
+    /// Secret.
+    public var serveToken: String?
+    /// The backend's PostgreSQL to read inputs from (CONTRACT §1.7), as given.
     public var databaseSource = DatabaseSourceConfig()
 
     public init(databasePath: String) {
@@ -84,23 +90,6 @@ public struct ReconConfig: Sendable, Hashable {
 }
 
 extension ReconConfig {
-    /// The environment variables holding secrets and credentials.
-    public static let environmentKeys = [
-        "IAP_RECON_SHARED_SECRET", "IAP_RECON_API_KEY_FILE", "IAP_RECON_API_KEY_ID", "IAP_RECON_ISSUER_ID",
-    ]
-
-    /// Applies secrets and credentials from the environment (they override the config file).
-    public mutating func applyEnvironment(_ environment: [String: String]) {
-        func value(_ key: String) -> String? {
-            guard let text = environment[key], !text.isEmpty else { return nil }
-            return text
-        }
-        if let v = value("IAP_RECON_SHARED_SECRET") { sharedSecret = v }
-        if let v = value("IAP_RECON_API_KEY_FILE") { apiKeyFile = v }
-        if let v = value("IAP_RECON_API_KEY_ID") { apiKeyID = v }
-        if let v = value("IAP_RECON_ISSUER_ID") { issuerID = v }
-    }
-
     /// Whether App Store Server API credentials are complete.
     public var hasServerAPICredentials: Bool {
         apiKeyFile != nil && apiKeyID != nil && issuerID != nil && !bundleIDs.isEmpty
@@ -132,6 +121,13 @@ public enum ConfigError: LocalizedError, Sendable, Equatable {
 
 /// Parses durations like `250ms`, `90s`, `30m`, `1h`, `2d`, `1h30m` (or plain seconds).
 public enum DurationText {
+    /// The shortest text of whole hours, seconds or milliseconds that reads back as `millis` (`24h`, `60s`, `500ms`).
+    public static func text(_ millis: Int64) -> String {
+        if millis > 0, millis % 3_600_000 == 0 { return "\(millis / 3_600_000)h" }
+        if millis % 1000 == 0 { return "\(millis / 1000)s" }
+        return "\(millis)ms"
+    }
+
     /// Milliseconds, or nil when the text is not a duration.
     public static func millis(_ text: String) -> Int64? {
         var trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()

@@ -66,23 +66,25 @@ public struct ReconSettings: Sendable {
         /// The bundle id tokens are issued for.
         public var bundleID: String
     }
-
-    /// The detection thresholds at `asOf` with `catalog`.
-    func detectionContext(asOf: Int64, catalog: [String: [CatalogProduct]]) -> DetectionContext {
-        var context = DetectionContext(
-            asOf: asOf, deliveryGraceMillis: deliveryGrace.inMilliseconds,
-            finishGraceMillis: finishGrace.inMilliseconds, pendingLimitMillis: pendingLimit.inMilliseconds,
-            bundleIDs: Set(bundleIDs), catalog: catalog)
-        context.ledgerStart = ledgerStart
-        return context
-    }
 }
 
 extension ReconConfig {
-    /// Checks every setting and returns them typed.
+    /// Each value alone, typed: what ``checked()`` returns.
+    public struct CheckedValues: Sendable {
+        public var timeZone: TimeZone
+        public var salesReportTimeZone: TimeZone
+        public var revenueDays: ReconSettings.DayRange
+        public var ledgerStart: Int64?
+    }
+
+    /// Checks each value alone, reading no file: time zones, days, durations, numbers in range, URLs and the
+    /// ledger start.
+    ///
+    /// The flags are checked with it before a command runs (a bad flag is a usage error); ``validated()`` checks
+    /// every layer with it.
     ///
     /// - Throws: ``ConfigError`` naming the first key at fault.
-    public func validated() throws(ConfigError) -> ReconSettings {
+    public func checked() throws(ConfigError) -> CheckedValues {
         guard let zone = TimeZone(identifier: timeZone) else {
             throw .invalid(key: "timezone", value: timeZone, expected: "an IANA time zone such as Europe/Berlin")
         }
@@ -93,24 +95,36 @@ extension ReconConfig {
         }
         let from = try fromDay.map { d throws(ConfigError) in try Self.day(d, key: "from") }
         let to = try toDay.map { d throws(ConfigError) in try Self.day(d, key: "to") }
-        if let from, let to, to < from, let toDay {
+        for key in Self.keys { try key.check(self) }
+        for (key, url) in [
+            ("verify-receipt-url", verifyReceiptURL), ("sandbox-verify-receipt-url", sandboxVerifyReceiptURL),
+            ("server-api-url", serverAPIURL), ("sandbox-server-api-url", sandboxServerAPIURL),
+        ] {
+            do {
+                _ = try AppStoreEndpoints.checkedURL(url, setting: key)
+            } catch {
+                throw .invalid(key: key, value: url, expected: "an http(s) URL")
+            }
+        }
+        let ledgerStartMillis = try ledgerStart.map { text throws(ConfigError) in
+            guard let millis = Self.ledgerStartMillis(text) else {
+                throw .invalid(key: "ledger-start", value: text, expected: Self.ledgerStartExpected)
+            }
+            return millis
+        }
+        return CheckedValues(
+            timeZone: zone, salesReportTimeZone: salesZone, revenueDays: .init(from: from, to: to),
+            ledgerStart: ledgerStartMillis)
+    }
+
+    /// Checks every setting and returns them typed: each value alone (``checked()``), then how they go together,
+    /// the trusted roots' files and Apple's endpoints.
+    ///
+    /// - Throws: ``ConfigError`` naming the first key at fault.
+    public func validated() throws(ConfigError) -> ReconSettings {
+        let values = try checked()
+        if let from = values.revenueDays.from, let to = values.revenueDays.to, to < from, let toDay {
             throw .invalid(key: "to", value: toDay, expected: "a day on or after --from")
-        }
-        for (key, millis) in [
-            ("delivery-grace", deliveryGraceMillis), ("finish-grace", finishGraceMillis),
-            ("pending-limit", pendingLimitMillis), ("request-timeout", requestTimeoutMillis),
-            ("retry-budget", retryBudgetMillis), ("retry-base-delay", retryBaseDelayMillis),
-        ] where millis < 0 {
-            throw .invalid(key: key, value: "\(millis) ms", expected: "a duration of zero or more")
-        }
-        guard (1...256).contains(concurrency) else {
-            throw .invalid(key: "concurrency", value: "\(concurrency)", expected: "a whole number from 1 to 256")
-        }
-        guard (1...20).contains(retryAttempts) else {
-            throw .invalid(key: "retry-attempts", value: "\(retryAttempts)", expected: "a whole number from 1 to 20")
-        }
-        guard (1...180).contains(historyDays) else {
-            throw .invalid(key: "history-days", value: "\(historyDays)", expected: "a whole number from 1 to 180")
         }
         let trust: TrustStore
         do {
@@ -132,22 +146,16 @@ extension ReconConfig {
             }
             throw .invalid(key: "endpoint", value: "", expected: error.description)
         }
-        let ledgerStartMillis = try ledgerStart.map { text throws(ConfigError) in
-            guard let millis = Self.ledgerStartMillis(text) else {
-                throw .invalid(key: "ledger-start", value: text, expected: Self.ledgerStartExpected)
-            }
-            return millis
-        }
         var serverAPIKey: ReconSettings.ServerAPIKeyFile?
         if hasServerAPICredentials, let apiKeyFile, let apiKeyID, let issuerID, let bundle = bundleIDs.first {
             serverAPIKey = .init(path: apiKeyFile, keyID: apiKeyID, issuerID: issuerID, bundleID: bundle)
         }
         return ReconSettings(
-            databasePath: databasePath, outputDirectory: outputDirectory, asOf: asOf, timeZone: zone,
-            salesReportTimeZone: salesZone, revenueDays: .init(from: from, to: to), failOn: failOn, strict: strict,
-            deliveryGrace: .milliseconds(deliveryGraceMillis), finishGrace: .milliseconds(finishGraceMillis),
-            pendingLimit: .milliseconds(pendingLimitMillis), bundleIDs: bundleIDs, ledgerStart: ledgerStartMillis,
-            trust: trust, endpoints: endpoints,
+            databasePath: databasePath, outputDirectory: outputDirectory, asOf: asOf, timeZone: values.timeZone,
+            salesReportTimeZone: values.salesReportTimeZone, revenueDays: values.revenueDays, failOn: failOn,
+            strict: strict, deliveryGrace: .milliseconds(deliveryGraceMillis),
+            finishGrace: .milliseconds(finishGraceMillis), pendingLimit: .milliseconds(pendingLimitMillis),
+            bundleIDs: bundleIDs, ledgerStart: values.ledgerStart, trust: trust, endpoints: endpoints,
             retry: .init(
                 attempts: retryAttempts, budget: .milliseconds(retryBudgetMillis),
                 baseDelay: .milliseconds(retryBaseDelayMillis)),

@@ -22,10 +22,8 @@ public struct DeliveredUnverified: TransactionDetector {
             let value = facts.value(of: row)
             findings.report(
                 Finding(
-                    code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
-                    userIDs: [row.userID], productID: row.productID, environment: facts.effectiveEnvironment(of: row),
-                    amount: value, message: .deliveredUnverified(row, facts: facts, value: value),
-                    recordIDs: [row.recordID], receiptID: row.receiptID))
+                    code, row: row, environment: facts.effectiveEnvironment(of: row), amount: value,
+                    message: .deliveredUnverified(row, facts: facts, value: value)))
         }
     }
 }

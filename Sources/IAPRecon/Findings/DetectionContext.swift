@@ -14,9 +14,11 @@ public struct DetectionContext: Sendable {
     /// When the ledger begins (`--ledger-start`); nil: it holds everything.
     public var ledgerStart: Int64?
 
+    /// The context at `asOf` with the given thresholds; their defaults live in ``ReconConfig`` alone, and the
+    /// composition root passes the validated settings.
     public init(
-        asOf: Int64, deliveryGraceMillis: Int64 = 3_600_000, finishGraceMillis: Int64 = 86_400_000,
-        pendingLimitMillis: Int64 = 86_400_000, bundleIDs: Set<String> = [], catalog: [String: [CatalogProduct]] = [:]
+        asOf: Int64, deliveryGraceMillis: Int64, finishGraceMillis: Int64, pendingLimitMillis: Int64,
+        bundleIDs: Set<String>, catalog: [String: [CatalogProduct]] = [:]
     ) {
         self.asOf = asOf
         self.deliveryGraceMillis = deliveryGraceMillis
@@ -24,6 +26,13 @@ public struct DetectionContext: Sendable {
         self.pendingLimitMillis = pendingLimitMillis
         self.bundleIDs = bundleIDs
         self.catalog = catalog
+    }
+
+    /// A context for reading evidence only (which of it may speak about this app's purchases, and what it states):
+    /// no deadlines, no catalog.
+    static func readingEvidence(bundleIDs: Set<String>) -> DetectionContext {
+        DetectionContext(
+            asOf: 0, deliveryGraceMillis: 0, finishGraceMillis: 0, pendingLimitMillis: 0, bundleIDs: bundleIDs)
     }
 
     /// The catalog row for a product in a storefront, falling back to a row in `currency` (when

@@ -54,7 +54,7 @@ extension EvidenceRecord {
     }
 
     /// Whether evidence is Apple confirming the purchase is valid now: verifyReceipt status 0,
-    /// the Server API, or a StoreKit 2 signed transaction verified offline (SPEC §3: that settles
+    /// the Server API, or a StoreKit 2 signed transaction verified offline (CONTRACT §3: that settles
     /// a pending transaction; an app receipt's offline signature does not).
     var confirmsValidity: Bool {
         switch source {

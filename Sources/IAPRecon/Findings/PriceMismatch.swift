@@ -32,10 +32,8 @@ public struct PriceMismatch: TransactionDetector {
             let amount = Money.difference(recordedTotal, referenceTotal)
             findings.report(
                 Finding(
-                    code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
-                    userIDs: [row.userID], productID: row.productID, environment: .production, amount: amount,
-                    message: .priceMismatch(row, recorded: recorded, reference: reference, source: source),
-                    recordIDs: [row.recordID], receiptID: row.receiptID))
+                    code, row: row, environment: .production, amount: amount,
+                    message: .priceMismatch(row, recorded: recorded, reference: reference, source: source)))
         }
     }
 

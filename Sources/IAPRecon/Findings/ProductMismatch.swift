@@ -24,10 +24,8 @@ public struct ProductMismatch: TransactionDetector {
             let amount = ProductMismatch.gap(row, product: appleProduct, quantity: appleQuantity, facts: facts)
             findings.report(
                 Finding(
-                    code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
-                    userIDs: [row.userID], productID: row.productID, environment: .production, amount: amount,
-                    message: .productMismatch(row, product: appleProduct, quantity: appleQuantity, amount: amount),
-                    recordIDs: [row.recordID], receiptID: row.receiptID))
+                    code, row: row, environment: .production, amount: amount,
+                    message: .productMismatch(row, product: appleProduct, quantity: appleQuantity, amount: amount)))
         }
     }
 

@@ -50,7 +50,7 @@ public struct SalesReconciliationLine: Sendable, Hashable {
     public var matches: Bool { appleUnits == ledgerUnits && appleAmount == ledgerAmount }
 }
 
-/// Apple's Summary Sales Reports beside the ledger (SPEC §4 `SALES_REPORT_MISMATCH`, §5
+/// Apple's Summary Sales Reports beside the ledger (CONTRACT §4 `SALES_REPORT_MISMATCH`, §5
 /// `sales_reconciliation.csv`).
 ///
 /// The ledger side is what the revenue report counts (``RevenuePolicy``): each Production
@@ -59,7 +59,7 @@ public struct SalesReconciliationLine: Sendable, Hashable {
 /// America/Los_Angeles). Only days an imported report covers are compared; a key on such a day
 /// present on either side is a line. Memory: one entry per key of the covered days.
 ///
-/// `asOf` is a cut-off here too (SPEC §5: what was purchased or refunded after it does not enter
+/// `asOf` is a cut-off here too (CONTRACT §5: what was purchased or refunded after it does not enter
 /// that report): a report's day is compared only once it has ended at `asOf` in the reports'
 /// time zone. Apple's figures for a day cannot be split at an instant, so the day that holds
 /// `asOf` (and any later one) is left out on both sides rather than compared half against whole.

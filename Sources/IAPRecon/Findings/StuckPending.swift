@@ -24,10 +24,8 @@ public struct StuckPending: TransactionDetector {
             let value = facts.value(of: row)
             findings.report(
                 Finding(
-                    code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
-                    userIDs: [row.userID], productID: row.productID, environment: facts.effectiveEnvironment(of: row),
-                    amount: value, message: .stuckPending(row, facts: facts, value: value),
-                    recordIDs: [row.recordID], receiptID: row.receiptID))
+                    code, row: row, environment: facts.effectiveEnvironment(of: row), amount: value,
+                    message: .stuckPending(row, facts: facts, value: value)))
         }
     }
 }

@@ -1,4 +1,4 @@
-/// `--as-of` as a cut-off (SPEC §5): what was purchased, delivered, finished, refunded or learned
+/// `--as-of` as a cut-off (CONTRACT §5): what was purchased, delivered, finished, refunded or learned
 /// after it does not enter that report, so a report for a past day shows that day as it was.
 extension LedgerTransaction {
     /// Whether everything the row says had happened by `asOf` (``asOf(_:)`` keeps it as it is).

@@ -17,10 +17,8 @@ public struct Unfinished: TransactionDetector {
             guard let delivered = row.deliveredAt, row.finishedAt == nil, delivered < deadline else { continue }
             findings.report(
                 Finding(
-                    code, transactionID: row.transactionID, originalTransactionID: row.originalTransactionID,
-                    userIDs: [row.userID], productID: row.productID, environment: facts.effectiveEnvironment(of: row),
-                    message: .unfinished(row, delivered: delivered, asOf: context.asOf),
-                    recordIDs: [row.recordID], receiptID: row.receiptID))
+                    code, row: row, environment: facts.effectiveEnvironment(of: row),
+                    message: .unfinished(row, delivered: delivered, asOf: context.asOf)))
         }
     }
 }

@@ -40,7 +40,7 @@ final class ChunkWriter {
 
     /// Writes one chunk's rows, committing every `batchSize` rows.
     func write(_ chunk: ParsedChunk) throws {
-        try writer.prepare(for: chunk, source: source)
+        try writer.prepare(firstLine: chunk.firstLine, lastLine: chunk.lastLine, source: source)
         try chunk.bytes.withUnsafeBufferPointer { bytes in
             for item in chunk.items {
                 switch item {

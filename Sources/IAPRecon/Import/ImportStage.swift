@@ -1,8 +1,8 @@
 import Foundation
 
-/// The first stage: loads the given files into the store (SPEC §1), one summary per file: the
+/// The first stage: loads the given files into the store (CONTRACT §1), one summary per file: the
 /// ledger, receipts and catalog, then the notification files, each notification verified before
-/// it is kept (SPEC §1.4).
+/// it is kept (CONTRACT §1.4).
 public struct ImportStage {
     public var store: ReconStore
     /// Verifies App Store Server Notifications (trust store and bundle ids of the settings).
@@ -29,10 +29,12 @@ public struct ImportStage {
         public var counts: [String: Int] { ["read": read, "accepted": accepted, "rejected": rejected] }
     }
 
-    /// Imports every file of `request`, then every query of `database` (SPEC §1.7).
+    /// Imports every file of `request`, then every query of `database` (CONTRACT §1.7), in `run`.
     ///
     /// - Throws: when a file or the database cannot be read or the store cannot be written.
-    public func run(_ request: ImportRequest, database: LedgerDatabase? = nil) async throws -> Result {
+    public func run(_ request: ImportRequest, database: LedgerDatabase? = nil, in run: RunContext) async throws
+        -> Result
+    {
         for path in request.notifications {
             // A missing file fails before anything is written.
             try ChunkedFile(path: path).close()
@@ -44,11 +46,11 @@ public struct ImportStage {
             files += try Importer(progress: progress).run(plain, into: store)
         }
         for path in request.notifications {
-            files.append(try await notifications.importFile(path, into: store))
+            files.append(try await notifications.importFile(path, into: store, run: run))
         }
         if let database {
             let importer = DatabaseImporter(importer: Importer(progress: progress), notifications: notifications)
-            files += try await importer.run(database, into: store)
+            files += try await importer.run(database, into: store, in: run)
         }
         return Result(files: files)
     }

@@ -1,86 +1,5 @@
 import Foundation
 
-/// A stable 64-bit hash of a row's source text: stored with each ledger row, so a re-import
-/// of an unchanged file can tell the rows it would rewrite unchanged, and skip them.
-///
-/// Not Swift's `Hasher` (seeded per process): the value must be the same in every run.
-enum RowHash {
-    /// Bumped whenever the same source text would be stored differently, so that rows hashed by
-    /// an earlier parse are rewritten once.
-    static let parseVersion: UInt64 = 1
-
-    /// The seed of a file's rows: the parse version and the file's header (the same line under
-    /// another header is another row).
-    static func seed(header: some Sequence<UInt8>) -> UInt64 {
-        let bytes = Array(header)
-        return bytes.withUnsafeBytes { hash($0, seed: parseVersion) }
-    }
-
-    static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
-        var h = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
-        var i = 0
-        let count = bytes.count
-        while i + 8 <= count {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            h = (h ^ word) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 29
-            i += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < count {
-            tail |= UInt64(bytes[i]) << shift
-            shift += 8
-            i += 1
-        }
-        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
-        // Final avalanche (MurmurHash3's fmix64).
-        h ^= h >> 33
-        h = h &* 0xFF51_AFD7_ED55_8CCD
-        h ^= h >> 33
-        h = h &* 0xC4CE_B9FE_1A85_EC53
-        h ^= h >> 33
-        return h
-    }
-
-    static func hash(_ text: String, seed: UInt64) -> UInt64 {
-        var text = text
-        return text.withUTF8 { hash(UnsafeRawBufferPointer($0), seed: seed) }
-    }
-}
-
-/// Where a text value of a ``PackedTransaction`` sits in its chunk's bytes; `count == 0` is absent.
-struct ByteSpan: Sendable {
-    var start: Int32
-    var count: Int32
-
-    static let absent = ByteSpan(start: 0, count: 0)
-    var isAbsent: Bool { count == 0 }
-}
-
-/// A ledger row accepted by ``LedgerFastPath``: its text values point into the bytes of the
-/// chunk it was parsed into, so a million rows cost no per-field strings on either thread.
-struct PackedTransaction: Sendable {
-    var line: Int
-    /// ``RowHash`` of the record's text.
-    var hash: UInt64
-    var recordID: ByteSpan
-    var userID: ByteSpan
-    var productID: ByteSpan
-    var transactionID: ByteSpan
-    var originalTransactionID: ByteSpan
-    var currency: ByteSpan
-    var storefront: ByteSpan
-    var receiptID: ByteSpan
-    var purchaseDate: Int64
-    var deliveredAt: Int64?
-    var finishedAt: Int64?
-    var priceMilli: Int64?
-    var quantity: Int64
-    var status: VerificationStatus
-    var sandbox: Bool
-}
-
 /// The fast path for the common ledger record: one line of printable ASCII without quotes,
 /// every value already in its canonical form (`Production`, `verified`, `USA`, `0.99` with
 /// `USD`, ISO 8601 or epoch milliseconds).
@@ -288,24 +207,5 @@ struct LedgerFastPath {
         guard fractionDigits <= maxDecimals else { return nil }
         for _ in fractionDigits..<3 { fraction *= 10 }
         return whole * 1000 + fraction
-    }
-}
-
-extension PackedTransaction {
-    /// The row as the value the general path builds (for comparisons; the writer binds bytes).
-    func transaction(in bytes: UnsafeBufferPointer<UInt8>) -> LedgerTransaction {
-        func text(_ span: ByteSpan) -> String? {
-            guard !span.isAbsent, let base = bytes.baseAddress else { return nil }
-            let text = UnsafeBufferPointer(start: base + Int(span.start), count: Int(span.count))
-            return String(decoding: text, as: UTF8.self)
-        }
-        let currency = text(currency)
-        return LedgerTransaction(
-            recordID: text(recordID) ?? "", userID: text(userID) ?? "", productID: text(productID) ?? "",
-            transactionID: text(transactionID) ?? "", originalTransactionID: text(originalTransactionID),
-            purchaseDate: purchaseDate, quantity: Int(quantity), environment: sandbox ? .sandbox : .production,
-            price: priceMilli.flatMap { milli in currency.map { Money(milliunits: milli, currency: $0) } },
-            storefront: text(storefront), verificationStatus: status, deliveredAt: deliveredAt, finishedAt: finishedAt,
-            receiptID: text(receiptID))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Imports App Store Server Notifications V2 as the backend's webhook stored them (SPEC §1.4):
+/// Imports App Store Server Notifications V2 as the backend's webhook stored them (CONTRACT §1.4):
 /// one `{"signedPayload": …, "received_at": …}` a line.
 ///
 /// Each is verified with ``NotificationCheck`` before anything is kept; one that fails (bad JSON,
@@ -13,10 +13,10 @@ public struct NotificationImporter: Sendable {
         self.check = check
     }
 
-    /// Imports one file.
+    /// Imports one file, each notification learned as `run` says.
     ///
     /// - Throws: ``ImportFileError`` when the file cannot be opened or read, ``StoreError``.
-    public func importFile(_ path: String, into store: ReconStore) async throws -> ImportFileSummary {
+    public func importFile(_ path: String, into store: ReconStore, run: RunContext) async throws -> ImportFileSummary {
         var lines: [JSONLLine] = []
         var reader = try LineReader(path: path)
         try reader.forEach { lines.append($0) }
@@ -25,7 +25,7 @@ public struct NotificationImporter: Sendable {
             kind: InputKind.notifications.rawValue, file: path, read: 0, accepted: 0, rejected: 0)
         for line in lines {
             summary.read += 1
-            if try await importLine(line, source: path, into: store) {
+            if try await importLine(line, source: path, into: store, run: run) {
                 summary.accepted += 1
             } else {
                 summary.rejected += 1
@@ -36,7 +36,7 @@ public struct NotificationImporter: Sendable {
 
     /// Verifies and keeps one notification (a file's line, or a query's row as a JSON object);
     /// false when it is rejected (and kept as a rejected row of `source`).
-    func importLine(_ line: JSONLLine, source: String, into store: ReconStore) async throws -> Bool {
+    func importLine(_ line: JSONLLine, source: String, into store: ReconStore, run: RunContext) async throws -> Bool {
         switch Self.parse(line.text) {
         case .failure(let rejection):
             try reject(line, path: source, reason: rejection.reason, store: store)
@@ -47,8 +47,10 @@ public struct NotificationImporter: Sendable {
                 try reject(line, path: source, reason: rejection.reason, store: store)
                 return false
             case .success(let notification):
+                let now = run.nowMillis()
                 try store.recordNotification(
-                    notification, origin: .file(path: source, line: line.line, receivedAt: receivedAt))
+                    notification, origin: .file(path: source, line: line.line, receivedAt: receivedAt), at: now,
+                    learnedAt: run.learnedAt(now))
                 return true
             }
         }

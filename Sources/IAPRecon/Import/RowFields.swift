@@ -1,6 +1,6 @@
 import Foundation
 
-/// Every input field of SPEC §1, across the three kinds of file.
+/// Every input field of CONTRACT §1, across the three kinds of file.
 enum Field: Int, CaseIterable {
     case recordID, userID, productID, transactionID, originalTransactionID, purchaseDate, quantity, environment
     case price, currency, storefront, verificationStatus, deliveredAt, finishedAt, receiptID
@@ -179,13 +179,7 @@ struct RowFields {
     }
 }
 
-/// Why one input row was not accepted: a reason a person can act on.
-struct RowRejection: Error, Sendable, Equatable {
-    var reason: String
-    init(_ reason: String) { self.reason = reason }
-}
-
-/// Builds domain values from rows (SPEC §1.1–1.3).
+/// Builds domain values from rows (CONTRACT §1.1–1.3).
 enum RowParser {
     static func transaction(_ row: RowFields) throws(RowRejection) -> LedgerTransaction {
         let recordID = try row.required(.recordID)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads Apple Summary Sales Reports (SPEC §1.5): tab-separated, gzip or plain, a header row
+/// Reads Apple Summary Sales Reports (CONTRACT §1.5): tab-separated, gzip or plain, a header row
 /// naming the columns (read by name, extra columns ignored), then one row per product,
 /// territory, currency and price.
 ///

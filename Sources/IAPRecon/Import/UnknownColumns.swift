@@ -4,7 +4,7 @@ import Foundation
 /// (`delivered` for `delivered_at`) would otherwise be silently ignored, and every row would
 /// read as "not delivered".
 enum UnknownColumns {
-    /// The fields of each kind of file (SPEC §1.1–1.3).
+    /// The fields of each kind of file (CONTRACT §1.1–1.3).
     static func fields(of kind: InputKind) -> [Field] {
         switch kind {
         case .transactions:

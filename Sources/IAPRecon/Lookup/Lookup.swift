@@ -194,33 +194,33 @@ public enum Lookup {
         }
         // Refunds only from authentic evidence for this app (a forged or foreign receipt says nothing);
         // `FAMILY_REVOKE` is Apple revoking a family member's access, not a refund.
-        let evidenceContext = DetectionContext(asOf: 0, bundleIDs: bundleIDs)
+        let evidenceContext = DetectionContext.readingEvidence(bundleIDs: bundleIDs)
         var refundedIDs = Set<String>()
         for e in evidence
         where e.isUsable(in: evidenceContext) && e.isAuthentic {
-            // `isUpgraded`: the customer moved to a higher subscription; not a customer refund.
-            if e.entry.isUpgraded == true, e.entry.revocationType?.uppercased() != "REFUND_FULL" {
-                guard refundedIDs.insert(e.entry.transactionID).inserted else { continue }
-                let id = e.entry.transactionID
+            let id = e.entry.transactionID
+            switch RefundState.stated(by: e) {
+            case .upgraded(let share, _):
+                // The customer moved to a higher subscription; not a customer refund.
+                guard refundedIDs.insert(id).inserted else { continue }
                 let product = e.entry.productID.map { " (\($0))" } ?? ""
-                var share = "the amount is not in Apple's data"
-                if e.entry.revocationType?.uppercased() == "REFUND_PRORATED", let part = e.entry.revocationPercentage {
-                    share = "Apple states \(FindingText.percentage(part)) of its price"
-                }
+                let stated = share.map { "Apple states \(FindingText.percentage($0)) of its price" }
                 add(
                     e.entry.cancellationDate ?? e.entry.signedDate ?? e.recordedAt, 5, "upgrade",
                     "Apple: the customer upgraded transaction \(id)\(product) to another subscription; Apple refunds "
-                        + "the unused part of its period pro rata (\(share))", transaction: id)
-                continue
-            }
-            if let date = e.entry.cancellationDate, refundedIDs.insert(e.entry.transactionID).inserted {
-                let id = e.entry.transactionID
-                if e.entry.revocationType?.uppercased() == "FAMILY_REVOKE" {
+                        + "the unused part of its period pro rata (\(stated ?? "the amount is not in Apple's data"))",
+                    transaction: id)
+            case .familyRevoked:
+                if let date = e.entry.cancellationDate, refundedIDs.insert(id).inserted {
                     add(date, 5, "refund", "Apple revoked (Family Sharing) transaction \(id)", transaction: id)
-                } else {
+                }
+            case .refunded:
+                if let date = e.entry.cancellationDate, refundedIDs.insert(id).inserted {
                     let kind = e.entry.revocationType.map { " (\($0))" } ?? ""
                     add(date, 5, "refund", "Apple refunded transaction \(id)\(kind)", transaction: id)
                 }
+            case .notRefunded, nil:
+                continue
             }
         }
         for h in findings {
@@ -235,7 +235,7 @@ public enum Lookup {
         events.sort { ($0.0, $0.1, $0.2.text) < ($1.0, $1.1, $1.2.text) }
 
         // The answer: per transaction, charged (Apple confirms it, not refunded) and delivered.
-        let context = DetectionContext(asOf: 0, bundleIDs: bundleIDs)
+        let context = DetectionContext.readingEvidence(bundleIDs: bundleIDs)
         var charged = 0
         var delivered = 0
         var refunded = 0

@@ -15,7 +15,7 @@ public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable {
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// The stable finding codes of SPEC §4.
+/// The stable finding codes of CONTRACT §4.
 public enum FindingCode: String, Sendable, Hashable, CaseIterable, Comparable {
     case duplicateRecord = "DUPLICATE_RECORD"
     case sharedTransaction = "SHARED_TRANSACTION"
@@ -36,7 +36,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, Comparable {
     case priceMismatch = "PRICE_MISMATCH"
     case salesReportMismatch = "SALES_REPORT_MISMATCH"
 
-    /// The severity SPEC §4 assigns to the code.
+    /// The severity CONTRACT §4 assigns to the code.
     public var severity: Severity {
         switch self {
         case .sharedTransaction, .undelivered, .productionAsSandbox, .bundleMismatch, .missingRecord:

@@ -1,6 +1,6 @@
 /// Overflow-checked money arithmetic: no amount, however large, traps the program.
 ///
-/// Import rejects a row whose total does not fit (SPEC §1.1); what is summed later from many
+/// Import rejects a row whose total does not fit (CONTRACT §1.1); what is summed later from many
 /// rows, or read from an older store, goes through these so a sum that cannot be held is a
 /// visible capped value and a run warning, never a crash.
 extension Money {

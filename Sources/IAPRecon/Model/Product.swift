@@ -9,7 +9,7 @@ public enum ProductType: String, Sendable, Hashable, CaseIterable {
     public var isEntitlement: Bool { self != .consumable }
 }
 
-/// One catalog row (SPEC §1.3): a product, optionally for one storefront.
+/// One catalog row (CONTRACT §1.3): a product, optionally for one storefront.
 public struct CatalogProduct: Sendable, Hashable {
     public var productID: String
     public var type: ProductType

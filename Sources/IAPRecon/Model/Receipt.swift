@@ -1,4 +1,4 @@
-/// The three receipt payloads clients upload (SPEC §1.2).
+/// The three receipt payloads clients upload (CONTRACT §1.2).
 public enum ReceiptFormat: String, Sendable, Hashable, CaseIterable {
     /// Base64 PKCS#7 app receipt (iOS 7+).
     case appReceipt = "app-receipt"

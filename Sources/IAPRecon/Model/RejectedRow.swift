@@ -1,7 +1,7 @@
 /// Which kind of input file a row came from.
 public enum InputKind: String, Sendable, Hashable, CaseIterable {
     case transactions, receipts, products
-    /// Apple Summary Sales Reports (SPEC §1.5).
+    /// Apple Summary Sales Reports (CONTRACT §1.5).
     case salesReports = "sales-report"
     /// App Store Server Notifications V2 as the webhook stored them (`.jsonl`).
     case notifications

@@ -1,4 +1,4 @@
-/// One in-app purchase row of an Apple Summary Sales Report (SPEC §1.5): units of one product
+/// One in-app purchase row of an Apple Summary Sales Report (CONTRACT §1.5): units of one product
 /// sold (or refunded, negative) in one territory and currency at one customer price, on one
 /// calendar day in the report's time zone.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Parses SPEC §1 timestamps: ISO 8601 with an offset, or integer epoch milliseconds.
+/// Parses CONTRACT §1 timestamps: ISO 8601 with an offset, or integer epoch milliseconds.
 ///
 /// Hand-written over bytes: a million rows carry two million timestamps, and a formatter per
 /// value would dominate the import.
@@ -218,7 +218,7 @@ public enum Timestamp {
 }
 
 extension Timestamp {
-    /// The instants a ledger or receipt row can hold (SPEC §1.1): from 2008-07-01 (the App Store
+    /// The instants a ledger or receipt row can hold (CONTRACT §1.1): from 2008-07-01 (the App Store
     /// opened on 2008-07-10) to before 2100-01-01.
     public static let plausible: Range<Int64> = 1_214_870_400_000..<4_102_444_800_000
 

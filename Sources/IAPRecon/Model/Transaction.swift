@@ -3,7 +3,7 @@ public enum VerificationStatus: String, Sendable, Hashable, CaseIterable {
     case pending, verified, invalid, error
 }
 
-/// One row of the backend's purchase ledger (SPEC §1.1), parsed and typed.
+/// One row of the backend's purchase ledger (CONTRACT §1.1), parsed and typed.
 ///
 /// Times are epoch milliseconds (UTC); money is exact.
 public struct LedgerTransaction: Sendable, Hashable {

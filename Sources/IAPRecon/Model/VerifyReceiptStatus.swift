@@ -17,7 +17,7 @@ public enum VerifyReceiptVerdict: String, Sendable, Hashable, CaseIterable {
 /// Apple's `verifyReceipt` status codes, by the names of Apple's documentation
 /// (https://developer.apple.com/documentation/appstorereceipts/status), and how they are read.
 ///
-/// SPEC §3 decides the verdicts: 21002/21003/21010 invalid, 21007/21008 environment evidence.
+/// CONTRACT §3 decides the verdicts: 21002/21003/21010 invalid, 21007/21008 environment evidence.
 public enum VerifyReceiptStatus {
     /// 0: the receipt is valid.
     public static let valid = 0
@@ -46,7 +46,7 @@ public enum VerifyReceiptStatus {
     /// 21100–21199: internal data access errors.
     public static let internalDataAccessErrors = 21_100...21_199
 
-    /// The statuses that mean "this receipt is not valid" (SPEC §3).
+    /// The statuses that mean "this receipt is not valid" (CONTRACT §3).
     public static let invalidReceipt: Set<Int> = [malformedReceiptData, notAuthenticated, accountNotFound]
 
     /// The statuses under which an answer may still speak about the purchase: valid, or one of

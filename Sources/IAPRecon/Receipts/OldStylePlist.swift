@@ -19,14 +19,6 @@ enum OldStylePlist: Sendable, Hashable {
     }
 }
 
-/// Why old-style plist text could not be parsed; `offset` is the byte where it went wrong.
-struct OldStylePlistError: Error, Sendable, Hashable, CustomStringConvertible {
-    var reason: String
-    var offset: Int
-
-    var description: String { "\(reason) at byte \(offset)" }
-}
-
 /// A bounded parser for old-style plist text.
 ///
 /// Bounded in every dimension an attacker controls: input size, nesting depth, number of

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Decodes any uploaded receipt offline into ``ReceiptEvidence``: the one entry point the
-/// verification stage calls (SPEC §3).
+/// verification stage calls (CONTRACT §3).
 ///
 /// - `transaction-receipt`: ``LegacyReceiptDecoder``; signature `notChecked`.
 /// - `app-receipt`: ``AppReceiptDecoder``; the CMS signature is checked against ``trust``.

@@ -1,8 +1,8 @@
 /// A CSV report written row by row (RFC 4180, CRLF, the cells of ``CSVTable``): a long table never sits in memory.
 ///
-/// The file appears under its name only at ``commit()`` (``ReportFile/Output``).
+/// The file appears under its name only at ``commit()`` (``AtomicFile``).
 public final class CSVFile {
-    private let output: ReportFile.Output
+    private let output: AtomicFile
     private var buffer: [UInt8] = []
 
     /// Bytes gathered before they are written.
@@ -10,7 +10,11 @@ public final class CSVFile {
 
     /// Starts the file at `path` with its header row.
     public init(path: String, header: [String]) throws(ReportError) {
-        output = try ReportFile.Output(path: path)
+        do {
+            output = try AtomicFile(path: path)
+        } catch {
+            throw ReportError(error)
+        }
         buffer.reserveCapacity(Self.bufferSize + 4096)
         CSVTable.append(header.map { CSVCell.text($0) }, to: &buffer)
     }
@@ -19,15 +23,28 @@ public final class CSVFile {
     public func append(_ row: [CSVCell]) throws(ReportError) {
         CSVTable.append(row, to: &buffer)
         if buffer.count >= Self.bufferSize {
-            try output.write(buffer)
-            buffer.removeAll(keepingCapacity: true)
+            try flush()
         }
     }
 
     /// Writes what is left and puts the file in place.
     public func commit() throws(ReportError) {
-        try output.write(buffer)
+        try flush()
         buffer.removeAll()
-        try output.commit()
+        do {
+            try output.commit()
+        } catch {
+            throw ReportError(error)
+        }
+    }
+
+    /// Writes the gathered bytes.
+    private func flush() throws(ReportError) {
+        do {
+            try output.write(buffer)
+        } catch {
+            throw ReportError(error)
+        }
+        buffer.removeAll(keepingCapacity: true)
     }
 }

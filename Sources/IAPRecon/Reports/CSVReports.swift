@@ -1,4 +1,4 @@
-/// The CSV files of SPEC §5, built from a ``ReconciliationReport``.
+/// The CSV files of CONTRACT §5, built from a ``ReconciliationReport``.
 public enum CSVReports {
     public static let discrepanciesHeader = [
         "code", "severity", "transaction_id", "original_transaction_id", "user_ids", "product_id", "environment",
@@ -46,7 +46,7 @@ public enum CSVReports {
             })
     }
 
-    /// `revenue_changes.csv` columns (SPEC §5).
+    /// `revenue_changes.csv` columns (CONTRACT §5).
     public static let revenueChangesHeader = [
         "date", "product_id", "currency", "previous_net", "current_net", "difference", "transaction_ids", "reason",
     ]

@@ -21,7 +21,7 @@ public struct ReconciliationReport: Sendable {
     /// Apple's Summary Sales Reports beside the ledger; nil when no sales report is in the store
     /// or none covers a day this report compares.
     public var sales: SalesReconciliationReport? = nil
-    /// Whether a sales report is in the store: SPEC §5 writes `sales_reconciliation.csv` then,
+    /// Whether a sales report is in the store: CONTRACT §5 writes `sales_reconciliation.csv` then,
     /// header-only when no day was compared.
     public var salesReportInStore = false
 

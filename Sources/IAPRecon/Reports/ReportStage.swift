@@ -98,7 +98,7 @@ public struct ReportStage {
         if let sales = report.sales {
             try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: salesPath)
         } else if report.salesReportInStore {
-            // SPEC §5: written whenever a sales report is in the store; no day compared, no rows.
+            // CONTRACT §5: written whenever a sales report is in the store; no day compared, no rows.
             let none = SalesReconciliationReport(timeZone: report.timeZone, comparedDays: [], lines: [])
             try ReportFile.write(CSVReports.salesReconciliation(none).encoded(), to: salesPath)
         } else {

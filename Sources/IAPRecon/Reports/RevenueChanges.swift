@@ -1,30 +1,3 @@
-/// What one transaction added to one line of the revenue report (a day, product and currency).
-///
-/// The store keeps the contributions each report showed, so the next report can say which
-/// transactions changed a day finance already saw, and why.
-public struct RevenueContribution: Sendable, Hashable {
-    public struct Key: Sendable, Hashable, Comparable {
-        /// `yyyy-MM-dd` in the report's time zone.
-        public var date: String
-        public var productID: String
-        public var currency: String
-        public var transactionID: String
-
-        public static func < (a: Key, b: Key) -> Bool {
-            (a.date, a.productID, a.currency, a.transactionID) < (b.date, b.productID, b.currency, b.transactionID)
-        }
-    }
-
-    public var key: Key
-    /// Milliunits of the currency.
-    public var gross: Int64
-    public var refunds: Int64
-    /// Which evidence reported the refund, in words (not stored: only the current report needs it).
-    public var refundSource: String?
-
-    public var net: Int64 { gross - refunds }
-}
-
 /// One line of `revenue_changes.csv`: a day the previous report already showed whose net changed.
 public struct RevenueChange: Sendable, Hashable {
     public var date: String
@@ -39,19 +12,11 @@ public struct RevenueChange: Sendable, Hashable {
     public var reason: String
 }
 
-/// Compares what the previous report showed with what this one shows (SPEC §5, `revenue_changes.csv`).
+/// Compares what the previous report showed with what this one shows (CONTRACT §5, `revenue_changes.csv`).
 ///
 /// Days the previous report did not show are not changes.
 enum RevenueChanges {
-    struct Line: Hashable, Comparable {
-        var date: String
-        var productID: String
-        var currency: String
-
-        static func < (a: Line, b: Line) -> Bool {
-            (a.date, a.productID, a.currency) < (b.date, b.productID, b.currency)
-        }
-    }
+    typealias Line = RevenueLine
 
     /// Why one transaction's contribution to a day changed.
     static func reasons(was: RevenueContribution?, now: RevenueContribution?, learnedBySweep: Bool) -> [String] {

@@ -63,7 +63,7 @@ public struct RevenueBuilder {
     /// What the transaction added last contributed to each row (for `revenue_changes.csv`): at most
     /// one contribution per row, so memory does not grow with the ledger.
     public private(set) var lastContributions: [RevenueContribution] = []
-    /// The changes to days the previous report showed (SPEC §5, `revenue_changes.csv`), once
+    /// The changes to days the previous report showed (CONTRACT §5, `revenue_changes.csv`), once
     /// detection has compared every transaction (``RevenueChangeTracker``).
     public var changes: [RevenueChange] = []
 

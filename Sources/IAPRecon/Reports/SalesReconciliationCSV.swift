@@ -1,4 +1,4 @@
-/// `sales_reconciliation.csv` (SPEC §5).
+/// `sales_reconciliation.csv` (CONTRACT §5).
 extension CSVReports {
     public static let salesReconciliationHeader = [
         "date", "product_id", "storefront", "currency", "apple_units", "ledger_units", "apple_amount", "ledger_amount",

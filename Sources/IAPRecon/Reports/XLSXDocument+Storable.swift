@@ -1,7 +1,7 @@
 /// Makes a document writable whatever values it carries: a cell the file format cannot hold is
 /// written as text instead, and each such change is a warning for `run.json`.
 ///
-/// A value that got into the store can never stop a report (SPEC §1.6): a date before 1900 or
+/// A value that got into the store can never stop a report (CONTRACT §1.6): a date before 1900 or
 /// after 9999 (Excel's range), an amount beyond Excel's 15 significant digits, a text longer
 /// than Excel's 32,767 characters a cell, or more rows than a sheet holds.
 extension XLSXDocument {

@@ -11,7 +11,8 @@ extension ReconDependencies {
     ) async throws -> CommandOutput {
         let lock = try lock("import")
         defer { withExtendedLifetime(lock) {} }
-        let imported = try await importStage(progress: progress).run(request, database: database)
+        let imported = try await importStage(progress: progress).run(
+            request, database: database, in: .unrecorded(clock: clock))
         var lines = imported.lines
         lines.append("total: read \(imported.read), accepted \(imported.accepted), rejected \(imported.rejected)")
         let rejected = imported.rejected
@@ -32,22 +33,8 @@ extension ReconDependencies {
     /// Recorded as a run (no report files).
     public func verify(progress: RunProgress? = nil) async throws -> CommandOutput {
         let recorder = try RunRecorder(command: "verify", self, outputDirectory: nil)
-        let decoded = try await recorder.stage("decode", counts: { ["receipts_decoded": $0] }) {
-            try await decodeStage().run(store: store, logger: logger)
-        }
-        var verified = try await recorder.stage("verify", counts: \.counts) {
-            try await withAppleClients { apple in
-                try await verifyStage(apple).run(store: store, runID: recorder.runID, logger: logger) { done, total in
-                    progress?("verify", done, total)
-                }
-            }
-        }
-        verified.receiptsDecoded = decoded
-        recorder.update {
-            $0.counts.verified = verified.verified
-            $0.counts.invalid = verified.invalid
-            $0.counts.stillPending = (try? store.counts().pending) ?? 0
-        }
+        let verified = try await decodeAndVerify(recorder, decodingRecordedAs: "decode", progress: progress)
+        recorder.update { $0.counts.stillPending = (try? store.counts().pending) ?? 0 }
         try recorder.finish(.done)
         return CommandOutput(.done, lines: VerifyStage.lines(verified))
     }

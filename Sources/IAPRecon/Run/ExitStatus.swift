@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a command ends (SPEC §2): the process exit code.
+/// How a command ends (CONTRACT §2): the process exit code.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Done.
     case done = 0

@@ -16,14 +16,15 @@ public struct NightlyRun {
 
     /// The nightly job.
     ///
-    /// Import happens when `request` names files or `database` is given (SPEC §1.7).
+    /// Import happens when `request` names files or `database` is given (CONTRACT §1.7).
     public func run(_ request: ImportRequest, database: LedgerDatabase? = nil) async throws -> CommandOutput {
         let recorder = try RunRecorder(command: "run", deps, outputDirectory: deps.settings.outputDirectory)
         var lines: [String] = []
 
         if !request.isEmpty || database != nil {
             let imported = try await recorder.stage("import", counts: \.counts) {
-                try await deps.importStage(progress: progress).run(request, database: database)
+                try await deps.importStage(progress: progress).run(
+                    request, database: database, in: recorder.context)
             }
             recorder.update {
                 $0.inputs = imported.files
@@ -34,22 +35,8 @@ public struct NightlyRun {
             lines += imported.lines
         }
 
-        // Decoding and verifying are one entry ("verify") in the run record.
-        let decoded = try await recorder.stage("verify", counts: { ["receipts_decoded": $0] }) {
-            try await deps.decodeStage().run(store: deps.store, logger: deps.logger)
-        }
-        var verified = try await recorder.stage("verify", counts: \.counts) {
-            try await deps.withAppleClients { apple in
-                try await deps.verifyStage(apple).run(store: deps.store, runID: recorder.runID, logger: deps.logger) {
-                    [progress] done, total in progress?("verify", done, total)
-                }
-            }
-        }
-        verified.receiptsDecoded = decoded
-        recorder.update {
-            $0.counts.verified = verified.verified
-            $0.counts.invalid = verified.invalid
-        }
+        // Decoding and verifying are one entry ("verify") in the nightly run's record.
+        let verified = try await deps.decodeAndVerify(recorder, decodingRecordedAs: "verify", progress: progress)
         lines += VerifyStage.lines(verified)
 
         let outcome = try detectAndReport(recorder)
@@ -60,7 +47,7 @@ public struct NightlyRun {
     public func report() async throws -> CommandOutput {
         let recorder = try RunRecorder(command: "report", deps, outputDirectory: deps.settings.outputDirectory)
         _ = try await recorder.stage("decode", counts: { ["receipts_decoded": $0] }) {
-            try await deps.decodeStage().run(store: deps.store, logger: deps.logger)
+            try await deps.decodeStage().run(store: deps.store, in: recorder.context, logger: deps.logger)
         }
         return try detectAndReport(recorder)
     }

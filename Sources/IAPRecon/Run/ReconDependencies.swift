@@ -36,7 +36,7 @@ public final class ReconDependencies {
         self.clock = clock
         self.logger = logger
         self.transport = transport
-        store = try ReconStore.open(path: settings.databasePath, clock: clock, opening)
+        store = try ReconStore(path: settings.databasePath, clock: clock, opening)
     }
 
     /// Validates `config`, then as ``init(settings:clock:logger:transport:opening:)``.
@@ -71,23 +71,19 @@ public final class ReconDependencies {
         NotificationCheck(trust: trust, bundleIDs: Set(settings.bundleIDs), clock: clock)
     }
 
-    /// The Get Notification History sweep over `client`; its "now" is `--as-of` when given.
+    /// The Get Notification History sweep over `client`; its "now" is the run's (``RunContext/appleNow()``).
     func notificationSweep(_ client: AppStoreServerAPIClient) -> NotificationHistorySweep {
-        NotificationHistorySweep(
-            client: client, check: notificationCheck(), clock: settings.asOf.map { ManualClock(millis: $0) } ?? clock,
-            historyDays: settings.historyDays)
+        NotificationHistorySweep(client: client, check: notificationCheck(), historyDays: settings.historyDays)
     }
 
     func decodeStage() -> DecodeStage {
-        DecodeStage(
-            decoder: ReceiptDecoder(trust: trust, expectedBundleIDs: Set(settings.bundleIDs), clock: clock),
-            clock: clock)
+        DecodeStage(decoder: ReceiptDecoder(trust: trust, expectedBundleIDs: Set(settings.bundleIDs), clock: clock))
     }
 
     func verifyStage(_ apple: AppleClients) -> VerifyStage {
         var stage = VerifyStage(
             verifyReceipt: apple.verifyReceipt, serverAPI: apple.serverAPI, signedData: apple.signedData,
-            bundleIDs: Set(settings.bundleIDs), concurrency: settings.endpoints.concurrency, clock: clock)
+            bundleIDs: Set(settings.bundleIDs), concurrency: settings.endpoints.concurrency)
         stage.excludeOldTransactions = settings.excludeOldTransactions
         stage.notificationSweep = apple.serverAPI.map(notificationSweep)
         return stage

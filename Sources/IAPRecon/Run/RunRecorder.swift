@@ -7,6 +7,8 @@ import Foundation
 public final class RunRecorder {
     /// The run so far.
     public private(set) var record: RunRecord
+    /// The run every stage works in: its id, its as-of and the clock.
+    public let context: RunContext
     /// "Now" for grace periods and reports: `--as-of`, or the run's start.
     public let asOf: Int64
     private let lock: RunLock
@@ -23,8 +25,7 @@ public final class RunRecorder {
         let started = clock.nowMillis()
         asOf = deps.settings.asOf ?? started
         let runID = try store.beginRun(command: command, startedAt: started, asOf: asOf)
-        // What this run learns is learned as of its as-of: its own reports include it, earlier as-ofs do not.
-        store.learnedBy = asOf
+        context = RunContext(runID: runID, asOf: asOf, givenAsOf: deps.settings.asOf, clock: clock)
         record = RunRecord(
             runID: runID, command: command, version: IAPReconVersion.current, startedAt: Timestamp.iso(started),
             finishedAt: "", asOf: Timestamp.iso(asOf), timeZone: deps.settings.timeZone.identifier,

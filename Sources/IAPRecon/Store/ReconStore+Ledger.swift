@@ -201,12 +201,12 @@ final class LedgerWriter {
 
     private var selectHashes: SQLiteStatement?
 
-    /// Reads the stored content hashes of the lines `chunk`'s ledger rows come from, so rows
-    /// stored unchanged can be skipped (never in a bulk load: the ledger was empty).
-    func prepare(for chunk: ParsedChunk, source: String) throws(StoreError) {
+    /// Reads the stored content hashes of the lines `firstLine...lastLine` of `source` (one chunk's ledger rows), so
+    /// rows stored unchanged can be skipped (never in a bulk load: the ledger was empty).
+    func prepare(firstLine: Int, lastLine: Int, source: String) throws(StoreError) {
         stored.removeAll(keepingCapacity: true)
         written.removeAll(keepingCapacity: true)
-        guard !bulk, chunk.firstLine <= chunk.lastLine else { return }
+        guard !bulk, firstLine <= lastLine else { return }
         let statement: SQLiteStatement
         if let selectHashes {
             statement = selectHashes
@@ -219,7 +219,7 @@ final class LedgerWriter {
             selectHashes = statement
         }
         try statement.bind([
-            .integer(try fileID(source)), .integer(Int64(chunk.firstLine)), .integer(Int64(chunk.lastLine)),
+            .integer(try fileID(source)), .integer(Int64(firstLine)), .integer(Int64(lastLine)),
         ])
         while try statement.step() { stored[Int(statement.int64(0))] = statement.int64(1) }
         statement.reset()

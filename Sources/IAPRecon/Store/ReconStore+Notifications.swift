@@ -18,12 +18,16 @@ extension ReconStore {
 
     /// Keeps a verified notification and the evidence it carries, in one transaction.
     ///
+    /// - Parameters:
+    ///   - now: when it is kept.
+    ///   - learnedAt: when it counts as learned (``RunContext/learnedAt(_:)``: never after the run's as-of).
     /// - Returns: true when it is new; false when this `notificationUUID` was already kept
     ///   (Apple retries webhooks and the history sweep overlaps them).
     @discardableResult
-    public func recordNotification(_ n: VerifiedNotification, origin: NotificationOrigin) throws -> Bool {
-        let now = clock.nowMillis()
-        return try write {
+    public func recordNotification(
+        _ n: VerifiedNotification, origin: NotificationOrigin, at now: Int64, learnedAt: Int64
+    ) throws -> Bool {
+        try write {
             let known =
                 try db.scalar(
                     "SELECT COUNT(*) FROM notifications WHERE notification_uuid = ?", [.text(n.uuid)]) ?? 0
@@ -40,7 +44,7 @@ extension ReconStore {
             ).run([
                 .optionalText(n.transaction?.transactionId), .optionalText(n.environment?.rawValue),
                 .optionalText(n.bundleID), .text("App Store Server Notification \(label), signed and verified"),
-                .integer(now), .integer(learnedAt(now)),
+                .integer(now), .integer(learnedAt),
             ])
             let verificationID = db.lastInsertRowID
             if !entries.isEmpty {

@@ -1,5 +1,5 @@
 /// The pending ledger rows the verification works through, a page at a time: memory stays at one
-/// page however many rows are pending (SPEC §3).
+/// page however many rows are pending (CONTRACT §3).
 extension ReconStore {
     /// A receipt in the store with the pending rows that name it.
     struct PendingReceiptGroup {

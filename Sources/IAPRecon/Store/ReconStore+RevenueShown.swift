@@ -6,11 +6,11 @@
 /// baseline the same way; the staged baseline replaces this one only once the report is written.
 extension ReconStore {
     /// The lines (day, product, currency) the latest report showed; empty before the first report.
-    func revenueShownLines() throws(StoreError) -> [RevenueChanges.Line] {
+    func revenueShownLines() throws(StoreError) -> [RevenueLine] {
         let stmt = try db.prepare("SELECT date, product_id, currency FROM revenue_shown_lines")
-        var lines: [RevenueChanges.Line] = []
+        var lines: [RevenueLine] = []
         while try stmt.step() {
-            lines.append(RevenueChanges.Line(date: stmt.text(0), productID: stmt.text(1), currency: stmt.text(2)))
+            lines.append(RevenueLine(date: stmt.text(0), productID: stmt.text(1), currency: stmt.text(2)))
         }
         return lines
     }
@@ -142,7 +142,7 @@ final class RevenueShownStaging {
     }
 
     /// Stages the lines the report shows (once each, at the end).
-    func addLines(_ lines: some Sequence<RevenueChanges.Line>) throws(StoreError) {
+    func addLines(_ lines: some Sequence<RevenueLine>) throws(StoreError) {
         if !inTransaction {
             try db.execute("BEGIN IMMEDIATE", context: "staging the revenue shown")
             inTransaction = true

@@ -3,9 +3,14 @@
 extension ReconStore {
     /// Stores a verification, the evidence it revealed, and its verdict on the rows it settles.
     ///
+    /// - Parameters:
+    ///   - time: when it was verified.
+    ///   - learnedAt: when it counts as learned (``RunContext/learnedAt(_:)``: never after the run's as-of).
     /// - Returns: the verification's id.
     @discardableResult
-    public func recordVerification(_ v: VerificationRecord, runID: Int64?, at time: Int64) throws -> Int64 {
+    public func recordVerification(
+        _ v: VerificationRecord, runID: Int64?, at time: Int64, learnedAt: Int64
+    ) throws -> Int64 {
         try write {
             try db.prepare(
                 """
@@ -18,7 +23,7 @@ extension ReconStore {
                 .text(v.source.rawValue), .optionalText(v.endpoint), .optionalInteger(v.httpStatus.map(Int64.init)),
                 .optionalInteger(v.appleStatus.map(Int64.init)), .optionalText(v.environment?.rawValue),
                 .optionalText(v.bundleID), .text(v.outcome.rawValue), .optionalText(v.detail),
-                .integer(Int64(v.attempts)), .integer(time), .optionalInteger(runID), .integer(learnedAt(time)),
+                .integer(Int64(v.attempts)), .integer(time), .optionalInteger(runID), .integer(learnedAt),
             ])
             let id = db.lastInsertRowID
             if !v.entries.isEmpty {

@@ -7,23 +7,30 @@ public final class ReconStore {
     public let path: String
     let db: SQLiteDatabase
     let clock: any ReconClock
-    /// The as-of of the run writing (``RunRecorder`` sets it): what the store learns meanwhile is learned as of
-    /// then, never later than the wall clock; nil outside a run (the wall clock).
-    public var learnedBy: Int64?
-
-    /// The learning time of something recorded at `time`.
-    func learnedAt(_ time: Int64) -> Int64 { learnedBy.map { min(time, $0) } ?? time }
 
     /// The schema version this program writes (the number of migrations).
     public static var schemaVersion: Int { Schema.migrations.count }
 
-    /// Opens the store at `path`, creating it (mode 0600) with its schema when absent, and
-    /// applying any migrations it lacks.
+    /// Opens the store at `path` as `opening` says: the one way to open a store.
     ///
-    /// - Throws: ``StoreError`` when the file cannot be opened, is not a store, or is newer.
-    public init(path: String, clock: any ReconClock = SystemClock(), readOnly: Bool = false) throws(StoreError) {
+    /// ``Opening/createIfAbsent`` creates it (mode 0600) with its schema when absent; a writable store gets any
+    /// migrations it lacks; a read-only one must already have this program's schema.
+    ///
+    /// - Throws: ``StoreError/noStore(path:)`` when `opening` needs a file and there is none at `path`;
+    ///   ``StoreError`` when the file cannot be opened, is not a store, or its schema is not one this program can use.
+    public init(
+        path: String, clock: any ReconClock = SystemClock(), _ opening: Opening = .createIfAbsent
+    ) throws(StoreError) {
         self.path = path
         self.clock = clock
+        if opening != .createIfAbsent {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else {
+                throw .noStore(path: path)
+            }
+        }
+        let readOnly = opening == .readOnly
         db = try SQLiteDatabase(path: path, readOnly: readOnly)
         if !readOnly {
             // A new file gets larger pages (fewer B-tree levels for a big ledger); the size can
@@ -44,34 +51,6 @@ public final class ReconStore {
         } else {
             try checkSchemaWithoutWriting()
         }
-    }
-
-    /// Opens the store at `path`, which must exist: for `verify`, `report`, `lookup` and `serve`.
-    ///
-    /// Only `import`, `run` and `demo` create a store (SPEC §2).
-    ///
-    /// - Throws: ``StoreError/noStore(path:)`` when there is no file at `path`, else as
-    ///   ``init(path:clock:readOnly:)``.
-    public static func existing(
-        path: String, clock: any ReconClock = SystemClock(), readOnly: Bool = false
-    ) throws(StoreError) -> ReconStore {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw .noStore(path: path)
-        }
-        return try ReconStore(path: path, clock: clock, readOnly: readOnly)
-    }
-
-    /// Opens an existing store read-only: no file is created, no migration applied, nothing written.
-    ///
-    /// Readers see the latest committed state while a nightly run writes (WAL).
-    ///
-    /// - Throws: ``StoreError/noStore(path:)`` when there is no file at `path`; ``StoreError``
-    ///   when it is not a store or its schema is not this program's.
-    public static func openReadOnly(path: String, clock: any ReconClock = SystemClock()) throws(StoreError)
-        -> ReconStore
-    {
-        try open(path: path, clock: clock, .readOnly)
     }
 
     /// Runs `body` in one read transaction: every query in it sees the same committed state.
@@ -109,7 +88,7 @@ public final class ReconStore {
         }
     }
 
-    /// How a command opens its store: only `import`, `run` and `demo` create one (SPEC §2);
+    /// How a command opens its store: only `import`, `run` and `demo` create one (CONTRACT §2);
     /// `verify` and `report` need it to exist; `lookup` and `serve` read it without writing.
     public enum Opening: Sendable, Hashable {
         /// Created with its schema when absent.
@@ -119,20 +98,6 @@ public final class ReconStore {
         /// Must exist, and is opened read-only: nothing created, migrated or written, so a
         /// reader keeps answering while a nightly run holds the lock.
         case readOnly
-    }
-
-    /// Opens the store at `path` as `opening` says.
-    ///
-    /// - Throws: ``StoreError/noStore(path:)`` for ``Opening/existing`` with no file at `path`,
-    ///   else as ``init(path:clock:readOnly:)``.
-    public static func open(
-        path: String, clock: any ReconClock = SystemClock(), _ opening: Opening
-    ) throws(StoreError) -> ReconStore {
-        switch opening {
-        case .createIfAbsent: return try ReconStore(path: path, clock: clock)
-        case .existing: return try existing(path: path, clock: clock)
-        case .readOnly: return try existing(path: path, clock: clock, readOnly: true)
-        }
     }
 
     private func appliedMigrations() throws(StoreError) -> [String] {

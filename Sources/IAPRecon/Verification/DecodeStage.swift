@@ -5,15 +5,13 @@ import Logging
 /// not, so environment, bundle and product checks cover the whole ledger.
 public struct DecodeStage: Sendable {
     public var decoder: ReceiptDecoder
-    public var clock: any ReconClock
 
-    public init(decoder: ReceiptDecoder, clock: any ReconClock) {
+    public init(decoder: ReceiptDecoder) {
         self.decoder = decoder
-        self.clock = clock
     }
 
-    /// Decodes receipts not decoded yet (or re-uploaded since), in pages; returns how many.
-    public func run(store: ReconStore, logger: Logger) async throws -> Int {
+    /// Decodes receipts not decoded yet (or re-uploaded since), in pages, in `run`; returns how many.
+    public func run(store: ReconStore, in run: RunContext, logger: Logger) async throws -> Int {
         var decoded = 0
         var cursor: String?
         while true {
@@ -39,7 +37,7 @@ public struct DecodeStage: Sendable {
                         metadata: ["receipt": "\(receipt.receiptID)", "reason": "\(error.reason)"])
                 }
             }
-            try store.recordDecodes(decodes, at: clock.nowMillis())
+            try store.recordDecodes(decodes, at: run.nowMillis())
             decoded += page.count
         }
         return decoded

@@ -1,27 +1,6 @@
 import Foundation
 
-/// An App Store Server Notification V2 whose `signedPayload` and the signed transaction and
-/// renewal info inside it all verified.
-public struct VerifiedNotification: Sendable, Hashable {
-    /// `notificationUUID`: one notification, however often Apple retried it.
-    public var uuid: String
-    /// `notificationType`, raw (`REFUND`, `DID_RENEW`, ...).
-    public var type: String
-    /// `subtype`, raw, when the type has one.
-    public var subtype: String?
-    /// When the App Store signed the notification (epoch ms).
-    public var signedDate: Int64
-    public var environment: StoreEnvironment?
-    public var bundleID: String?
-    /// The signed transaction inside, verified.
-    public var transaction: JWSTransactionDecodedPayload?
-    /// The signed renewal info inside, verified.
-    public var renewal: JWSRenewalInfoDecodedPayload?
-    /// The JWS exactly as received.
-    public var signedPayload: String
-}
-
-/// Verifies notifications the way SPEC §1.4 asks: the `signedPayload` like a signed transaction
+/// Verifies notifications the way CONTRACT §1.4 asks: the `signedPayload` like a signed transaction
 /// (ES256, `x5c` chain to a trusted root at `signedDate`, Apple's marker OIDs, bundle id), then
 /// the `signedTransactionInfo` and `signedRenewalInfo` inside it, each in the notification's own
 /// environment.
@@ -95,15 +74,4 @@ public struct NotificationCheck: Sendable {
                 bundleID: payload.data?.bundleId ?? payload.summary?.bundleId, transaction: transaction,
                 renewal: renewal, signedPayload: signedPayload))
     }
-}
-
-/// Why a notification was refused.
-public struct NotificationRejection: Error, Sendable, Hashable, CustomStringConvertible {
-    public var reason: String
-
-    public init(_ reason: String) {
-        self.reason = reason
-    }
-
-    public var description: String { reason }
 }

@@ -23,7 +23,7 @@ public struct SweepSummary: Sendable, Hashable, Codable {
     }
 }
 
-/// Sweeps Apple's notification history (SPEC §3): production, then sandbox; the window runs
+/// Sweeps Apple's notification history (CONTRACT §3): production, then sandbox; the window runs
 /// from the end of the last completed sweep less one day of overlap (the first sweep goes back
 /// ``historyDays``) to now.
 ///
@@ -34,21 +34,18 @@ public struct SweepSummary: Sendable, Hashable, Codable {
 public struct NotificationHistorySweep: Sendable {
     public var client: AppStoreServerAPIClient
     public var check: NotificationCheck
-    /// "Now" for the window's end: `--as-of` when given, else the root's clock.
-    public var clock: any ReconClock
     /// How far back the first sweep goes, in days (at most 180).
     public var historyDays: Int
     /// Stop after this many pages in one run (a runaway `hasMore` never loops forever).
     public var maxPages = 10_000
 
     static let dayMillis: Int64 = 86_400_000
-    /// One day of overlap with the previous window (SPEC §3).
+    /// One day of overlap with the previous window (CONTRACT §3).
     static let overlapMillis: Int64 = dayMillis
 
-    public init(client: AppStoreServerAPIClient, check: NotificationCheck, clock: any ReconClock, historyDays: Int) {
+    public init(client: AppStoreServerAPIClient, check: NotificationCheck, historyDays: Int) {
         self.client = client
         self.check = check
-        self.clock = clock
         self.historyDays = historyDays
     }
 
@@ -57,20 +54,22 @@ public struct NotificationHistorySweep: Sendable {
         environment == .production ? 180 : 30
     }
 
-    /// Sweeps production, then sandbox.
-    public func run(store: ReconStore, logger: Logger) async throws -> SweepSummary {
+    /// Sweeps production, then sandbox, up to `run`'s "now" on Apple's side (``RunContext/appleNow()``).
+    public func run(store: ReconStore, in run: RunContext, logger: Logger) async throws -> SweepSummary {
         var summary = SweepSummary()
         for environment in [StoreEnvironment.production, .sandbox] {
-            try await sweep(environment, store: store, logger: logger, into: &summary)
+            try await sweep(environment, store: store, run: run, logger: logger, into: &summary)
         }
         return summary
     }
 
     /// The window to sweep now in `environment`: the open one, else a new one; nil when "now"
     /// (`--as-of`) is not after the last completed window's start.
-    func window(_ environment: StoreEnvironment, store: ReconStore) throws -> ReconStore.NotificationSweepWindow? {
+    func window(
+        _ environment: StoreEnvironment, store: ReconStore, now: () -> Int64
+    ) throws -> ReconStore.NotificationSweepWindow? {
         if let open = try store.openNotificationSweep(environment: environment) { return open }
-        let now = clock.nowMillis()
+        let now = now()
         let oldest = now - Self.retentionDays(environment) * Self.dayMillis + Self.dayMillis / 24
         var start = now - Int64(min(max(historyDays, 1), 180)) * Self.dayMillis
         if let last = try store.lastCompletedNotificationSweep(environment: environment) {
@@ -81,9 +80,10 @@ public struct NotificationHistorySweep: Sendable {
     }
 
     func sweep(
-        _ environment: StoreEnvironment, store: ReconStore, logger: Logger, into summary: inout SweepSummary
+        _ environment: StoreEnvironment, store: ReconStore, run: RunContext, logger: Logger,
+        into summary: inout SweepSummary
     ) async throws {
-        guard var window = try window(environment, store: store) else { return }
+        guard var window = try window(environment, store: store, now: run.appleNow) else { return }
         var fetched = 0
         while fetched < maxPages {
             let answer = await client.notificationHistoryPage(
@@ -113,7 +113,10 @@ public struct NotificationHistorySweep: Sendable {
             for (index, signed) in page.signedPayloads.enumerated() {
                 switch await check.verify(signed) {
                 case .success(let notification):
-                    if try store.recordNotification(notification, origin: .history) {
+                    let now = run.nowMillis()
+                    if try store.recordNotification(
+                        notification, origin: .history, at: now, learnedAt: run.learnedAt(now))
+                    {
                         added += 1
                     } else {
                         summary.knownNotifications += 1

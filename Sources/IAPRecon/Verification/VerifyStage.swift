@@ -21,7 +21,7 @@ public struct VerifyStageSummary: Sendable, Hashable, Codable {
     }
 }
 
-/// Re-verifies every pending transaction (SPEC §3) and every uploaded receipt no ledger row
+/// Re-verifies every pending transaction (CONTRACT §3) and every uploaded receipt no ledger row
 /// names, persisting each result the moment it completes.
 ///
 /// Per pending row, by its receipt's format: a StoreKit 2 JWS is settled by the offline check
@@ -34,22 +34,20 @@ public struct VerifyStage: Sendable {
     public var signedData: SignedDataVerifier
     public var bundleIDs: Set<String>
     public var concurrency: Int
-    public var clock: any ReconClock
     /// Sent as verifyReceipt's `exclude-old-transactions`.
     public var excludeOldTransactions = false
-    /// Apple's later word (SPEC §3): swept after the pending rows when Server API credentials exist.
+    /// Apple's later word (CONTRACT §3): swept after the pending rows when Server API credentials exist.
     public var notificationSweep: NotificationHistorySweep?
 
     public init(
         verifyReceipt: VerifyReceiptClient?, serverAPI: AppStoreServerAPIClient?, signedData: SignedDataVerifier,
-        bundleIDs: Set<String>, concurrency: Int, clock: any ReconClock
+        bundleIDs: Set<String>, concurrency: Int
     ) {
         self.verifyReceipt = verifyReceipt
         self.serverAPI = serverAPI
         self.signedData = signedData
         self.bundleIDs = bundleIDs
         self.concurrency = max(1, concurrency)
-        self.clock = clock
     }
 
     /// One unit of work: the pending rows of one receipt (or one row without a receipt).
@@ -59,9 +57,9 @@ public struct VerifyStage: Sendable {
         var rows: [LedgerTransaction]
     }
 
-    /// Verifies everything pending; `progress(done, total)` after each job.
+    /// Verifies everything pending in `run`; `progress(done, total)` after each job.
     public func run(
-        store: ReconStore, runID: Int64?, logger: Logger, progress: (@Sendable (Int, Int) -> Void)? = nil
+        store: ReconStore, in run: RunContext, logger: Logger, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> VerifyStageSummary {
         var summary = VerifyStageSummary()
         let orphans = try store.orphanReceiptCount()
@@ -80,9 +78,9 @@ public struct VerifyStage: Sendable {
             }
             for _ in 0..<concurrency where try !addNext() { break }
             while let records = try await group.next() {
-                let now = clock.nowMillis()
+                let now = run.nowMillis()
                 for record in records {
-                    try store.recordVerification(record, runID: runID, at: now)
+                    try store.recordVerification(record, runID: run.runID, at: now, learnedAt: run.learnedAt(now))
                     summary.requests += record.source == .offline ? 0 : record.attempts
                     switch record.outcome {
                     case .valid: summary.verified += record.recordIDs.count
@@ -106,7 +104,7 @@ public struct VerifyStage: Sendable {
         }
         if let notificationSweep {
             // Refunds, reversals, revocations and renewals Apple reported since the last sweep.
-            summary.sweep = try await notificationSweep.run(store: store, logger: logger)
+            summary.sweep = try await notificationSweep.run(store: store, in: run, logger: logger)
         }
         return summary
     }
@@ -232,8 +230,8 @@ public struct VerifyStage: Sendable {
         return records
     }
 
-    /// A JWS checked offline settles its rows (SPEC §3): valid when the chain and signature
-    /// verified and the bundle is the app's; rows naming another transaction are invalid.
+    /// A JWS checked offline settles its rows (CONTRACT §3): valid when the chain and signature
+    /// verified and the bundle is the app's; rows naming another transaction are unlisted (``split``), not invalid.
     func settleSignedTransaction(_ job: WorkUnit, receipt: UploadedReceipt) -> Settled {
         let ids = job.rows.map(\.recordID)
         guard let check = job.check else {

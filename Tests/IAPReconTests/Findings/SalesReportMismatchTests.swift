@@ -103,7 +103,7 @@ import Testing
         #expect(lines.isEmpty)
     }
 
-    /// `--as-of` is a cut-off for the comparison too (SPEC §5): a report's day is compared only once it has ended at
+    /// `--as-of` is a cut-off for the comparison too (CONTRACT §5): a report's day is compared only once it has ended at
     /// as-of in the reports' time zone.
     ///
     /// Fx.asOf is 2026-11-18 03:09 in Los Angeles: the 17th is compared; the 18th (half after as-of) and the 19th are

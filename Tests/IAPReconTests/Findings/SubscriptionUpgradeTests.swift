@@ -18,7 +18,7 @@ import Testing
 /// 50 % prorated revocation).
 @Suite struct SubscriptionUpgradeTests {
     let dir = TemporaryDirectory("subscription-upgrade")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let day = NotificationImportTests.day
     static let hour = NotificationImportTests.hour
     static let d18 = NotificationImportTests.d18

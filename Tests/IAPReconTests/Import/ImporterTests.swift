@@ -93,7 +93,7 @@ let ledgerHeader =
         try expectRejected(row: row, reason: reason)
     }
 
-    /// SPEC §1.1: values a real ledger cannot hold are rejected rows, never stored.
+    /// CONTRACT §1.1: values a real ledger cannot hold are rejected rows, never stored.
     @Test(arguments: [
         // A Go/.NET "zero time": stored, it once stopped every later report (Excel cannot hold it).
         (
@@ -199,7 +199,7 @@ let ledgerHeader =
         #expect(clean.warnings == nil)
     }
 
-    /// SPEC §1.6: a row fixed at the source leaves `rejected.csv` when the file is re-imported.
+    /// CONTRACT §1.6: a row fixed at the source leaves `rejected.csv` when the file is re-imported.
     @Test func reimportReplacesTheFilesEarlierRejections() throws {
         let bad = "r1,u1,p,t1,,1700000000,1,Production,0.99,USD,USA,verified,,,"
         let fixed = "r1,u1,p,t1,,1700000000000,1,Production,0.99,USD,USA,verified,,,"

@@ -10,7 +10,7 @@ import Testing
 /// verified, kept once, and acted on by detection, revenue and lookup.
 @Suite struct NotificationImportTests {
     let dir = TemporaryDirectory("notifications")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let day: Int64 = 86_400_000
     static let hour: Int64 = 3_600_000
     static let d18: Int64 = 1_795_478_400_000 - 6 * day  // 2026-11-18T00:00:00Z
@@ -251,13 +251,13 @@ import Testing
             payload: SignedNotifications.transaction(
                 "n3", purchased: Self.d18, revoked: signed, revocationType: "REFUND_FULL", signedDate: signed),
             authority: stranger)
-        let outer = SignedNotifications.Body(
+        let outer = NotificationBody(
             notificationType: "REFUND", notificationUUID: "00000000-0000-4000-8000-0000000000e3",
-            data: SignedNotifications.Payload(
-                bundleId: SignedNotifications.bundle, environment: "Production", signedTransactionInfo: inner),
+            data: NotificationBody.Payload(
+                appAppleId: 1_234, bundleId: SignedNotifications.bundle, environment: "Production",
+                signedTransactionInfo: inner),
             signedDate: signed)
-        let forgedInside = try JWSSigner.sign(
-            payload: outer, authority: try TestAuthorities.unwrap(TestAuthorities.standard))
+        let forgedInside = try outer.signed(by: try TestAuthorities.unwrap(TestAuthorities.standard))
         let file = try dir.write(
             "n.jsonl", [badSignature, forgedInside].map { SignedNotifications.line($0) }.joined(separator: "\n") + "\n")
         let outcome = try await importFiles(ImportRequest(notifications: [file]))

@@ -10,24 +10,6 @@ import Testing
 enum SignedNotifications {
     static let bundle = "com.example.app"
 
-    struct Body: Encodable {
-        var notificationType: String
-        var subtype: String?
-        var notificationUUID: String
-        var data: Payload
-        var version = "2.0"
-        var signedDate: Int64
-    }
-
-    struct Payload: Encodable {
-        var appAppleId: Int64? = 1_234
-        var bundleId: String
-        var environment: String
-        var signedTransactionInfo: String?
-        var signedRenewalInfo: String?
-        var status: Int?
-    }
-
     /// A signed transaction as Apple sends it inside a notification.
     static func transaction(
         _ id: String, original: String? = nil, product: String = "coins", type: String = "Consumable",
@@ -62,13 +44,13 @@ enum SignedNotifications {
                 productId: transaction.productId, autoRenewStatus: 1, signedDate: signedDate, environment: environment)
             signedRenewal = try JWSSigner.sign(payload: info, authority: authority)
         }
-        let body = Body(
+        let body = NotificationBody(
             notificationType: type, subtype: subtype, notificationUUID: uuid,
-            data: Payload(
-                bundleId: bundle, environment: environment, signedTransactionInfo: signedTransaction,
+            data: NotificationBody.Payload(
+                appAppleId: 1_234, bundleId: bundle, environment: environment, signedTransactionInfo: signedTransaction,
                 signedRenewalInfo: signedRenewal),
             signedDate: signedDate)
-        return try JWSSigner.sign(payload: body, authority: authority)
+        return try body.signed(by: authority)
     }
 
     /// One line of a webhook file.

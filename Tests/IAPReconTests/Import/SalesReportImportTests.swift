@@ -4,7 +4,7 @@ import Testing
 
 @testable import IAPRecon
 
-/// Apple Summary Sales Reports as App Store Connect delivers them (SPEC §1.5).
+/// Apple Summary Sales Reports as App Store Connect delivers them (CONTRACT §1.5).
 ///
 /// The header is Apple's: https://developer.apple.com/help/app-store-connect/reference/summary-sales-report
 @Suite struct SalesReportImportTests {

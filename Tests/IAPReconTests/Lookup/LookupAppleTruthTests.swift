@@ -42,7 +42,7 @@ import Testing
                         purchaseDate: t0, cancellationDate: t0 + 86_400_000, revocationType: "FAMILY_REVOKE",
                         environment: .production, bundleID: "com.example.app", inAppOwnershipType: "FAMILY_SHARED",
                         signedDate: t0 + 86_400_000)
-                ], signature: .verified), runID: nil, at: t0 + 90_000_000)
+                ], signature: .verified), runID: nil, at: t0 + 90_000_000, learnedAt: t0 + 90_000_000)
         try store.recordVerification(
             VerificationRecord(
                 recordIDs: [], receiptID: "rc8", transactionID: "t8", source: .offline, environment: .production,
@@ -51,7 +51,7 @@ import Testing
                     EvidenceEntry(
                         transactionID: "t8", originalTransactionID: "t8", productID: "premium", quantity: 1,
                         purchaseDate: t0, cancellationDate: t0 + 86_400_000)
-                ], signature: .invalid), runID: nil, at: t0 + 90_000_000)
+                ], signature: .invalid), runID: nil, at: t0 + 90_000_000, learnedAt: t0 + 90_000_000)
         return config
     }
 

@@ -10,7 +10,7 @@ import Testing
 /// print layout on every sheet.
 @Suite struct AppleSalesWorkbookTests {
     let dir = TemporaryDirectory("apple-sales-workbook")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     /// Apple's report of 2026-11-18 (Los Angeles): the small ledger's coins_100 and premium
     /// purchases of that day, and a gold purchase the ledger does not have that day.
@@ -36,7 +36,7 @@ import Testing
         return (outcome, XLSXArchive(path: dir.file("out/reconciliation.xlsx")))
     }
 
-    /// `--as-of` cuts the comparison off too (SPEC §5): at 20:00 on the report's own day in Los
+    /// `--as-of` cuts the comparison off too (CONTRACT §5): at 20:00 on the report's own day in Los
     /// Angeles the day has not ended, so nothing is compared: no sheet, no finding, and
     /// `sales_reconciliation.csv` (written whenever a sales report is in the store) has no rows.
     @Test func aReportDayNotEndedAtAsOfIsNotCompared() async throws {
@@ -53,7 +53,7 @@ import Testing
         "date,product_id,storefront,currency,apple_units,ledger_units,apple_amount,ledger_amount,status\r\n"
 
     /// A later report into the same folder that compares no day never leaves the earlier run's
-    /// reconciliation there as if it were current (SPEC §5: the file follows the store).
+    /// reconciliation there as if it were current (CONTRACT §5: the file follows the store).
     @Test func aLaterReportComparingNoDayReplacesTheEarlierReconciliation() async throws {
         _ = try await writeReports()
         #expect(try dir.read("out/sales_reconciliation.csv").contains("mismatch"))

@@ -8,7 +8,7 @@ import Testing
 /// `reconciliation.xlsx` from the small ledger, read back as the zip it is.
 @Suite struct ReconciliationWorkbookTests {
     let dir = TemporaryDirectory("workbook")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     func writeWorkbook() async throws -> XLSXArchive {
         let config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))

@@ -13,7 +13,7 @@ func fixturePath(_ relative: String) throws -> String {
 
 @Suite struct ReportTests {
     let dir = TemporaryDirectory("report")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     /// Copies the small ledger into the temp dir (so paths in rejected.csv are stable) and
     /// imports it.

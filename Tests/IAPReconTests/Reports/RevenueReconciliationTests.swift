@@ -8,7 +8,7 @@ import Testing
 /// Revenue follows the evidence, and its totals reconcile with the ledger and the findings.
 @Suite struct RevenueReconciliationTests {
     let dir = TemporaryDirectory("revenue")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let day: Int64 = 86_400_000
     static let d18: Int64 = 1_795_478_400_000 - 6 * day  // 2026-11-18T00:00:00Z
     /// When the store learned Apple's answers: after the refunds, before the report's as-of (2026-11-20T12:00Z),
@@ -50,7 +50,7 @@ import Testing
                 VerificationRecord(
                     recordIDs: records, receiptID: nil, transactionID: tid, source: .verifyReceipt, appleStatus: status,
                     environment: env, bundleID: "com.example.app", outcome: status == 0 ? .valid : .invalid,
-                    entries: [entry]), runID: nil, at: Self.learned)
+                    entries: [entry]), runID: nil, at: Self.learned, learnedAt: Self.learned)
         }
         try await apple(
             ["r3"], "t3", status: 21007, env: .sandbox,
@@ -73,7 +73,7 @@ import Testing
                         revocationType: "REFUND_PRORATED", revocationPercentage: 50_000,
                         price: Money(milliunits: 1_200_000, currency: "JPY"), environment: .production,
                         bundleID: "com.example.app")
-                ], signature: .verified), runID: nil, at: Self.learned)
+                ], signature: .verified), runID: nil, at: Self.learned, learnedAt: Self.learned)
         return (store, config)
     }
 

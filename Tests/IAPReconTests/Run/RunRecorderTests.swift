@@ -9,7 +9,7 @@ import Testing
 /// reports are; every command that writes the store holds its lock; exit statuses are typed.
 @Suite struct RunRecorderTests {
     let dir = TemporaryDirectory("run-record")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let asOf: Int64 = 1_795_176_000_000
 
     /// The small ledger imported into a fresh store.
@@ -125,7 +125,7 @@ import Testing
         #expect(outcome.exitCode == 1)
     }
 
-    @Test func exitCodesAreSPECs() {
+    @Test func exitCodesAreTheContracts() {
         #expect(IAPRecon.ExitStatus.allCases.map(\.rawValue) == [0, 1, 3, 64])
     }
 }

@@ -5,11 +5,11 @@ import Testing
 
 @testable import IAPRecon
 
-/// SPEC §1.6 and §2: no value that got into the store can stop `report`; no typo in `--db`
+/// CONTRACT §1.6 and §2: no value that got into the store can stop `report`; no typo in `--db`
 /// answers with a confident empty store.
 @Suite struct StoredValueTests {
     let dir = TemporaryDirectory("stored-values")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
 
     static let header =
         "record_id,user_id,product_id,transaction_id,original_transaction_id,purchase_date,quantity,environment,price,currency,storefront,verification_status,delivered_at,finished_at,receipt_id"

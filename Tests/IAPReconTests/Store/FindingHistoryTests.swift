@@ -7,47 +7,31 @@ import Testing
 
 /// Findings persist across runs: first seen, last seen, resolved when no longer found.
 @Suite struct FindingHistoryTests {
-    let dir = TemporaryDirectory("history")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-    static let header =
-        "record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,delivered_at,finished_at"
-
-    func importLedger(_ rows: [String]) async throws {
-        let path = try dir.write("t.csv", ([Self.header] + rows).joined(separator: "\n") + "\n")
-        let config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
-        _ = try await config.dependencies(at: 0).importFiles(ImportRequest(transactions: [path]))
-    }
-
-    func report(asOf: Int64) async throws -> [String: Any] {
-        var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
-        config.asOf = asOf
-        _ = try await config.dependencies(at: asOf).report()
-        let data = try Data(contentsOf: URL(fileURLWithPath: dir.file("out/run.json")))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
+    let fixture = LedgerFixture("history")
+    var dir: TemporaryDirectory { fixture.dir }
 
     @Test func newThenSeenAgainThenResolved() async throws {
         let t0: Int64 = 1_795_000_000_000
-        try await importLedger([
+        try await fixture.importLedger([
             "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
             "r2,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
         ])
-        let first = try await report(asOf: t0 + 86_400_000 * 2)
+        let first = try await fixture.report(asOf: t0 + 86_400_000 * 2)
         #expect(first["new_findings"] as? Int == 1)
         #expect(first["resolved_findings"] as? Int == 0)
         #expect((first["findings_by_code"] as? [String: Int]) == ["DUPLICATE_RECORD": 1])
         let detectedAt = try dir.read("out/discrepancies.csv").split(separator: "\r\n")[1]
         #expect(detectedAt.contains("2026-11-20T11:06:40Z"))
 
-        let second = try await report(asOf: t0 + 86_400_000 * 3)
+        let second = try await fixture.report(asOf: t0 + 86_400_000 * 3)
         #expect(second["new_findings"] as? Int == 0)
         #expect(second["resolved_findings"] as? Int == 0)
         // First seen stays the first run's time.
         #expect(try dir.read("out/discrepancies.csv").contains("2026-11-20T11:06:40Z"))
 
         // The backend fixes the duplicate: the finding is resolved by the next run.
-        try await importLedger(["r2,u1,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
-        let third = try await report(asOf: t0 + 86_400_000 * 4)
+        try await fixture.importLedger(["r2,u1,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
+        let third = try await fixture.report(asOf: t0 + 86_400_000 * 4)
         #expect(third["new_findings"] as? Int == 0)
         #expect(third["resolved_findings"] as? Int == 1)
         #expect((third["findings_by_code"] as? [String: Int]) == [:])
@@ -67,14 +51,14 @@ import Testing
             "r1,user one,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
             "r2,user one,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
         ]
-        try await importLedger(duplicate)
-        _ = try await report(asOf: t0 + 86_400_000 * 2)
-        try await importLedger(["r2,user one,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
-        let fixed = try await report(asOf: t0 + 86_400_000 * 3)
+        try await fixture.importLedger(duplicate)
+        _ = try await fixture.report(asOf: t0 + 86_400_000 * 2)
+        try await fixture.importLedger(["r2,user one,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
+        let fixed = try await fixture.report(asOf: t0 + 86_400_000 * 3)
         #expect(fixed["resolved_findings"] as? Int == 1)
 
-        try await importLedger(duplicate)
-        let again = try await report(asOf: t0 + 86_400_000 * 4)
+        try await fixture.importLedger(duplicate)
+        let again = try await fixture.report(asOf: t0 + 86_400_000 * 4)
         #expect(again["new_findings"] as? Int == 1)
         #expect(again["resolved_findings"] as? Int == 0)
         let rows = try dir.read("out/discrepancies.csv").split(separator: "\r\n")

@@ -12,7 +12,7 @@ import Testing
 
     @Test func aMissingStoreIsNamedAndNotCreated() throws {
         let path = dir.file("missing.sqlite")
-        #expect(throws: StoreError.noStore(path: path)) { try ReconStore.openReadOnly(path: path) }
+        #expect(throws: StoreError.noStore(path: path)) { try ReconStore(path: path, .readOnly) }
         #expect(StoreError.noStore(path: path).errorDescription == "no store at \(path)")
         #expect(!FileManager.default.fileExists(atPath: path))
     }
@@ -20,7 +20,7 @@ import Testing
     @Test func anExistingStoreReadsButRefusesEveryWrite() throws {
         let path = dir.file("s.sqlite")
         _ = try ReconStore(path: path)
-        let store = try ReconStore.openReadOnly(path: path)
+        let store = try ReconStore(path: path, .readOnly)
         #expect(try store.ledgerRows(userID: "u1").isEmpty)
         #expect(throws: StoreError.self) { try store.beginBatch() }
         #expect(throws: StoreError.self) {
@@ -32,7 +32,7 @@ import Testing
     @Test func anEmptyFileIsNotAStoreAndStaysEmpty() throws {
         let path = try dir.write("empty.sqlite", "")
         #expect(throws: StoreError.cannotOpen(path: path, message: "not an iap-recon store (no schema)")) {
-            try ReconStore.openReadOnly(path: path)
+            try ReconStore(path: path, .readOnly)
         }
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0, "no schema written")
     }
@@ -40,7 +40,7 @@ import Testing
     @Test func garbageIsNotAStore() throws {
         let path = try dir.write("bad.sqlite", String(repeating: "garbage ", count: 512))
         #expect(throws: StoreError.cannotOpen(path: path, message: "not an iap-recon store (not an SQLite database)")) {
-            try ReconStore.openReadOnly(path: path)
+            try ReconStore(path: path, .readOnly)
         }
     }
 
@@ -53,7 +53,7 @@ import Testing
         }
         let known = ReconStore.schemaVersion
         #expect(throws: StoreError.olderSchema(path: path, found: known - 1, known: known)) {
-            try ReconStore.openReadOnly(path: path)
+            try ReconStore(path: path, .readOnly)
         }
     }
 }

@@ -71,10 +71,10 @@ import Testing
         let (store, pending) = try store()
         let stage = VerifyStage(
             verifyReceipt: nil, serverAPI: nil, signedData: SignedDataVerifier(trust: .apple), bundleIDs: [],
-            concurrency: 3, clock: ManualClock(millis: 1_795_176_000_000))
+            concurrency: 3)
         let last = Mutex((0, 0))
         let summary = try await stage.run(
-            store: store, runID: nil, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+            store: store, in: .unrecorded(clock: ManualClock(millis: 1_795_176_000_000)), logger: Logger.quiet
         ) { done, total in last.withLock { $0 = (done, total) } }
         // Nothing to verify with (receipts not decoded, no credentials): each row recorded once, still pending.
         #expect(summary.noEvidence == pending.count)

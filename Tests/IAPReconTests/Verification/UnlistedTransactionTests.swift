@@ -9,7 +9,7 @@ import Testing
     static func stage() -> VerifyStage {
         VerifyStage(
             verifyReceipt: nil, serverAPI: nil, signedData: SignedDataVerifier(trust: .apple), bundleIDs: [],
-            concurrency: 1, clock: ManualClock(millis: 1_795_000_000_000))
+            concurrency: 1)
     }
 
     static func row(_ id: String, tx: String) -> LedgerTransaction {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import IAPRecon
 
-/// Receipt format × Apple's answer → the pending row's verdict (SPEC §3), through the same entry
+/// Receipt format × Apple's answer → the pending row's verdict (CONTRACT §3), through the same entry
 /// point as `iap-recon verify`, with Apple played by the canned transport.
 ///
 /// Status codes as Apple documents them for verifyReceipt ("status", App Store Receipts,
@@ -17,7 +17,7 @@ import Testing
 /// 4040010 "TransactionIdNotFoundError" when Apple has no such transaction.
 @Suite struct VerdictTableTests {
     let dir = TemporaryDirectory("verdicts")
-    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let logger = Logger.quiet
     static let asOf: Int64 = 1_795_176_000_000
     static let transactionID = "33993399"  // the one in Apple's legacyTransaction receipt
     static let bundle = "com.example.app"
@@ -177,7 +177,7 @@ import Testing
     }
 }
 
-/// The ledger's header (SPEC §1.1).
+/// The ledger's header (CONTRACT §1.1).
 enum CommandLineHeader {
     static let transactions =
         "record_id,user_id,product_id,transaction_id,original_transaction_id,purchase_date,quantity,environment,price,"

@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// Imports the rows of every query of an open ``LedgerDatabase`` into the store, one summary per
-/// query, by the same validation and upsert path as files (SPEC §1.7).
+/// query, by the same validation and upsert path as files (CONTRACT §1.7).
 ///
 /// Rows stream: the store takes each batch of rows as it is fetched, so memory stays flat
 /// whatever the result's size. A failure mid-stream leaves whole committed batches; the upsert
@@ -15,7 +15,9 @@ struct DatabaseImporter {
     ///
     /// - Throws: ``DatabaseSourceError`` when a query fails or the connection is lost,
     ///   ``StoreError``.
-    func run(_ database: LedgerDatabase, into store: ReconStore) async throws -> [ImportFileSummary] {
+    func run(_ database: LedgerDatabase, into store: ReconStore, in run: RunContext) async throws
+        -> [ImportFileSummary]
+    {
         var summaries: [ImportFileSummary] = []
         try store.beginImport()
         defer { store.endImport() }
@@ -23,7 +25,8 @@ struct DatabaseImporter {
             let source = database.source.sourceName(query.kind)
             switch query.kind {
             case .notifications:
-                summaries.append(try await importNotifications(database, query: index, source: source, into: store))
+                summaries.append(
+                    try await importNotifications(database, query: index, source: source, into: store, run: run))
             case .transactions where try store.ledgerIsEmpty():
                 // A first load into an empty ledger is one transaction (as for files): a failure
                 // leaves the empty ledger, and a rerun loads again.
@@ -67,7 +70,7 @@ struct DatabaseImporter {
     /// Imports one query's notifications: each row becomes the JSON object a webhook's file
     /// line holds (`signedPayload`, `received_at`), verified and kept as a file's line is.
     private func importNotifications(
-        _ database: LedgerDatabase, query index: Int, source: String, into store: ReconStore
+        _ database: LedgerDatabase, query index: Int, source: String, into store: ReconStore, run: RunContext
     ) async throws -> ImportFileSummary {
         try store.clearNotificationRejections(file: source)
         var summary = ImportFileSummary(
@@ -91,7 +94,7 @@ struct DatabaseImporter {
                         kind: .notifications, source: source, line: line.line, recordID: nil,
                         reason: rejection.reason, raw: line.text))
                 summary.rejected += 1
-            } else if try await notifications.importLine(line, source: source, into: store) {
+            } else if try await notifications.importLine(line, source: source, into: store, run: run) {
                 summary.accepted += 1
             } else {
                 summary.rejected += 1

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The backend's PostgreSQL to read inputs from (SPEC §1.7), checked: where it is, who logs in,
+/// The backend's PostgreSQL to read inputs from (CONTRACT §1.7), checked: where it is, who logs in,
 /// how TLS is used, and one query per input.
 ///
 /// The password is a secret: ``name`` and ``description`` never hold it.

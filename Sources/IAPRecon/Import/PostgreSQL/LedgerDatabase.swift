@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// An open, read-only view of the backend's PostgreSQL for one import (SPEC §1.7): one
+/// An open, read-only view of the backend's PostgreSQL for one import (CONTRACT §1.7): one
 /// `REPEATABLE READ READ ONLY` transaction, so every query reads the same snapshot and none can
 /// write, and one server-side cursor per query, fetched in bounded batches (``fetchSize`` rows,
 /// streamed by postgres-nio) as the store takes them.

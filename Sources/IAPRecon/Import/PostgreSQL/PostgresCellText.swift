@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 
-/// A PostgreSQL value as the text a file would hold for it (SPEC §1.7), exactly: `numeric` from
+/// A PostgreSQL value as the text a file would hold for it (CONTRACT §1.7), exactly: `numeric` from
 /// its decimal digits (never through a binary float), `timestamptz` as an ISO 8601 instant,
 /// `int2/4/8`, `text`/`varchar`/`uuid`, `bool`, `json`/`jsonb` as their text.
 ///

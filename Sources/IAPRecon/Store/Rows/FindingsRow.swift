@@ -20,7 +20,7 @@ enum FindingsRow {
     }
 
     /// The finding with its history; nil for a code this program no longer knows (a finding
-    /// retired from the SPEC stays in old stores and is not shown).
+    /// retired from the contract (docs/CONTRACT.md §4) stays in old stores and is not shown).
     static func read(_ statement: SQLiteStatement) -> FindingHistory? {
         let row = SQLiteRow(statement, table: table)
         guard let finding = finding(row, userIDs: row.text("user_ids").split(separator: " ").map(String.init)) else {

@@ -20,7 +20,7 @@ extension PostgresTests {
         return source
     }
 
-    static let logger = Logger(label: "postgres-tests")
+    static let logger = Logger.quiet
 
     /// The notification check of the tests: no trusted root, so a notification is rejected with its reason.
     static let notifications = NotificationImporter(
@@ -33,7 +33,7 @@ extension PostgresTests {
         let database = try await LedgerDatabase.open(source, logger: logger)
         do {
             let summaries = try await DatabaseImporter(importer: importer, notifications: notifications)
-                .run(database, into: store)
+                .run(database, into: store, in: .unrecorded(clock: SystemClock()))
             await database.close()
             return summaries
         } catch {

@@ -5,7 +5,7 @@ import Testing
 @testable import IAPRecon
 
 extension PostgresTests {
-    /// Each PostgreSQL type a query may return, read as the exact text a file would hold (SPEC §1.7).
+    /// Each PostgreSQL type a query may return, read as the exact text a file would hold (CONTRACT §1.7).
     @Suite struct TypeMapping {
         let dir = TemporaryDirectory("pg-types")
 

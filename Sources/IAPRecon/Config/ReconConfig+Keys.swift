@@ -1,0 +1,237 @@
+/// Every setting a config file key or a flag may set, each written once: its name, what it sets, how its text is
+/// read and checked, and which ``ReconConfig`` property holds it (whose initial value is the default).
+///
+/// The config file (``ConfigFile``), the flags (and their help texts) and ``ReconConfig/checked()`` all read this
+/// table; adding a setting is a property with its default, a row here and, when it has one, its flag.
+extension ReconConfig {
+    /// One setting: its config file key (the long flag name), what it sets, and how its value is read.
+    public struct Key {
+        /// The config file key and the long flag name (`finish-grace`).
+        public let name: String
+        /// What it sets, as the flag's help says it (without the default).
+        public let summary: String
+        let kind: Kind
+        /// The default in words when it is not a value (`never`, `Apple's roots`); nil: the property's value.
+        let defaultWords: String?
+
+        init(_ name: String, _ summary: String, _ kind: Kind, default defaultWords: String? = nil) {
+            self.name = name
+            self.summary = summary
+            self.kind = kind
+            self.defaultWords = defaultWords
+        }
+    }
+
+    /// How a setting's text is read, and where it goes.
+    enum Kind {
+        /// `version`: must be ``ConfigFile/currentVersion``.
+        case version
+        /// Any text (time zones and URLs are checked by ``ReconConfig/checked()``).
+        case text(WritableKeyPath<ReconConfig, String>)
+        /// Any text; unset by default.
+        case optionalText(WritableKeyPath<ReconConfig, String?>)
+        /// A duration like `90m`, kept in milliseconds.
+        case duration(WritableKeyPath<ReconConfig, Int64>)
+        /// A whole number in `range`.
+        case number(WritableKeyPath<ReconConfig, Int>, ClosedRange<Int>)
+        /// A string or a list of strings; repeated flags add to the file's list when `flagsAdd`, else replace it.
+        case list(WritableKeyPath<ReconConfig, [String]>, flagsAdd: Bool)
+        /// `true` or `false`.
+        case bool(WritableKeyPath<ReconConfig, Bool>)
+        /// A ``Severity`` (`--fail-on`).
+        case severity(WritableKeyPath<ReconConfig, Severity?>)
+        /// `--ledger-start`: a day or a time, kept as given.
+        case ledgerStart(WritableKeyPath<ReconConfig, String?>)
+    }
+
+    /// A value as the config file or a flag gives it.
+    public enum Input: Sendable, Hashable {
+        case text(String)
+        case list([String])
+        case flag(Bool)
+    }
+
+    /// A value that is not what its key takes: the value as shown and what was expected.
+    public struct Problem: Error, Sendable, Hashable {
+        public var value: String
+        public var expected: String
+    }
+
+    /// The settings, in the order a config file is checked.
+    public static var keys: [Key] {
+        [
+            Key("version", "Config file format version", .version),
+            Key("out", "Folder for the reports", .text(\.outputDirectory)),
+            Key("timezone", "IANA time zone deciding the calendar day of purchases and refunds", .text(\.timeZone)),
+            Key(
+                "sales-report-timezone", "IANA time zone of the Apple sales reports' days",
+                .text(\.salesReportTimeZone)),
+            Key(
+                "fail-on", "Exit 3 when a finding at or above this severity exists (critical, high, medium, low)",
+                .severity(\.failOn), default: "never"),
+            Key("delivery-grace", "How long after purchase delivery may take", .duration(\.deliveryGraceMillis)),
+            Key("finish-grace", "How long after delivery finishing may take", .duration(\.finishGraceMillis)),
+            Key("pending-limit", "How long a purchase may stay pending", .duration(\.pendingLimitMillis)),
+            Key("request-timeout", "Timeout of one Apple request", .duration(\.requestTimeoutMillis)),
+            Key("retry-budget", "Wall time one Apple request may spend retrying", .duration(\.retryBudgetMillis)),
+            Key(
+                "retry-base-delay", "First backoff delay (doubles up to 20s, with jitter)",
+                .duration(\.retryBaseDelayMillis)),
+            Key("retry-attempts", "Attempts per Apple request", .number(\.retryAttempts, 1...20)),
+            Key("concurrency", "Apple requests in flight at once", .number(\.concurrency, 1...256)),
+            Key(
+                "bundle-id", "The app's own bundle id (repeatable)", .list(\.bundleIDs, flagsAdd: false),
+                default: "none"),
+            Key(
+                "ledger-start", "When the ledger begins (2026-01-01): Apple's older purchases are not MISSING_RECORD",
+                .ledgerStart(\.ledgerStart), default: "none"),
+            Key(
+                "trusted-root", "Extra trusted root certificate, DER or PEM (repeatable)",
+                .list(\.trustedRoots, flagsAdd: true), default: "Apple's roots"),
+            Key("verify-receipt-url", "verifyReceipt production URL", .text(\.verifyReceiptURL)),
+            Key("sandbox-verify-receipt-url", "verifyReceipt sandbox URL", .text(\.sandboxVerifyReceiptURL)),
+            Key("server-api-url", "App Store Server API production base URL", .text(\.serverAPIURL)),
+            Key("sandbox-server-api-url", "App Store Server API sandbox base URL", .text(\.sandboxServerAPIURL)),
+            Key(
+                "exclude-old-transactions", "Ask verifyReceipt for only the latest renewal of each subscription",
+                .bool(\.excludeOldTransactions)),
+            Key(
+                "history-days", "How far back the first notification-history sweep goes, in days",
+                .number(\.historyDays, 1...180)),
+            Key(
+                "shared-secret", "verifyReceipt password (a secret: prefer IAP_RECON_SHARED_SECRET)",
+                .optionalText(\.sharedSecret), default: "none"),
+            Key("api-key-file", "App Store Server API .p8 key file", .optionalText(\.apiKeyFile), default: "none"),
+            Key("api-key-id", "App Store Server API key id", .optionalText(\.apiKeyID), default: "none"),
+            Key("issuer-id", "App Store Server API issuer id", .optionalText(\.issuerID), default: "none"),
+            Key(
+                "source-db",
+                "The backend's PostgreSQL to read inputs from: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB"
+                    + "[?sslmode=disable|require|verify-full] (password also from PGPASSWORD)",
+                .optionalText(\.databaseSource.url), default: "none"),
+            Key(
+                "transactions-query", "SQL (or @FILE) whose rows are ledger transactions, read from source-db",
+                .optionalText(\.databaseSource.transactionsQuery), default: "none"),
+            Key(
+                "receipts-query", "SQL (or @FILE) whose rows are uploaded receipts, read from source-db",
+                .optionalText(\.databaseSource.receiptsQuery), default: "none"),
+            Key(
+                "notifications-query",
+                "SQL (or @FILE) whose rows are stored App Store Server Notifications (signedPayload, received_at)",
+                .optionalText(\.databaseSource.notificationsQuery), default: "none"),
+            Key(
+                "products-query", "SQL (or @FILE) whose rows are the product catalog, read from source-db",
+                .optionalText(\.databaseSource.productsQuery), default: "none"),
+        ]
+    }
+
+    /// The setting named `name`, if there is one.
+    public static func key(_ name: String) -> Key? {
+        keys.first { $0.name == name }
+    }
+}
+
+extension ReconConfig.Key {
+    /// The default, in words, read from a fresh ``ReconConfig``.
+    public var defaultText: String {
+        if let defaultWords { return defaultWords }
+        let defaults = ReconConfig(databasePath: "")
+        switch kind {
+        case .version: return "\(ConfigFile.currentVersion)"
+        case .text(let path): return defaults[keyPath: path]
+        case .optionalText(let path), .ledgerStart(let path): return defaults[keyPath: path] ?? "none"
+        case .duration(let path): return DurationText.text(defaults[keyPath: path])
+        case .number(let path, _): return "\(defaults[keyPath: path])"
+        case .list(let path, _): return defaults[keyPath: path].joined(separator: ", ")
+        case .bool(let path): return "\(defaults[keyPath: path])"
+        case .severity(let path): return defaults[keyPath: path]?.rawValue ?? "never"
+        }
+    }
+
+    /// The flag's help: what it sets and its default (and a number's range).
+    public var help: String {
+        if case .number(_, let range) = kind {
+            return "\(summary) (default \(defaultText); \(range.lowerBound) to \(range.upperBound))."
+        }
+        return "\(summary) (default \(defaultText))."
+    }
+
+    /// What a value must look like, for an error line.
+    var expected: String {
+        switch kind {
+        case .version: return "\(ConfigFile.currentVersion), the format this program reads"
+        case .text, .optionalText: return "a string"
+        case .duration: return "a duration like 90m, 1h, 2d"
+        case .number(_, let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .list: return "a string or a list of strings"
+        case .bool: return "true or false"
+        case .severity: return "critical, high, medium or low"
+        case .ledgerStart: return ReconConfig.ledgerStartExpected
+        }
+    }
+
+    /// Sets this setting on `config` from `input` (a file's value, or a flag's).
+    ///
+    /// - Parameter fromFlag: a repeated flag adds to a list that says so, where a file's value replaces it.
+    /// - Throws: ``ReconConfig/Problem`` when the value is not what this key takes.
+    public func set(_ input: ReconConfig.Input, on config: inout ReconConfig, fromFlag: Bool = false)
+        throws(ReconConfig.Problem)
+    {
+        let text: String
+        switch (kind, input) {
+        case (.list(let path, let flagsAdd), .list(let values)):
+            config[keyPath: path] = fromFlag && flagsAdd ? config[keyPath: path] + values : values
+            return
+        case (.list(let path, _), .text(let value)):
+            config[keyPath: path] = [value]
+            return
+        case (.bool(let path), .flag(let value)):
+            config[keyPath: path] = value
+            return
+        case (_, .text(let value)):
+            text = value
+        default:
+            throw ReconConfig.Problem(value: "a value of another type", expected: expected)
+        }
+        let problem = ReconConfig.Problem(value: text, expected: expected)
+        switch kind {
+        case .version:
+            guard Int(text) == ConfigFile.currentVersion else { throw problem }
+            config.version = ConfigFile.currentVersion
+        case .text(let path): config[keyPath: path] = text
+        case .optionalText(let path): config[keyPath: path] = text
+        case .duration(let path):
+            guard let millis = DurationText.millis(text) else { throw problem }
+            config[keyPath: path] = millis
+        case .number(let path, let range):
+            guard let number = Int(text), range.contains(number) else { throw problem }
+            config[keyPath: path] = number
+        case .severity(let path):
+            guard let severity = Severity(rawValue: text.lowercased()) else { throw problem }
+            config[keyPath: path] = severity
+        case .ledgerStart(let path):
+            guard ReconConfig.ledgerStartMillis(text) != nil else { throw problem }
+            config[keyPath: path] = text
+        case .list, .bool:
+            throw problem
+        }
+    }
+
+    /// Checks the value `config` holds for this setting (a duration of zero or more, a number in range).
+    ///
+    /// - Throws: ``ConfigError`` naming the key.
+    func check(_ config: ReconConfig) throws(ConfigError) {
+        switch kind {
+        case .duration(let path):
+            let millis = config[keyPath: path]
+            guard millis >= 0 else {
+                throw .invalid(key: name, value: "\(millis) ms", expected: "a duration of zero or more")
+            }
+        case .number(let path, let range):
+            let number = config[keyPath: path]
+            guard range.contains(number) else { throw .invalid(key: name, value: "\(number)", expected: expected) }
+        default:
+            return
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// What one transaction added to one line of the revenue report (a day, product and currency).
+///
+/// The store keeps the contributions each report showed, so the next report can say which
+/// transactions changed a day finance already saw, and why.
+public struct RevenueContribution: Sendable, Hashable {
+    public struct Key: Sendable, Hashable, Comparable {
+        /// `yyyy-MM-dd` in the report's time zone.
+        public var date: String
+        public var productID: String
+        public var currency: String
+        public var transactionID: String
+
+        public static func < (a: Key, b: Key) -> Bool {
+            (a.date, a.productID, a.currency, a.transactionID) < (b.date, b.productID, b.currency, b.transactionID)
+        }
+    }
+
+    public var key: Key
+    /// Milliunits of the currency.
+    public var gross: Int64
+    public var refunds: Int64
+    /// Which evidence reported the refund, in words (not stored: only the current report needs it).
+    public var refundSource: String?
+
+    public var net: Int64 { gross - refunds }
+}
+
+/// One line of the revenue report: a day, product and currency.
+struct RevenueLine: Hashable, Comparable {
+    /// `yyyy-MM-dd` in the report's time zone.
+    var date: String
+    var productID: String
+    var currency: String
+
+    static func < (a: RevenueLine, b: RevenueLine) -> Bool {
+        (a.date, a.productID, a.currency) < (b.date, b.productID, b.currency)
+    }
+}

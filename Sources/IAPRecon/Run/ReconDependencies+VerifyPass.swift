@@ -1,0 +1,30 @@
+/// The decode and verify pass `verify` and `run` share.
+extension ReconDependencies {
+    /// Decodes every receipt offline, then re-verifies every pending transaction with Apple, in `recorder`'s run;
+    /// the verify counts go into its record.
+    ///
+    /// - Parameter decodingRecordedAs: the run-record entry decoding is timed under: `verify` records it as a
+    ///   `decode` stage of its own, the nightly run folds it into its `verify` entry (each record's shape is kept
+    ///   as `run.json` readers know it).
+    func decodeAndVerify(
+        _ recorder: RunRecorder, decodingRecordedAs decodingEntry: String, progress: RunProgress?
+    ) async throws -> VerifyStageSummary {
+        let run = recorder.context
+        let decoded = try await recorder.stage(decodingEntry, counts: { ["receipts_decoded": $0] }) {
+            try await decodeStage().run(store: store, in: run, logger: logger)
+        }
+        var verified = try await recorder.stage("verify", counts: \.counts) {
+            try await withAppleClients { apple in
+                try await verifyStage(apple).run(store: store, in: run, logger: logger) { done, total in
+                    progress?("verify", done, total)
+                }
+            }
+        }
+        verified.receiptsDecoded = decoded
+        recorder.update {
+            $0.counts.verified = verified.verified
+            $0.counts.invalid = verified.invalid
+        }
+        return verified
+    }
+}

@@ -122,6 +122,7 @@ let package = Package(
             dependencies: [
                 "IAPRecon", "IAPReconTestSupport", "AppStoreTestSigning",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["Reports/Snapshots", "Lookup/Snapshots"],
             resources: [.copy("Fixtures")]

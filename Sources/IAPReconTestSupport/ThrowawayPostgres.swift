@@ -17,6 +17,8 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     /// The folder holding the cluster (`data/`), its log and its socket.
     public let directory: String
     private let binaries: String
+    /// Whether the server speaks TLS (``init(certificate:)``).
+    private let tls: Bool
     private let lock = NSLock()
     private var running = false
 
@@ -25,11 +27,12 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         public var description: String
     }
 
-    /// Makes and starts a new cluster.
+    /// Makes and starts a new cluster; with `certificate` (the server's PEM certificate chain and
+    /// PEM private key) it accepts TLS as well as plain connections.
     ///
     /// - Throws: ``StartError`` when PostgreSQL's server programs are not installed
     ///   (`apt-get install postgresql`) or the server does not start.
-    public init() throws {
+    public init(certificate: (chainPEM: String, keyPEM: String)? = nil) throws {
         guard let binaries = Self.findBinaries() else {
             throw StartError(description: "no initdb under /usr/lib/postgresql/*/bin: apt-get install postgresql")
         }
@@ -40,6 +43,13 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let passwordFile = directory + "/pwfile"
         try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
+        tls = certificate != nil
+        if let certificate {
+            // The server refuses a key file that others can read.
+            try Data(certificate.chainPEM.utf8).write(to: URL(fileURLWithPath: directory + "/server.crt"))
+            try Data(certificate.keyPEM.utf8).write(to: URL(fileURLWithPath: directory + "/server.key"))
+            chmod(directory + "/server.key", 0o600)
+        }
         if getuid() == 0 {
             try Self.run("/bin/chown", ["-R", "postgres:postgres", directory])
         }
@@ -54,7 +64,10 @@ public final class ThrowawayPostgres: @unchecked Sendable {
 
     /// Starts the server (again, after ``stop()``) on the same port and data.
     public func start() throws {
-        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        var options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        if tls {
+            options += " -c ssl=on -c ssl_cert_file=\(directory)/server.crt -c ssl_key_file=\(directory)/server.key"
+        }
         try runServerProgram(
             "pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "30", "-o", options, "start"])
         lock.withLock { running = true }
@@ -77,10 +90,14 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// `postgresql://recon:PASSWORD@127.0.0.1:PORT/DB?sslmode=…`.
-    public func url(database: String = "postgres", withPassword: Bool = true, sslmode: String = "disable") -> String {
+    /// `postgresql://recon:PASSWORD@HOST:PORT/DB?sslmode=…`; `host` is a name for the loopback address
+    /// (`127.0.0.1` or `localhost`).
+    public func url(
+        database: String = "postgres", withPassword: Bool = true, sslmode: String = "disable",
+        host: String = "127.0.0.1"
+    ) -> String {
         let secret = withPassword ? ":" + password : ""
-        return "postgresql://\(user)\(secret)@127.0.0.1:\(port)/\(database)?sslmode=\(sslmode)"
+        return "postgresql://\(user)\(secret)@\(host):\(port)/\(database)?sslmode=\(sslmode)"
     }
 
     /// Runs SQL with `psql` (stops at the first error).

@@ -4,9 +4,10 @@ import PostgresNIO
 /// Imports the rows of every query of an open ``LedgerDatabase`` into the store, one summary per
 /// query, by the same validation and upsert path as files (CONTRACT §1.7).
 ///
-/// Rows stream: the store takes each batch of rows as it is fetched, so memory stays flat
-/// whatever the result's size. A failure mid-stream leaves whole committed batches; the upsert
-/// by id makes a rerun complete the import with nothing counted twice.
+/// Rows stream: each batch is judged as it is fetched and the store writes the judged chunks on
+/// its own thread, a bounded queue between them, so memory stays flat whatever the result's
+/// size. A failure mid-stream leaves whole committed batches; the upsert by id makes a rerun
+/// complete the import with nothing counted twice.
 struct DatabaseImporter {
     var importer: Importer
     var notifications: NotificationImporter

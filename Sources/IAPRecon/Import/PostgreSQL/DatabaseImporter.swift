@@ -4,9 +4,10 @@ import PostgresNIO
 /// Imports the rows of every query of an open ``LedgerDatabase`` into the store, one summary per
 /// query, by the same validation and upsert path as files (CONTRACT §1.7).
 ///
-/// Rows stream: the store takes each batch of rows as it is fetched, so memory stays flat
-/// whatever the result's size. A failure mid-stream leaves whole committed batches; the upsert
-/// by id makes a rerun complete the import with nothing counted twice.
+/// Rows stream: each batch is judged as it is fetched and the store writes the judged chunks on
+/// its own thread, a bounded queue between them, so memory stays flat whatever the result's
+/// size. A failure mid-stream leaves whole committed batches; the upsert by id makes a rerun
+/// complete the import with nothing counted twice.
 struct DatabaseImporter {
     var importer: Importer
     var notifications: NotificationImporter
@@ -48,23 +49,38 @@ struct DatabaseImporter {
     }
 
     /// Imports one query's ledger, receipt or catalog rows.
+    ///
+    /// This task fetches the rows and judges them into chunks; the store writes them on a thread
+    /// of its own (``ChunkWriterThread``), a bounded queue between the two, as a file's parser
+    /// and writer run.
     private func importRows(
         _ database: LedgerDatabase, query index: Int, source: String, into store: ReconStore, bulk: Bool
     ) async throws -> ImportFileSummary {
         let kind = database.source.queries[index].kind
-        let writer = try ChunkWriter(source: source, kind: kind, store: store, bulk: bulk, importer: importer)
-        let sink = ChunkSink(size: Importer.parseBatchSize) { chunk in try writer.write(chunk) }
+        let writer = ChunkWriterThread(
+            try ChunkWriter(source: source, kind: kind, store: store, bulk: bulk, importer: importer))
+        let sink = ChunkSink(size: Importer.parseBatchSize) { chunk in try writer.send(chunk) }
         var reader = QueryRowReader(kind: kind, source: source)
-        try writer.begin()
+        writer.start()
+        let produced: (any Error)?
         do {
-            try await database.forEachRow(ofQuery: index) { row in try reader.read(row, into: sink) }
+            try await database.forEachBatch(ofQuery: index) { rows in
+                for row in rows { try reader.read(row, into: sink) }
+            }
             try sink.flush()
-            try writer.finish()
+            produced = nil
         } catch {
-            writer.abort()
+            produced = error
+        }
+        switch await writer.finish(failed: produced != nil) {
+        case .success(let summary):
+            if let produced { throw produced }
+            return summary
+        case .failure(let error):
+            // The writer's own failure stopped the producer (its send was refused).
+            if let produced, produced is CancellationError == false { throw produced }
             throw error
         }
-        return writer.summary
     }
 
     /// Imports one query's notifications: each row becomes the JSON object a webhook's file

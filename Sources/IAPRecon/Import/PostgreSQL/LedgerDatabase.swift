@@ -88,28 +88,67 @@ public final class LedgerDatabase {
     /// - Throws: ``DatabaseSourceError`` when the query fails or the connection is lost; whatever
     ///   `body` throws.
     func forEachRow(ofQuery index: Int, _ body: (PostgresRow) async throws -> Void) async throws {
-        if index == 0, let rows = prefetched {
-            prefetched = nil
+        try await forEachBatch(ofQuery: index) { rows in
             for row in rows { try await body(row) }
-            if rows.count < Self.firstFetch { return }
         }
-        while true {
+    }
+
+    /// Hands every batch of rows of query `index` to `body`, in the result's order, while the next
+    /// batch is fetched: the server sends batch n + 1 while the caller works on batch n.
+    ///
+    /// - Throws: ``DatabaseSourceError`` when the query fails or the connection is lost; whatever
+    ///   `body` throws.
+    func forEachBatch(ofQuery index: Int, _ body: ([PostgresRow]) async throws -> Void) async throws {
+        var rows: [PostgresRow]
+        var full: Int
+        if index == 0, let first = prefetched {
+            prefetched = nil
+            rows = first
+            full = Self.firstFetch
+        } else {
+            rows = try await fetch(ofQuery: index)
+            full = Self.fetchSize
+        }
+        while rows.count >= full {
             // One batch is read whole, then handed over: the server's cursor holds the rest, so
-            // memory stays at one batch, and a connection lost while the store writes is seen
-            // by the next fetch.
+            // memory stays at two batches (the one handed over, the one arriving), and a
+            // connection lost while the store writes is seen by that fetch.
             guard !connection.isClosed else {
                 throw DatabaseSourceError.lost(server: source.name, message: "the connection was closed")
             }
-            let fetch = "FETCH FORWARD \(Self.fetchSize) FROM \(cursor(index))"
-            let rows: [PostgresRow]
+            let name = cursor(index)
+            let connection = connection
+            let logger = logger
+            async let next = Self.collect(name, connection: connection, logger: logger)
+            try await body(rows)
             do {
-                rows = try await connection.query(PostgresQuery(unsafeSQL: fetch), logger: logger).collect()
+                rows = try await next
             } catch {
                 throw failure(error, query: index)
             }
-            for row in rows { try await body(row) }
-            if rows.count < Self.fetchSize { return }
+            full = Self.fetchSize
         }
+        try await body(rows)
+    }
+
+    /// The next batch of query `index`, read whole.
+    private func fetch(ofQuery index: Int) async throws(DatabaseSourceError) -> [PostgresRow] {
+        guard !connection.isClosed else {
+            throw DatabaseSourceError.lost(server: source.name, message: "the connection was closed")
+        }
+        do {
+            return try await Self.collect(cursor(index), connection: connection, logger: logger)
+        } catch {
+            throw failure(error, query: index)
+        }
+    }
+
+    /// `FETCH FORWARD` ``fetchSize`` rows from `cursor`, read whole.
+    private static func collect(_ cursor: String, connection: PostgresConnection, logger: Logger) async throws
+        -> [PostgresRow]
+    {
+        let fetch = "FETCH FORWARD \(fetchSize) FROM \(cursor)"
+        return try await connection.query(PostgresQuery(unsafeSQL: fetch), logger: logger).collect()
     }
 
     /// Ends the transaction (nothing was written) and the connection.

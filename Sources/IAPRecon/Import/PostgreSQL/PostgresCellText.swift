@@ -87,80 +87,111 @@ enum PostgresCellText {
         }
     }
 
+    /// The longest instant ``iso(_:)`` writes (`yyyy-MM-ddTHH:mm:ss.SSSZ`).
+    static let isoMaxLength = 24
+
     /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC, as ``Timestamp/iso(_:)`` writes it, digit by digit: a
     /// million rows carry millions of instants.
     static func iso(_ millis: Int64) -> String {
+        let text = String(unsafeUninitializedCapacity: isoMaxLength) { writeISO(millis, into: $0) ?? 0 }
+        return text.isEmpty ? Timestamp.iso(millis) : text
+    }
+
+    /// Writes ``iso(_:)``'s text into `buffer` (``isoMaxLength`` bytes at least) and returns its
+    /// length; nil for a year outside 0...9999.
+    static func writeISO(_ millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         let c = Timestamp.components(millis)
-        guard (0...9999).contains(c.year) else { return Timestamp.iso(millis) }
+        guard (0...9999).contains(c.year) else { return nil }
         let ms = Int(millis - Timestamp.floorDiv(millis, 1000) * 1000)
         let length = ms == 0 ? 20 : 24
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            func put(_ value: Int, _ width: Int, at start: Int) {
-                var value = value
-                for index in stride(from: start + width - 1, through: start, by: -1) {
-                    buffer[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-                    value /= 10
-                }
+        func put(_ value: Int, _ width: Int, at start: Int) {
+            var value = value
+            for index in stride(from: start + width - 1, through: start, by: -1) {
+                buffer[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                value /= 10
             }
-            put(c.year, 4, at: 0)
-            buffer[4] = 0x2D
-            put(c.month, 2, at: 5)
-            buffer[7] = 0x2D
-            put(c.day, 2, at: 8)
-            buffer[10] = 0x54
-            put(c.hour, 2, at: 11)
-            buffer[13] = 0x3A
-            put(c.minute, 2, at: 14)
-            buffer[16] = 0x3A
-            put(c.second, 2, at: 17)
-            if ms != 0 {
-                buffer[19] = 0x2E
-                put(ms, 3, at: 20)
-            }
-            buffer[length - 1] = 0x5A
-            return length
         }
+        put(c.year, 4, at: 0)
+        buffer[4] = 0x2D
+        put(c.month, 2, at: 5)
+        buffer[7] = 0x2D
+        put(c.day, 2, at: 8)
+        buffer[10] = 0x54
+        put(c.hour, 2, at: 11)
+        buffer[13] = 0x3A
+        put(c.minute, 2, at: 14)
+        buffer[16] = 0x3A
+        put(c.second, 2, at: 17)
+        if ms != 0 {
+            buffer[19] = 0x2E
+            put(ms, 3, at: 20)
+        }
+        buffer[length - 1] = 0x5A
+        return length
     }
 
     /// A `numeric` in binary format as its exact decimal text (`-12.340` keeps its scale); nil for
     /// NaN and the infinities.
+    static func numeric(_ bytes: inout ByteBuffer) -> String? {
+        var text: [UInt8] = []
+        guard appendNumeric(&bytes, to: &text) else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends ``numeric(_:)``'s text to `text`; false for NaN, the infinities and a malformed value.
     ///
     /// The format: digit count, weight (of the first base-10000 digit), sign, display scale, then
     /// the base-10000 digits.
-    static func numeric(_ bytes: inout ByteBuffer) -> String? {
+    static func appendNumeric(_ bytes: inout ByteBuffer, to text: inout [UInt8]) -> Bool {
         guard let count = bytes.readInteger(as: Int16.self), let weight = bytes.readInteger(as: Int16.self),
             let sign = bytes.readInteger(as: UInt16.self), let scale = bytes.readInteger(as: Int16.self),
             count >= 0, scale >= 0
-        else { return nil }
-        guard sign == 0x0000 || sign == 0x4000 else { return nil }
-        var digits: [Int16] = []
-        digits.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            guard let digit = bytes.readInteger(as: Int16.self), (0..<10_000).contains(digit) else { return nil }
-            digits.append(digit)
+        else { return false }
+        guard sign == 0x0000 || sign == 0x4000 else { return false }
+        let base = bytes.readerIndex
+        var anyNonZero = false
+        for index in 0..<Int(count) {
+            guard let digit = bytes.getInteger(at: base + 2 * index, as: Int16.self), (0..<10_000).contains(digit)
+            else { return false }
+            if digit != 0 { anyNonZero = true }
         }
-        func digit(_ index: Int) -> Int16 { index >= 0 && index < digits.count ? digits[index] : 0 }
-        func padded(_ value: Int16) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: 4 - text.count) + text
+        defer { bytes.moveReaderIndex(forwardBy: 2 * Int(count)) }
+        // (`getInteger(at:)` reads only bytes after the reader index: the digits are read in place.)
+        func digit(_ index: Int) -> Int {
+            guard index >= 0, index < Int(count) else { return 0 }
+            return Int(bytes.getInteger(at: base + 2 * index, as: Int16.self) ?? 0)
         }
-        var whole = ""
+        func put(_ value: Int, width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(truncatingIfNeeded: 0x30 + (value / divisor) % 10))
+                divisor /= 10
+            }
+        }
+        if sign == 0x4000 && anyNonZero { text.append(0x2D) }
         if weight < 0 {
-            whole = "0"
+            text.append(0x30)
         } else {
-            whole = String(digit(0))
-            if weight >= 1 { for index in 1...Int(weight) { whole += padded(digit(index)) } }
+            let first = digit(0)
+            put(first, width: first >= 1000 ? 4 : first >= 100 ? 3 : first >= 10 ? 2 : 1)
+            if weight >= 1 { for index in 1...Int(weight) { put(digit(index), width: 4) } }
         }
-        var fraction = ""
         if scale > 0 {
+            text.append(0x2E)
+            var left = Int(scale)
             var index = Int(weight) + 1
-            while fraction.count < Int(scale) {
-                fraction += padded(digit(index))
+            while left > 0 {
+                let group = digit(index)
+                var divisor = 1000
+                while divisor > 0, left > 0 {
+                    text.append(UInt8(truncatingIfNeeded: 0x30 + (group / divisor) % 10))
+                    divisor /= 10
+                    left -= 1
+                }
                 index += 1
             }
-            fraction = String(fraction.prefix(Int(scale)))
         }
-        let negative = sign == 0x4000 && digits.contains { $0 != 0 }
-        return (negative ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
+        return true
     }
 }

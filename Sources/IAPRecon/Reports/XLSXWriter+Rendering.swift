@@ -119,19 +119,18 @@ extension XLSXWriter {
             } else {
                 try workbook.writeString(String(value), row: row, column: column, in: sheet, format: plain)
             }
-        case .money(let money):
+        case .money(let money), .amount(let money):
             // Round to the currency's own decimals first, so Excel's sums match the CSV's.
             let decimals = Currency.lookup(money.currency)?.decimals ?? 2
             let shown = Double(Money.format(milliunits: money.milliunits, decimals: decimals)) ?? 0
+            let numberFormat: String
+            if case .money = cell {
+                numberFormat = moneyFormat(money.currency)
+            } else {
+                numberFormat = amountFormat(money.currency)
+            }
             try workbook.writeNumber(
-                shown, row: row, column: column, in: sheet,
-                format: .init(style: style, numberFormat: moneyFormat(money.currency)))
-        case .amount(let money):
-            let decimals = Currency.lookup(money.currency)?.decimals ?? 2
-            let shown = Double(Money.format(milliunits: money.milliunits, decimals: decimals)) ?? 0
-            try workbook.writeNumber(
-                shown, row: row, column: column, in: sheet,
-                format: .init(style: style, numberFormat: amountFormat(money.currency)))
+                shown, row: row, column: column, in: sheet, format: .init(style: style, numberFormat: numberFormat))
         case .date(let date):
             try validateDate(date, sheet: sheet.name, row: row, column: column, path: workbook.displayPath)
             let day = XLSXDateTime(year: date.year, month: date.month, day: date.day)

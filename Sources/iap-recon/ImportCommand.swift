@@ -19,8 +19,8 @@ struct ImportCommand: AsyncParsableCommand {
     func validate() throws {
         if inputs.request.isEmpty, database.isEmpty, options.configFile == nil {
             throw ValidationError(
-                "nothing to import: give --transactions, --receipts, --products, --notifications or --sales-report, "
-                    + "or --source-db with queries")
+                "nothing to import: give --transactions, --receipts, --products, --notifications, --sales-report, "
+                    + "--financial-report or --payments, or --source-db with queries")
         }
     }
 

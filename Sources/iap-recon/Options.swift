@@ -37,13 +37,25 @@ struct InputOptions: ParsableArguments {
             "App Store Server Notifications V2 as the webhook stored them, .jsonl (repeatable).", valueName: "file"))
     var notifications: [String] = []
 
+    @Option(
+        name: .customLong("financial-report"),
+        help: ArgumentHelp(
+            "Apple Financial Report (a fiscal month, one region or all), .txt or .txt.gz (repeatable).",
+            valueName: "file"))
+    var financialReports: [String] = []
+
+    @Option(
+        name: .customLong("payments"),
+        help: ArgumentHelp("Apple payment summary of a fiscal month, .csv (repeatable).", valueName: "file"))
+    var payments: [String] = []
+
     @Flag(name: .customLong("strict"), help: "Exit non-zero when any input row is rejected.")
     var strict = false
 
     var request: ImportRequest {
         ImportRequest(
             transactions: transactions, receipts: receipts, products: products, salesReports: salesReports,
-            notifications: notifications)
+            notifications: notifications, financialReports: financialReports, payments: payments)
     }
 }
 

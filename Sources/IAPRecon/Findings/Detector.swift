@@ -78,16 +78,25 @@ public struct DetectorSet: Sendable {
     /// The detector fed the sales reconciliation's lines (one per day, product, storefront and
     /// currency) after every transaction was seen.
     public var sales: [SalesReportMismatch]
+    /// The detector fed the Financial Report reconciliation's lines (one per fiscal month, product,
+    /// country and currency).
+    public var financial: [FinancialReportMismatch]
+    /// The detector fed the payment summaries beside the Financial Reports (one check per fiscal month
+    /// and region currency).
+    public var payment: [PaymentMismatch]
 
     /// A set of detectors.
     public init(
         transaction: [any TransactionDetector], original: [any OriginalTransactionDetector],
-        receipt: [any ReceiptDetector], sales: [SalesReportMismatch] = []
+        receipt: [any ReceiptDetector], sales: [SalesReportMismatch] = [],
+        financial: [FinancialReportMismatch] = [], payment: [PaymentMismatch] = []
     ) {
         self.transaction = transaction
         self.original = original
         self.receipt = receipt
         self.sales = sales
+        self.financial = financial
+        self.payment = payment
     }
 
     /// Every detector, one per finding code (some inspect two kinds of input).
@@ -99,12 +108,14 @@ public struct DetectorSet: Sendable {
         ],
         original: [SharedTransaction(), RestoreAsPurchase()],
         receipt: [EnvironmentClaimMismatch(), InvalidReceipt(), BundleMismatch()],
-        sales: [SalesReportMismatch()]
+        sales: [SalesReportMismatch()], financial: [FinancialReportMismatch()], payment: [PaymentMismatch()]
     )
 
     /// Every code some detector in the set reports.
     public var codes: Set<FindingCode> {
-        Set(transaction.map(\.code) + original.map(\.code) + receipt.map(\.code) + sales.map(\.code))
+        Set(
+            transaction.map(\.code) + original.map(\.code) + receipt.map(\.code) + sales.map(\.code)
+                + financial.map(\.code) + payment.map(\.code))
     }
 
     /// Runs every transaction detector over one group.

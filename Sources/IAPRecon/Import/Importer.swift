@@ -30,20 +30,27 @@ public struct ImportRequest: Sendable, Hashable {
     public var salesReports: [String]
     /// Notification files: verified and imported by ``NotificationImporter`` (async), not here.
     public var notifications: [String]
+    /// Apple Financial Reports (`.txt` or `.txt.gz`).
+    public var financialReports: [String]
+    /// Apple payment summaries (`.csv`).
+    public var payments: [String]
 
     public init(
         transactions: [String] = [], receipts: [String] = [], products: [String] = [], salesReports: [String] = [],
-        notifications: [String] = []
+        notifications: [String] = [], financialReports: [String] = [], payments: [String] = []
     ) {
         self.transactions = transactions
         self.receipts = receipts
         self.products = products
         self.salesReports = salesReports
         self.notifications = notifications
+        self.financialReports = financialReports
+        self.payments = payments
     }
 
     public var isEmpty: Bool {
         transactions.isEmpty && receipts.isEmpty && products.isEmpty && salesReports.isEmpty && notifications.isEmpty
+            && financialReports.isEmpty && payments.isEmpty
     }
 }
 
@@ -70,7 +77,8 @@ public struct Importer {
             let probe = try ChunkedFile(path: path)
             probe.close()
         }
-        for path in request.salesReports { _ = try GzipLineReader(path: path) }
+        for path in request.salesReports + request.financialReports { _ = try GzipLineReader(path: path) }
+        for path in request.payments { try ChunkedFile(path: path).close() }
         var summaries: [ImportFileSummary] = []
         try store.beginImport()
         defer { store.endImport() }
@@ -97,6 +105,12 @@ public struct Importer {
         }
         for path in request.salesReports {
             summaries.append(try SalesReportImporter().importFile(path, into: store))
+        }
+        for path in request.financialReports {
+            summaries.append(try FinancialReportImporter().importFinancialReport(path, into: store))
+        }
+        for path in request.payments {
+            summaries.append(try FinancialReportImporter().importPayments(path, into: store))
         }
         return summaries
     }

@@ -4,7 +4,7 @@ import Foundation
 enum Field: Int, CaseIterable {
     case recordID, userID, productID, transactionID, originalTransactionID, purchaseDate, quantity, environment
     case price, currency, storefront, verificationStatus, deliveredAt, finishedAt, receiptID
-    case receivedAt, format, data, claimedEnvironment, type, proceedsRate
+    case receivedAt, format, data, claimedEnvironment, type, proceedsRate, proceeds
 
     /// The field's name in files and messages.
     var name: String {
@@ -30,6 +30,7 @@ enum Field: Int, CaseIterable {
         case .claimedEnvironment: return "claimed_environment"
         case .type: return "type"
         case .proceedsRate: return "proceeds_rate"
+        case .proceeds: return "proceeds"
         }
     }
 
@@ -244,7 +245,8 @@ enum RowParser {
         }
         return CatalogProduct(
             productID: productID, type: type, price: try row.money(price: .price, currency: .currency),
-            storefront: try storefront(row.string(.storefront)), proceedsRatePPM: ppm)
+            storefront: try storefront(row.string(.storefront)), proceedsRatePPM: ppm,
+            proceeds: try row.money(price: .proceeds, currency: .currency))
     }
 
     private static func storefront(_ text: String?) throws(RowRejection) -> String? {

@@ -14,7 +14,7 @@ enum UnknownColumns {
                 .receiptID,
             ]
         case .receipts: return [.receiptID, .userID, .receivedAt, .format, .data, .claimedEnvironment]
-        case .products: return [.productID, .type, .price, .currency, .storefront, .proceedsRate]
+        case .products: return [.productID, .type, .price, .currency, .storefront, .proceedsRate, .proceeds]
         case .notifications: return []  // read by NotificationImporter, which names its own fields
         case .salesReports: return []  // read by SalesReportImporter, which reads its columns by name
         }

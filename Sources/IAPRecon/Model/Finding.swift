@@ -35,6 +35,8 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, Comparable {
     case unknownProduct = "UNKNOWN_PRODUCT"
     case priceMismatch = "PRICE_MISMATCH"
     case salesReportMismatch = "SALES_REPORT_MISMATCH"
+    case financialReportMismatch = "FINANCIAL_REPORT_MISMATCH"
+    case paymentMismatch = "PAYMENT_MISMATCH"
 
     /// The severity CONTRACT §4 assigns to the code.
     public var severity: Severity {
@@ -42,7 +44,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, Comparable {
         case .sharedTransaction, .undelivered, .productionAsSandbox, .bundleMismatch, .missingRecord:
             return .critical
         case .duplicateRecord, .deliveredUnverified, .sandboxInProduction, .invalidReceipt,
-            .productMismatch, .refundedDelivered, .salesReportMismatch:
+            .productMismatch, .refundedDelivered, .salesReportMismatch, .financialReportMismatch, .paymentMismatch:
             return .high
         case .restoreAsPurchase, .unfinished, .stuckPending, .unknownProduct:
             return .medium

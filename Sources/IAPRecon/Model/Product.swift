@@ -20,12 +20,17 @@ public struct CatalogProduct: Sendable, Hashable {
     /// Share of net revenue the developer keeps, in parts per million (700 000 = 0.70).
     public var proceedsRatePPM: Int64
 
+    /// What App Store Connect shows the developer receives per unit at this storefront's price, after the taxes
+    /// Apple deducts and its commission (CONTRACT §1.3 `proceeds`), in the price's currency; nil when not given.
+    public var proceeds: Money?
+
     public static let defaultProceedsRatePPM: Int64 = 700_000
 
     public init(
         productID: String, type: ProductType, price: Money? = nil, storefront: String? = nil,
-        proceedsRatePPM: Int64 = CatalogProduct.defaultProceedsRatePPM
+        proceedsRatePPM: Int64 = CatalogProduct.defaultProceedsRatePPM, proceeds: Money? = nil
     ) {
+        self.proceeds = proceeds
         self.productID = productID
         self.type = type
         self.price = price

@@ -5,7 +5,8 @@ public enum CSVReports {
         "amount", "currency", "detected_at", "detail",
     ]
     public static let revenueHeader = [
-        "date", "product_id", "currency", "units", "gross", "refunds", "net", "estimated_proceeds",
+        "date", "product_id", "currency", "units", "gross", "refunds", "net", "estimated_proceeds", "proceeds",
+        "proceeds_currency", "proceeds_source",
     ]
     public static let rejectedHeader = ["source", "line", "record_id", "reason"]
 
@@ -33,6 +34,8 @@ public enum CSVReports {
                 return [
                     .text(row.date), .text(row.productID), .text(row.currency), .number(String(row.units)),
                     money(row.gross), money(row.refunds), money(row.net), money(row.estimatedProceeds),
+                    .number(Money(milliunits: row.proceeds, currency: row.proceedsCurrency).formatted),
+                    .text(row.proceedsCurrency), .text(row.proceedsSource.rawValue),
                 ]
             })
     }

@@ -24,6 +24,12 @@ public struct ReconciliationReport: Sendable {
     /// Whether a sales report is in the store: CONTRACT §5 writes `sales_reconciliation.csv` then,
     /// header-only when no day was compared.
     public var salesReportInStore = false
+    /// Apple's Financial Reports beside the ledger and the payments; nil when none covers a fiscal
+    /// month this report compares.
+    public var monthClose: MonthCloseReport? = nil
+    /// Whether a Financial Report is in the store: CONTRACT §5 writes `month_close.csv` and
+    /// `financial_reconciliation.csv` then, header-only when no month was compared.
+    public var financialReportInStore = false
 
     /// Excel's row limit leaves room for a header.
     public static let pendingLimit = 1_000_000

@@ -26,6 +26,9 @@ public struct ReportStage {
     /// was compared); removed otherwise, so the folder never shows an earlier run's reconciliation.
     public static let salesFileName = "sales_reconciliation.csv"
 
+    /// Written besides ``fileNames`` when a Financial Report is in the store; removed otherwise.
+    public static let monthCloseFileNames = ["month_close.csv", "financial_reconciliation.csv"]
+
     /// This run's findings as recorded: kept in the store (``ReconStore/forEachRunFinding(at:_:)``), counted here.
     public struct RecordedFindings: Sendable {
         public var totals: FindingTotals
@@ -44,7 +47,7 @@ public struct ReportStage {
     /// report was compared), and `run` completed with the store's counts and the totals.
     public func assemble(
         store: ReconStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord,
-        sales: SalesReconciliationReport? = nil
+        sales: SalesReconciliationReport? = nil, monthClose: MonthCloseReport? = nil
     ) throws -> ReconciliationReport {
         var run = run
         let counts = try store.counts()
@@ -69,6 +72,8 @@ public struct ReportStage {
         report.revenueChanges = revenue.changes
         report.sales = sales
         report.salesReportInStore = try !store.salesReportDays().isEmpty
+        report.monthClose = monthClose
+        report.financialReportInStore = try store.hasFinancialReports()
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
             if [total.gross, total.refunds, total.net, total.proceeds].contains(where: Money.isSaturated) {
@@ -104,11 +109,25 @@ public struct ReportStage {
         } else {
             try ReportFile.remove(salesPath)
         }
+        try writeMonthClose(report)
         let warnings = report.run.warnings ?? []
         let workbookWarnings = try XLSXReportWriter.write(report, store: store, to: out + "/reconciliation.xlsx")
         if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }
         for warning in workbookWarnings { logger.warning("\(warning)") }
         logger.info("reports written", metadata: ["out": "\(out)"])
+    }
+
+    /// `month_close.csv` and `financial_reconciliation.csv` when a Financial Report is in the store (header-only
+    /// when no fiscal month was compared); removed otherwise, so the folder never shows an earlier run's.
+    private func writeMonthClose(_ report: ReconciliationReport) throws {
+        let paths = Self.monthCloseFileNames.map { outputDirectory + "/" + $0 }
+        guard report.financialReportInStore else {
+            for path in paths { try ReportFile.remove(path) }
+            return
+        }
+        let close = report.monthClose ?? MonthCloseReport(timeZone: report.timeZone, lines: [], financial: [])
+        try ReportFile.write(CSVReports.monthClose(close).encoded(), to: paths[0])
+        try ReportFile.write(CSVReports.financialReconciliation(close).encoded(), to: paths[1])
     }
 
     /// Makes what `report` shows the baseline of the next report's `revenue_changes.csv`: only a

@@ -11,7 +11,14 @@ public struct RevenueRow: Sendable, Hashable {
     public var gross: Int64
     public var refunds: Int64
     public var net: Int64 { Money.difference(gross, refunds) }
+    /// `gross` less `refunds` × the proceeds rate: the flat-rate guess (CONTRACT §5 `estimated_proceeds`).
     public var estimatedProceeds: Int64
+    /// Apple's proceeds where Apple stated them, else the catalog's, else the estimate; milliunits of
+    /// `proceedsCurrency` (CONTRACT §5 `proceeds`).
+    public var proceeds: Int64
+    public var proceedsCurrency: String
+    /// The weakest source among the line's sales (CONTRACT §5 `proceeds_source`).
+    public var proceedsSource: ProceedsSource
 
     public var date: String { Timestamp.dayString(day) }
 }
@@ -36,8 +43,21 @@ public struct RevenueBuilder {
         /// Net per proceeds rate (ppm): proceeds are the line's net × rate, rounded once to the
         /// currency's smallest unit, not a sum of per-transaction roundings.
         var netByRate: [Int64: Int64] = [:]
+        /// Proceeds a report or the catalog stated, net of refunds, in `statedCurrency`.
+        var stated: Int64 = 0
+        var statedCurrency: String?
+        /// Net per proceeds rate of the sales no report or catalog row priced.
+        var unstatedNetByRate: [Int64: Int64] = [:]
+        /// The weakest source so far; nil before the first sale or refund.
+        var source: ProceedsSource?
+        /// Stated proceeds in more than one currency: the line falls back to the estimate.
+        var mixedCurrencies = false
 
         func estimatedProceeds(currency: String) -> Int64 {
+            Self.estimate(netByRate, currency: currency)
+        }
+
+        static func estimate(_ netByRate: [Int64: Int64], currency: String) -> Int64 {
             netByRate.keys.sorted().reduce(0) { total, rate in
                 Money.sum(
                     total,
@@ -45,10 +65,37 @@ public struct RevenueBuilder {
                         .milliunits)
             }
         }
+
+        /// Adds proceeds of one sale (positive) or refund (negative): `stated` per the source, else estimated from
+        /// `net` at `rate`.
+        mutating func addProceeds(_ stated: (amount: Money, source: ProceedsSource)?, net: Int64, rate: Int64) {
+            if let stated {
+                if let current = statedCurrency, current != stated.amount.currency { mixedCurrencies = true }
+                statedCurrency = statedCurrency ?? stated.amount.currency
+                self.stated = Money.sum(self.stated, stated.amount.milliunits)
+                source = max(source ?? stated.source, stated.source)
+            } else {
+                unstatedNetByRate[rate] = Money.sum(unstatedNetByRate[rate] ?? 0, net)
+                source = .estimate
+            }
+        }
+
+        /// The line's proceeds, their currency and source: stated and estimated parts in one currency, or the
+        /// whole estimate when they cannot be added up.
+        func proceeds(currency: String) -> (Int64, String, ProceedsSource) {
+            let estimated = Self.estimate(unstatedNetByRate, currency: currency)
+            guard let statedCurrency else { return (estimated, currency, .estimate) }
+            if mixedCurrencies || (statedCurrency != currency && !unstatedNetByRate.isEmpty) {
+                return (estimatedProceeds(currency: currency), currency, .estimate)
+            }
+            return (Money.sum(stated, estimated), statedCurrency, source ?? .estimate)
+        }
     }
 
     private let timeZone: TimeZone
     private let context: DetectionContext
+    /// Prices each sale's proceeds.
+    private let pricer: ProceedsPricer
     private let fromDay: Int?
     private let toDay: Int?
     private var sums: [Key: Sums] = [:]
@@ -70,9 +117,14 @@ public struct RevenueBuilder {
     /// - Parameters:
     ///   - timeZone: decides the calendar day of a purchase or refund.
     ///   - from, to: inclusive day bounds (days since 1970-01-01), nil for open.
-    public init(timeZone: TimeZone, context: DetectionContext, from: Int? = nil, to: Int? = nil) {
+    ///   - appleProceeds: Apple's stated proceeds per unit; nil: the catalog's or the estimate.
+    public init(
+        timeZone: TimeZone, context: DetectionContext, from: Int? = nil, to: Int? = nil,
+        appleProceeds: AppleProceeds? = nil
+    ) {
         self.timeZone = timeZone
         self.context = context
+        pricer = ProceedsPricer(context: context, appleProceeds: appleProceeds)
         fromDay = from
         toDay = to
     }
@@ -111,13 +163,12 @@ public struct RevenueBuilder {
             unpricedTransactions += 1
             return
         }
-        let rate =
-            context.product(record.productID, storefront: record.storefront)?.proceedsRatePPM
-            ?? CatalogProduct.defaultProceedsRatePPM
+        let rate = pricer.rate(of: record)
         if !record.environment.isProduction {
             recoveredFromSandbox[value.currency] = Money.sum(
                 recoveredFromSandbox[value.currency] ?? 0, value.milliunits)
         }
+        let stated = pricer.stated(facts, record, value: value)
         let purchaseDay = day(of: record.purchaseDate)
         if inRange(purchaseDay) {
             let key = Key(day: purchaseDay, productID: record.productID, currency: value.currency)
@@ -125,6 +176,7 @@ public struct RevenueBuilder {
                 sums.units = Money.sum(sums.units, Int64(record.quantity))
                 sums.gross = Money.sum(sums.gross, value.milliunits)
                 sums.netByRate[rate] = Money.sum(sums.netByRate[rate] ?? 0, value.milliunits)
+                sums.addProceeds(stated, net: value.milliunits, rate: rate)
             }
             contribute(key, group.transactionID, gross: value.milliunits, refunds: 0, refundSource: nil)
         }
@@ -132,9 +184,13 @@ public struct RevenueBuilder {
             let refundDay = day(of: refund.date)
             guard inRange(refundDay) else { return }
             let key = Key(day: refundDay, productID: record.productID, currency: value.currency)
+            let returned = stated.map {
+                (amount: ProceedsPricer.returned($0.amount, refunded: refund.amount, of: value), source: $0.source)
+            }
             update(key) { sums in
                 sums.refunds = Money.sum(sums.refunds, refund.amount.milliunits)
                 sums.netByRate[rate] = Money.difference(sums.netByRate[rate] ?? 0, refund.amount.milliunits)
+                sums.addProceeds(returned, net: -refund.amount.milliunits, rate: rate)
             }
             var source: String?
             switch facts.refund {
@@ -171,9 +227,11 @@ public struct RevenueBuilder {
     public func rows() -> [RevenueRow] {
         sums.keys.sorted().map { key in
             let s = sums[key] ?? Sums()
+            let (proceeds, proceedsCurrency, source) = s.proceeds(currency: key.currency)
             return RevenueRow(
                 day: key.day, productID: key.productID, currency: key.currency, units: s.units, gross: s.gross,
-                refunds: s.refunds, estimatedProceeds: s.estimatedProceeds(currency: key.currency))
+                refunds: s.refunds, estimatedProceeds: s.estimatedProceeds(currency: key.currency),
+                proceeds: proceeds, proceedsCurrency: proceedsCurrency, proceedsSource: source)
         }
     }
 }

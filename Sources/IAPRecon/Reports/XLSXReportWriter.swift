@@ -50,6 +50,7 @@ public enum XLSXReportWriter {
     public static func document(for report: ReconciliationReport) -> XLSXDocument {
         XLSXDocument(
             sheets: [summary(report), revenue(report)] + (report.sales.map { [appleSales($0)] } ?? [])
+                + (report.monthClose.map { [monthClose($0)] } ?? [])
                 + [discrepancies(report), pending(report), rejected(report), run(report)])
     }
 
@@ -85,6 +86,7 @@ public enum XLSXReportWriter {
                 XLSXRow([.text(t.currency), .integer(t.units), m(t.gross), m(t.refunds), m(t.net), m(t.proceeds)]))
         }
         if report.totalsByCurrency.isEmpty { rows.append(XLSXRow([.text("No Production revenue in range")])) }
+        rows += proceedsBySource(report)
         for (currency, milli) in report.recoveredFromSandbox.sorted(by: { $0.key < $1.key }) {
             rows.append(
                 XLSXRow([
@@ -212,6 +214,8 @@ public enum XLSXReportWriter {
                 XLSXRow([
                     .date(date(r.day)), .text(r.productID), .text(r.currency), .integer(r.units), m(r.gross),
                     m(r.refunds), m(r.net), m(r.estimatedProceeds),
+                    .money(Money(milliunits: r.proceeds, currency: r.proceedsCurrency)), .text(r.proceedsCurrency),
+                    .text(r.proceedsSource.rawValue),
                 ]))
         }
         return XLSXSheet(name: "Revenue", rows: rows, columnWidths: [12], headerRow: 0)

@@ -64,7 +64,7 @@ public struct NightlyRun {
         let report = try recorder.stage("report") {
             var report = try reportStage.assemble(
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
-                run: recorder.record, sales: detected.sales)
+                run: recorder.record, sales: detected.sales, monthClose: detected.monthClose)
             try reportStage.write(&report, store: deps.store)
             try reportStage.recordShown(report, runID: recorder.runID, store: deps.store)
             return report
@@ -91,6 +91,9 @@ extension NightlyRun {
         /// Apple's Summary Sales Reports beside the ledger; nil when no report covers a day that
         /// ended by `asOf`.
         public var sales: SalesReconciliationReport?
+        /// Apple's Financial Reports beside the ledger and the payments; nil when no report covers a
+        /// fiscal month that ended by `asOf`.
+        public var monthClose: MonthCloseReport?
     }
 
     /// Detects at `asOf` and records the findings under `runID` (with their history).
@@ -101,11 +104,12 @@ extension NightlyRun {
     public func detect(asOf: Int64, runID: Int64) throws -> Detection {
         let settings = deps.settings
         let stage = try deps.detectStage(asOf: asOf)
+        let finance = try deps.financialReconciliation(asOf: asOf, context: stage.context)
         let totals = DetectionTotals(
             revenue: RevenueBuilder(
                 timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
-                to: settings.revenueDays.to),
-            sales: try deps.salesReconciliation(asOf: asOf))
+                to: settings.revenueDays.to, appleProceeds: finance.proceeds),
+            sales: try deps.salesReconciliation(asOf: asOf), finance: finance.reconciliation)
         let changes = try RevenueChangeTracker(store: deps.store)
         let spool = try deps.store.startRunFindings()
         try stage.run(
@@ -125,6 +129,24 @@ extension NightlyRun {
             }
             report = SalesReconciliationReport(timeZone: zone, comparedDays: sales.comparedDays, lines: lines)
         }
+        var monthClose: MonthCloseReport?
+        if let reconciliation = totals.finance {
+            let built = MonthCloseBuilder.build(
+                reconciliation, summaries: try deps.store.paymentSummaries(), reportPeriods: finance.periods,
+                timeZone: settings.salesReportTimeZone.identifier, financial: stage.detectors.financial,
+                payment: stage.detectors.payment)
+            for finding in built.findings { try spool.add(finding) }
+            monthClose = built.report
+        } else if !stage.detectors.payment.isEmpty {
+            // Payments with no Financial Report in the store: every region paid is unexplained.
+            let none = FinancialReconciliation(
+                timeZone: settings.salesReportTimeZone, rows: [], asOf: asOf, isThisApp: { _ in true },
+                pricer: ProceedsPricer(context: stage.context, appleProceeds: nil))
+            let built = MonthCloseBuilder.build(
+                none, summaries: try deps.store.paymentSummaries(), reportPeriods: [],
+                timeZone: settings.salesReportTimeZone.identifier, financial: [], payment: stage.detectors.payment)
+            for finding in built.findings { try spool.add(finding) }
+        }
         try spool.flush()
         let findings: FindingTotals
         let recorded: Bool
@@ -137,7 +159,7 @@ extension NightlyRun {
         }
         return Detection(
             findings: ReportStage.RecordedFindings(totals: findings, runID: recorded ? runID : nil),
-            revenue: revenue, sales: report)
+            revenue: revenue, sales: report, monthClose: monthClose)
     }
 }
 
@@ -148,16 +170,19 @@ extension NightlyRun {
 private final class DetectionTotals: @unchecked Sendable {
     var revenue: RevenueBuilder
     var sales: SalesReconciliation
+    var finance: FinancialReconciliation?
 
-    init(revenue: RevenueBuilder, sales: SalesReconciliation) {
+    init(revenue: RevenueBuilder, sales: SalesReconciliation, finance: FinancialReconciliation?) {
         self.revenue = revenue
         self.sales = sales
+        self.finance = finance
     }
 
     /// Adds one transaction; returns what it contributed to each revenue line.
     @Sendable func add(_ facts: TransactionFacts) -> (transactionID: String, contributions: [RevenueContribution]) {
         revenue.add(facts)
         sales.add(facts)
+        finance?.add(facts)
         return (facts.group.transactionID, revenue.lastContributions)
     }
 }

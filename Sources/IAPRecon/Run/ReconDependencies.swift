@@ -103,6 +103,24 @@ public final class ReconDependencies {
             asOf: asOf)
     }
 
+    /// Apple's proceeds per unit and the Financial Reports beside the ledger at `asOf`, from the store's reports.
+    ///
+    /// The ledger side is added during detection. Nil reconciliation when no report is stored.
+    func financialReconciliation(asOf: Int64, context: DetectionContext) throws -> (
+        proceeds: AppleProceeds, reconciliation: FinancialReconciliation?, periods: [FiscalPeriod]
+    ) {
+        var proceeds = AppleProceeds(timeZone: settings.salesReportTimeZone)
+        guard try store.hasFinancialReports() else { return (proceeds, nil, []) }
+        let rows = try store.financialReportRows()
+        proceeds.add(financial: rows)
+        let app = AppProducts(
+            known: Set(context.catalog.keys).union(try store.ledgerProductIDs()), bundleIDs: context.bundleIDs)
+        let reconciliation = FinancialReconciliation(
+            timeZone: settings.salesReportTimeZone, rows: rows, asOf: asOf, isThisApp: { app.contains($0) },
+            pricer: ProceedsPricer(context: context, appleProceeds: proceeds))
+        return (proceeds, reconciliation, Array(Set(rows.map(\.period))).sorted())
+    }
+
     public func reportStage() -> ReportStage {
         ReportStage(
             outputDirectory: settings.outputDirectory, timeZoneName: settings.timeZone.identifier, logger: logger)

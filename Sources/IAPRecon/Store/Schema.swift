@@ -25,6 +25,8 @@ enum Schema {
         // The revenue baseline keyed by transaction id, so a report compares it in one ordered pass.
         Migration(name: "issue13-revenue-shown-by-transaction", sql: revenueShownByTransaction),
         Migration(name: "issue13-ledger-rowid-row-hash", sql: ledgerRowidAndRowHash),
+        // Apple's Financial Reports and payment summaries; the catalog's per-storefront proceeds.
+        Migration(name: "issue21-financial-reports", sql: financialReports),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

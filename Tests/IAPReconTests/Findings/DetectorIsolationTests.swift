@@ -28,6 +28,8 @@ import Testing
         .unknownProduct: UnknownProductTests.cases,
         .priceMismatch: PriceMismatchTests.cases,
         .salesReportMismatch: SalesReportMismatchTests.cases,
+        .financialReportMismatch: FinancialReportMismatchTests.cases,
+        .paymentMismatch: PaymentMismatchTests.cases,
     ]
 
     /// Only the detectors of `code` (a code may be checked per transaction and per receipt).
@@ -35,7 +37,8 @@ import Testing
         let all = DetectorSet.all
         return DetectorSet(
             transaction: all.transaction.filter { $0.code == code }, original: all.original.filter { $0.code == code },
-            receipt: all.receipt.filter { $0.code == code }, sales: all.sales.filter { $0.code == code })
+            receipt: all.receipt.filter { $0.code == code }, sales: all.sales.filter { $0.code == code },
+            financial: all.financial.filter { $0.code == code }, payment: all.payment.filter { $0.code == code })
     }
 
     static func findings(of code: FindingCode, _ testCase: DetectorCase) -> [ExpectedFinding] {

@@ -217,6 +217,8 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
     var context: DetectionContext = FindingFixture.context()
     /// Apple's Summary Sales Reports the groups are reconciled against, if any.
     var sales: SalesInput? = nil
+    /// Apple's Financial Reports and payment summaries the groups are reconciled against, if any.
+    var finance: FinanceInput? = nil
     var expected: [ExpectedFinding]
 
     var testDescription: String { name }
@@ -228,17 +230,41 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
         var apple: [SalesReportRow]
     }
 
+    /// Apple's Financial Report rows and payment summaries of a case (days in America/Los_Angeles).
+    struct FinanceInput: Sendable {
+        var rows: [FinancialReportRow]
+        var payments: [PaymentSummary] = []
+    }
+
     /// Runs `detectors` (every detector by default) over the inputs, and the sales
     /// reconciliation's detector over the groups when the case has sales reports.
     func run(detectors: DetectorSet = .all) -> [Finding] {
         let found = Detection.run(
             groups: groups, originals: originals, receipts: receipts, context: context, detectors: detectors)
-        guard let sales else { return found }
-        var reconciliation = SalesReconciliation(
-            timeZone: sales.timeZone, days: sales.days, apple: sales.apple, asOf: context.asOf)
-        for group in groups { reconciliation.add(TransactionFacts(group, in: context)) }
-        return SalesReportMismatch.merge(
-            reconciliation.lines(), timeZone: sales.timeZone.identifier, into: found, detectors: detectors.sales)
+        var all = found
+        if let sales {
+            var reconciliation = SalesReconciliation(
+                timeZone: sales.timeZone, days: sales.days, apple: sales.apple, asOf: context.asOf)
+            for group in groups { reconciliation.add(TransactionFacts(group, in: context)) }
+            all = SalesReportMismatch.merge(
+                reconciliation.lines(), timeZone: sales.timeZone.identifier, into: all, detectors: detectors.sales)
+        }
+        if let finance {
+            let zone = TimeZone(identifier: "America/Los_Angeles") ?? .current
+            var proceeds = AppleProceeds(timeZone: zone)
+            proceeds.add(financial: finance.rows)
+            var reconciliation = FinancialReconciliation(
+                timeZone: zone, rows: finance.rows, asOf: context.asOf, isThisApp: { _ in true },
+                pricer: ProceedsPricer(context: context, appleProceeds: proceeds))
+            for group in groups { reconciliation.add(TransactionFacts(group, in: context)) }
+            let built = MonthCloseBuilder.build(
+                reconciliation, summaries: finance.payments, reportPeriods: finance.rows.map(\.period),
+                timeZone: zone.identifier, financial: detectors.financial, payment: detectors.payment)
+            var collector = FindingCollector()
+            for finding in all + built.findings { collector.report(finding) }
+            all = collector.sorted
+        }
+        return all
     }
 
     /// Asserts the findings are exactly the expected ones, each with a one-line detail.

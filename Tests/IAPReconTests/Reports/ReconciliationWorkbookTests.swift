@@ -45,7 +45,7 @@ import Testing
         #expect(try archive.numberFormat(style: yen.style) == "#,##0")
         let sheet = try archive.entry("xl/worksheets/sheet2.xml")
         #expect(sheet.contains(#"ySplit="1""#) && sheet.contains(#"state="frozen""#))
-        #expect(sheet.contains(#"<autoFilter ref="A1:H7"/>"#))
+        #expect(sheet.contains(#"<autoFilter ref="A1:K7"/>"#))
         #expect(sheet.contains("<col "))
     }
 

@@ -62,10 +62,12 @@ func fixturePath(_ relative: String) throws -> String {
         _ = try await config.dependencies(at: 1_795_176_000_000).report()
         let revenue = try dir.read("out/revenue_daily.csv")
         // r03 was bought 2026-11-19 01:00 in Tokyo (2026-11-18 16:00 UTC).
-        #expect(revenue.contains("2026-11-19,premium,JPY,1,1200,0,1200,1020\r\n"))
+        #expect(revenue.contains("2026-11-19,premium,JPY,1,1200,0,1200,1020,1020,JPY,estimate\r\n"))
         config.timeZone = "UTC"
         _ = try await config.dependencies(at: 1_795_176_000_000).report()
-        #expect(try dir.read("out/revenue_daily.csv").contains("2026-11-18,premium,JPY,1,1200,0,1200,1020\r\n"))
+        #expect(
+            try dir.read("out/revenue_daily.csv").contains(
+                "2026-11-18,premium,JPY,1,1200,0,1200,1020,1020,JPY,estimate\r\n"))
     }
 
     @Test func dateRangeLimitsRevenue() async throws {

@@ -83,13 +83,13 @@ import Testing
         let revenue = try dir.read("out/revenue_daily.csv")
         #expect(
             revenue == """
-                date,product_id,currency,units,gross,refunds,net,estimated_proceeds\r
-                2026-11-18,coins,USD,2,1.98,0.00,1.98,1.39\r
-                2026-11-18,gems,JPY,1,1200,0,1200,840\r
-                2026-11-18,premium,USD,1,9.99,0.00,9.99,8.49\r
-                2026-11-19,premium,USD,1,9.99,0.00,9.99,8.49\r
-                2026-11-20,gems,JPY,0,0,600,-600,-420\r
-                2026-11-20,premium,USD,0,0.00,9.99,-9.99,-8.49\r
+                date,product_id,currency,units,gross,refunds,net,estimated_proceeds,proceeds,proceeds_currency,proceeds_source\r
+                2026-11-18,coins,USD,2,1.98,0.00,1.98,1.39,1.39,USD,estimate\r
+                2026-11-18,gems,JPY,1,1200,0,1200,840,840,JPY,estimate\r
+                2026-11-18,premium,USD,1,9.99,0.00,9.99,8.49,8.49,USD,estimate\r
+                2026-11-19,premium,USD,1,9.99,0.00,9.99,8.49,8.49,USD,estimate\r
+                2026-11-20,gems,JPY,0,0,600,-600,-420,-420,JPY,estimate\r
+                2026-11-20,premium,USD,0,0.00,9.99,-9.99,-8.49,-8.49,USD,estimate\r
 
                 """)
         // gross − refunds = net on every row.

@@ -4,7 +4,7 @@ import Foundation
 enum ProductsRow {
     static let table = "products"
 
-    static let columns = "product_id, storefront, type, price_milli, currency, proceeds_rate_ppm"
+    static let columns = "product_id, storefront, type, price_milli, currency, proceeds_rate_ppm, proceeds_milli"
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a product type this program
     ///   does not know.
@@ -15,6 +15,6 @@ enum ProductsRow {
         return CatalogProduct(
             productID: row.text("product_id"), type: try row.value("type", as: ProductType.self),
             price: row.money("price_milli", "currency"), storefront: storefront.isEmpty ? nil : storefront,
-            proceedsRatePPM: row.int64("proceeds_rate_ppm"))
+            proceedsRatePPM: row.int64("proceeds_rate_ppm"), proceeds: row.money("proceeds_milli", "currency"))
     }
 }

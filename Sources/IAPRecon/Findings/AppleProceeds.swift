@@ -1,0 +1,76 @@
+import Foundation
+
+/// Apple's own proceeds per unit, as its reports state them, for a sale the ledger recorded.
+///
+/// Apple takes the taxes it collects out of the customer price first and its commission after, so
+/// 4.99 EUR in France pays 2.91 EUR, not 4.99 × 0.70 = 3.49. Where a Financial Report (the partner
+/// share of the fiscal month holding the sale) or a Summary Sales Report (the developer proceeds of
+/// the sale's day) lists the same product, country, currency and customer price, its figure is the
+/// sale's proceeds
+/// (https://developer.apple.com/help/app-store-connect/reference/financial-report-fields, `Partner Share`;
+/// https://developer.apple.com/help/app-store-connect/reference/summary-sales-report, `Developer Proceeds`).
+public struct AppleProceeds: Sendable {
+    struct PriceKey: Hashable {
+        var productID: String
+        /// ISO 3166-1 alpha-2.
+        var country: String
+        var currency: String
+        /// The customer price per unit, milliunits (always positive).
+        var unitPrice: Int64
+    }
+
+    struct DayKey: Hashable {
+        var day: Int
+        var price: PriceKey
+    }
+
+    /// The reports' time zone: decides the day (and so the fiscal month) of a sale.
+    let timeZone: TimeZone
+    private var financial: [PriceKey: [(period: FiscalPeriod, share: Money)]] = [:]
+    private var sales: [DayKey: Money] = [:]
+
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+    }
+
+    /// Whether any report stated a figure.
+    public var isEmpty: Bool { financial.isEmpty && sales.isEmpty }
+
+    /// Adds the sale rows of Financial Reports (returns carry the same share as their sale).
+    public mutating func add(financial rows: [FinancialReportRow]) {
+        for row in rows where row.isInAppPurchase && !row.isReturn && row.quantity > 0 {
+            let key = PriceKey(
+                productID: row.productID, country: row.countryCode, currency: row.customerPrice.currency,
+                unitPrice: abs(row.customerPrice.milliunits))
+            var periods = financial[key] ?? []
+            if !periods.contains(where: { $0.period == row.period }) { periods.append((row.period, row.partnerShare)) }
+            financial[key] = periods
+        }
+    }
+
+    /// Adds one day's developer proceeds per unit from a Summary Sales Report row.
+    mutating func add(salesDay day: Int, productID: String, country: String, price: Money, proceeds: Money) {
+        let key = DayKey(
+            day: day,
+            price: PriceKey(
+                productID: productID, country: country, currency: price.currency, unitPrice: abs(price.milliunits)))
+        if sales[key] == nil { sales[key] = proceeds }
+    }
+
+    /// Apple's proceeds per unit for a sale of `productID` in `storefront` (alpha-3) at `unitPrice`, made at `millis`.
+    ///
+    /// Nil when no report covers it. A Financial Report wins over a Sales Report.
+    public func perUnit(productID: String, storefront: String?, unitPrice: Money, at millis: Int64)
+        -> (proceeds: Money, source: ProceedsSource)?
+    {
+        guard !isEmpty, let storefront, let country = Territory.alpha2(fromAlpha3: storefront) else { return nil }
+        let key = PriceKey(
+            productID: productID, country: country, currency: unitPrice.currency, unitPrice: abs(unitPrice.milliunits))
+        let day = Timestamp.dayAndSecond(millis, in: timeZone).day
+        if let share = financial[key]?.first(where: { $0.period.contains(day) })?.share {
+            return (share, .financialReport)
+        }
+        if let proceeds = sales[DayKey(day: day, price: key)] { return (proceeds, .salesReport) }
+        return nil
+    }
+}

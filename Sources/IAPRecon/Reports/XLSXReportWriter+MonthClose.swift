@@ -47,17 +47,19 @@ extension XLSXReportWriter {
         }
         rows.append(XLSXRow([]))
         rows.append(XLSXRow([.text("Per product, country and customer currency (in-app purchases)")], style: .title))
-        rows.append(XLSXRow(CSVReports.financialReconciliationHeader.map { .text($0) }, style: .header))
+        // The product first: it reads in the wide label column; the period's dates follow.
+        let header = CSVReports.financialReconciliationHeader
+        rows.append(XLSXRow((Array(header[2...]) + Array(header[..<2])).map { .text($0) }, style: .header))
         for line in close.financial {
             let key = line.key
             func m(_ milli: Int64) -> XLSXCell { .amount(Money(milliunits: milli, currency: key.currency)) }
             rows.append(
                 XLSXRow([
-                    .date(date(key.period.start)), .date(date(key.period.end)), .text(key.productID),
-                    .text(key.country),
-                    .text(key.currency), .integer(line.appleUnits), .integer(line.ledgerUnits), m(line.appleAmount),
-                    m(line.ledgerAmount), line.appleProceeds.map { .amount($0) } ?? .empty,
-                    .text(line.appleProceeds?.currency ?? ""), .text(line.matches ? "match" : "mismatch"),
+                    .text(key.productID), .text(key.country), .text(key.currency), .integer(line.appleUnits),
+                    .integer(line.ledgerUnits), m(line.appleAmount), m(line.ledgerAmount),
+                    line.appleProceeds.map { .amount($0) } ?? .empty, .text(line.appleProceeds?.currency ?? ""),
+                    .text(line.matches ? "match" : "mismatch"), .date(date(key.period.start)),
+                    .date(date(key.period.end)),
                 ]))
         }
         return XLSXSheet(name: "Month Close", rows: rows, columnWidths: [46])

@@ -130,7 +130,7 @@ import Testing
             let db = try SQLiteDatabase(path: path)
             try db.execute(
                 "CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)")
-            for migration in Schema.migrations where !migration.name.hasPrefix("issue13-") {
+            for migration in Schema.migrations.prefix(while: { !$0.name.hasPrefix("issue13-") }) {
                 try db.execute(migration.sql)
                 try db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES (?, 0)").run([
                     .text(migration.name)

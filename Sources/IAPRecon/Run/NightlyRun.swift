@@ -105,7 +105,7 @@ extension NightlyRun {
             revenue: RevenueBuilder(
                 timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
                 to: settings.revenueDays.to),
-            sales: try deps.salesReconciliation(asOf: asOf))
+            sales: try deps.salesReconciliation(stage.context))
         let changes = try RevenueChangeTracker(store: deps.store)
         let spool = try deps.store.startRunFindings()
         try stage.run(
@@ -123,7 +123,9 @@ extension NightlyRun {
             for finding in SalesReportMismatch.findings(lines, timeZone: zone, detectors: stage.detectors.sales) {
                 try spool.add(finding)
             }
-            report = SalesReconciliationReport(timeZone: zone, comparedDays: sales.comparedDays, lines: lines)
+            report = SalesReconciliationReport(
+                timeZone: zone, comparedDays: sales.comparedDays, lines: lines, rowsOfOtherApps: sales.rowsOfOtherApps,
+                skusOfOtherApps: sales.skusOfOtherApps)
         }
         try spool.flush()
         let findings: FindingTotals

@@ -94,13 +94,13 @@ public final class ReconDependencies {
         DetectStage(context: settings.detectionContext(asOf: asOf, catalog: try store.catalog()))
     }
 
-    /// The sales reconciliation at `asOf`: the store's sales report days and rows, in the sales
-    /// reports' time zone; the ledger side is added during detection.
-    func salesReconciliation(asOf: Int64) throws -> SalesReconciliation {
+    /// The sales reconciliation detection runs with (`context`: its as-of, catalog and bundle ids): the store's
+    /// sales report days and rows, in the sales reports' time zone; the ledger side is added during detection.
+    func salesReconciliation(_ context: DetectionContext) throws -> SalesReconciliation {
         let days = try store.salesReportDays()
         return SalesReconciliation(
             timeZone: settings.salesReportTimeZone, days: days, apple: days.isEmpty ? [] : try store.salesReportRows(),
-            asOf: asOf)
+            asOf: context.asOf, app: SalesReportApp(context))
     }
 
     public func reportStage() -> ReportStage {

@@ -8,6 +8,10 @@ enum RevenuePolicy {
     ///
     /// Duplicates of it count once. Nil: nothing counts.
     static func countedRecord(_ facts: TransactionFacts) -> LedgerTransaction? {
+        // A family member's access (`inAppOwnershipType` `FAMILY_SHARED`): the family member paid nothing, so
+        // there is no sale to count, neither a unit nor an amount
+        // (https://developer.apple.com/documentation/appstoreserverapi/inappownershiptype).
+        if facts.familyShared { return nil }
         if let credited = facts.booked.first(where: facts.isCredited) {
             return credited
         }

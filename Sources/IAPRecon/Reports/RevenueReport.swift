@@ -18,9 +18,9 @@ public struct RevenueRow: Sendable, Hashable {
 
 /// Sums Production revenue per day, product and currency from transaction groups.
 ///
-/// Sandbox, Xcode and LocalTesting never count; duplicates count once; a refund reduces net on
-/// the day of the refund; a production purchase booked as sandbox counts (and is tallied as
-/// recovered). Never sums across currencies.
+/// Sandbox, Xcode and LocalTesting never count, nor does a family member's access; duplicates
+/// count once; a refund reduces net on the day of the refund; a production purchase booked as
+/// sandbox counts (and is tallied as recovered). Never sums across currencies.
 public struct RevenueBuilder {
     struct Key: Hashable, Comparable {
         var day: Int
@@ -98,8 +98,10 @@ public struct RevenueBuilder {
         let group = facts.group
         lastContributions.removeAll(keepingCapacity: true)
         guard let record = RevenuePolicy.countedRecord(facts) else {
-            // Booked as revenue, but the evidence says it was a test purchase.
-            if let booked = group.records.filter(\.ledgerCountsAsRevenue).min(by: LedgerTransaction.bookingOrder),
+            // Booked as revenue, but the evidence says it was a test purchase (a family member's access is no
+            // purchase at all).
+            if !facts.familyShared,
+                let booked = group.records.filter(\.ledgerCountsAsRevenue).min(by: LedgerTransaction.bookingOrder),
                 let value = facts.value(of: booked)
             {
                 excludedAsSandbox[value.currency] = Money.sum(excludedAsSandbox[value.currency] ?? 0, value.milliunits)

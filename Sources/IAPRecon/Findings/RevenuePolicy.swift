@@ -47,4 +47,16 @@ enum RevenuePolicy {
             return nil
         }
     }
+
+    /// The refunds Apple reversed by as-of, each booked as Apple's books keep it: the refund (its amount out of
+    /// `value`) on the day Apple refunded, the reversal (the same amount back) on the day Apple reversed it.
+    ///
+    /// A prorated refund whose share is not stated is taken as full, as ``refund(_:of:)`` takes it.
+    static func reversedRefunds(
+        _ facts: TransactionFacts, of value: Money
+    ) -> [(refundedAt: Int64, reversedAt: Int64, amount: Money, reversal: ReversedRefund)] {
+        facts.reversedRefunds.map {
+            ($0.refundedAt, $0.reversedAt, $0.refund.refundedAmount(of: value) ?? value, $0)
+        }
+    }
 }

@@ -55,7 +55,8 @@ public struct SalesReconciliationLine: Sendable, Hashable {
 ///
 /// The ledger side is what the revenue report counts (``RevenuePolicy``): each Production
 /// purchase's counted row on the calendar day of its purchase, its refund on the day of the
-/// refund, both in the sales reports' time zone (Apple's day for worldwide agreements is
+/// refund, a refund Apple reversed on the day of the refund and its reversal on the day of the
+/// reversal, all in the sales reports' time zone (Apple's day for worldwide agreements is
 /// America/Los_Angeles). Only days an imported report covers are compared; a key on such a day
 /// present on either side is a line. Apple's side is this app's rows only (``SalesReportApp``): a
 /// report covers every app of the developer account, and rows of other apps are left out and
@@ -133,7 +134,8 @@ public struct SalesReconciliation {
         Timestamp.dayAndSecond(millis, in: timeZone).day
     }
 
-    /// Adds one transaction's ledger side: its purchase and its refund, each on its own day.
+    /// Adds one transaction's ledger side: its purchase and its refund, each on its own day, and a refund Apple
+    /// reversed on its day with the reversal on its own.
     public mutating func add(_ facts: TransactionFacts) {
         guard !covered.isEmpty else { return }
         for row in facts.group.records { ledgerProducts.insert(row.productID) }
@@ -144,6 +146,14 @@ public struct SalesReconciliation {
         addLedger(
             day: day(of: record.purchaseDate), record, storefront: storefront, currency: value.currency, units: units,
             amount: value.milliunits)
+        for reversed in RevenuePolicy.reversedRefunds(facts, of: value) {
+            addLedger(
+                day: day(of: reversed.refundedAt), record, storefront: storefront, currency: value.currency,
+                units: -units, amount: -reversed.amount.milliunits)
+            addLedger(
+                day: day(of: reversed.reversedAt), record, storefront: storefront, currency: value.currency,
+                units: units, amount: reversed.amount.milliunits)
+        }
         if let refund = RevenuePolicy.refund(facts, of: value) {
             addLedger(
                 day: day(of: refund.date), record, storefront: storefront, currency: value.currency, units: -units,

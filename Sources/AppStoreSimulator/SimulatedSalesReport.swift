@@ -9,8 +9,10 @@ import IAPRecon
 /// https://developer.apple.com/help/app-store-connect/reference/summary-sales-report
 /// Only Production transactions of the seed's bundle id are sales; a purchase counts on the
 /// calendar day of its purchase, a refund (revocation) as negative units on the day of the
-/// refund, at the refunded price per unit. Each day also has a row of app downloads (product
-/// type `1`), which the reconciliation skips.
+/// refund, at the refunded price per unit, and a refund Apple reversed as positive units again on
+/// the day of the reversal. Developer Proceeds are 70 % of the price, positive on refund rows too
+/// (the sign is in Units). Each day also has a row of app downloads (product type `1`), which the
+/// reconciliation skips.
 public enum SimulatedSalesReport {
     /// Apple's columns, in Apple's order.
     public static let header = [
@@ -76,12 +78,24 @@ public enum SimulatedSalesReport {
                 let key = Key(sku: t.productId, type: type, country: country, currency: currency, price: -back)
                 units[key, default: 0] -= quantity
             }
+            // A refund Apple reversed stays on the refund day; the reversal is booked on its own day.
+            if let refunded = t.revocationDate, let reversed = t.refundReversedDate, reversed >= refunded,
+                t.revocationType != "FAMILY_REVOKE", Timestamp.dayAndSecond(reversed, in: timeZone).day == day
+            {
+                var back = unit
+                if t.revocationType == "REFUND_PRORATED", let share = t.revocationPercentage {
+                    back = Money(milliunits: unit, currency: currency).scaled(byPPM: Int64(share) * 10).milliunits
+                }
+                let key = Key(sku: t.productId, type: type, country: country, currency: currency, price: back)
+                units[key, default: 0] += quantity
+            }
         }
         let date = appleDate(day)
         var lines = [header.joined(separator: "\t")]
         func line(sku: String, type: String, units: Int64, country: String, currency: String, price: Int64) -> String {
             let customer = Money(milliunits: price, currency: currency)
-            let proceeds = customer.scaled(byPPM: 700_000)
+            // Apple writes Developer Proceeds positive on refund rows too: the sign is in Units.
+            let proceeds = Money(milliunits: abs(price), currency: currency).scaled(byPPM: 700_000)
             let subscription = type == "IAY" ? (units < 0 ? "" : "Renewal") : ""
             return [
                 "APPLE", "US", sku, "Example Developer", sku, "1.0", type, String(units), proceeds.formatted, date,

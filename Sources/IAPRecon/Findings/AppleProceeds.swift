@@ -48,13 +48,20 @@ public struct AppleProceeds: Sendable {
         }
     }
 
-    /// Adds one day's developer proceeds per unit from a Summary Sales Report row.
-    mutating func add(salesDay day: Int, productID: String, country: String, price: Money, proceeds: Money) {
-        let key = DayKey(
-            day: day,
-            price: PriceKey(
-                productID: productID, country: country, currency: price.currency, unitPrice: abs(price.milliunits)))
-        if sales[key] == nil { sales[key] = proceeds }
+    /// Adds the developer proceeds per unit of Summary Sales Reports' in-app sales (refund rows carry the same
+    /// proceeds as their sale; Apple writes them positive there too).
+    public mutating func add(sales rows: [SalesReportRow]) {
+        for row in rows where row.units > 0 {
+            guard let proceeds = row.developerProceeds else { continue }
+            let key = DayKey(
+                day: row.day,
+                price: PriceKey(
+                    productID: row.productID, country: row.countryCode, currency: row.customerPrice.currency,
+                    unitPrice: abs(row.customerPrice.milliunits)))
+            if sales[key] == nil {
+                sales[key] = Money(milliunits: abs(proceeds.milliunits), currency: proceeds.currency)
+            }
+        }
     }
 
     /// Apple's proceeds per unit for a sale of `productID` in `storefront` (alpha-3) at `unitPrice`, made at `millis`.

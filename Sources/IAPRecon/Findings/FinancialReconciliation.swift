@@ -61,6 +61,10 @@ public struct FinancialReconciliation {
     /// The compared fiscal months, ascending.
     public let periods: [FiscalPeriod]
     private let pricer: ProceedsPricer
+    private let app: SalesReportApp
+    /// Every product id the ledger's transactions name, as detection saw them: with the catalog and the bundle
+    /// ids, they say which of Apple's rows are this app's.
+    private var ledgerProducts: Set<String> = []
     private var entries: [FinancialKey: FinancialReconciliationLine] = [:]
     private var transactions: [FinancialKey: Set<String>] = [:]
     /// Which region currency Apple books a country's sales in a customer currency, per fiscal month.
@@ -72,13 +76,13 @@ public struct FinancialReconciliation {
     ///   - timeZone: the reports' time zone: decides the day of a purchase or refund.
     ///   - rows: every stored Financial Report row.
     ///   - asOf: "now" of the report (epoch ms): only fiscal months that ended by then are compared.
-    ///   - isThisApp: whether a product id is this app's (a developer's reports cover all its apps).
+    ///   - app: which products are this app's (a developer's reports cover all its apps).
     ///   - pricer: prices the ledger's expected proceeds.
     public init(
-        timeZone: TimeZone, rows: [FinancialReportRow], asOf: Int64, isThisApp: (String) -> Bool,
-        pricer: ProceedsPricer
+        timeZone: TimeZone, rows: [FinancialReportRow], asOf: Int64, app: SalesReportApp, pricer: ProceedsPricer
     ) {
         self.timeZone = timeZone
+        self.app = app
         self.pricer = pricer
         let firstOpenDay = Timestamp.dayAndSecond(asOf, in: timeZone).day
         let compared = Set(rows.map(\.period).filter { $0.end < firstOpenDay })
@@ -86,7 +90,7 @@ public struct FinancialReconciliation {
         for row in rows where compared.contains(row.period) {
             let region = MonthCloseKey(period: row.period, currency: row.regionCurrency)
             regions[region, default: MonthCloseFigures()].addApple(row)
-            guard row.isInAppPurchase, isThisApp(row.productID) else { continue }
+            guard row.isInAppPurchase else { continue }
             let key = FinancialKey(
                 period: row.period, productID: row.productID, country: row.countryCode,
                 currency: row.customerPrice.currency)
@@ -113,8 +117,9 @@ public struct FinancialReconciliation {
     /// Adds one transaction's ledger side: its sale in the month of its purchase, its return in the
     /// month of its refund.
     public mutating func add(_ facts: TransactionFacts) {
-        guard !periods.isEmpty, let record = RevenuePolicy.countedRecord(facts), let value = facts.value(of: record)
-        else { return }
+        guard !periods.isEmpty else { return }
+        for row in facts.group.records { ledgerProducts.insert(row.productID) }
+        guard let record = RevenuePolicy.countedRecord(facts), let value = facts.value(of: record) else { return }
         let country = ProceedsPricer.storefront(facts, record).flatMap { Territory.alpha2(fromAlpha3: $0) } ?? ""
         let quantity = Int64(record.quantity)
         let stated = pricer.stated(facts, record, value: value)
@@ -123,6 +128,22 @@ public struct FinancialReconciliation {
             addLedger(
                 period, record, country: country, currency: value.currency, units: quantity, amount: value.milliunits,
                 proceeds: stated?.amount, rate: rate)
+        }
+        // A refund Apple reversed is a return in the month of the refund and a sale again in the month of the
+        // reversal, as Apple's books keep it.
+        for reversed in RevenuePolicy.reversedRefunds(facts, of: value) {
+            let given = stated.map { ProceedsPricer.returned($0.amount, refunded: reversed.amount, of: value) }
+            if let period = period(of: reversed.refundedAt) {
+                addLedger(
+                    period, record, country: country, currency: value.currency, units: -quantity,
+                    amount: -reversed.amount.milliunits, proceeds: given, rate: rate)
+            }
+            if let period = period(of: reversed.reversedAt) {
+                addLedger(
+                    period, record, country: country, currency: value.currency, units: quantity,
+                    amount: reversed.amount.milliunits,
+                    proceeds: given.map { Money(milliunits: -$0.milliunits, currency: $0.currency) }, rate: rate)
+            }
         }
         if let refund = RevenuePolicy.refund(facts, of: value), let period = period(of: refund.date) {
             addLedger(
@@ -150,9 +171,12 @@ public struct FinancialReconciliation {
             regionCurrency: regionCurrency)
     }
 
-    /// Every key of the compared months present on either side, in key order.
+    /// Every key of the compared months present on either side, in key order: Apple's side this app's rows only.
     public func lines() -> [FinancialReconciliationLine] {
-        entries.keys.sorted().map { key in
+        let owned = entries.keys.filter {
+            app.owns(productID: $0.productID, parentIdentifier: nil, ledgerProducts: ledgerProducts)
+        }
+        return owned.sorted().map { key in
             var line = entries[key] ?? FinancialReconciliationLine(key: key)
             line.transactionIDs = (transactions[key] ?? []).sorted()
             return line

@@ -8,6 +8,10 @@ enum RevenuePolicy {
     ///
     /// Duplicates of it count once. Nil: nothing counts.
     static func countedRecord(_ facts: TransactionFacts) -> LedgerTransaction? {
+        // A family member's access (`inAppOwnershipType` `FAMILY_SHARED`): the family member paid nothing, so
+        // there is no sale to count, neither a unit nor an amount
+        // (https://developer.apple.com/documentation/appstoreserverapi/inappownershiptype).
+        if facts.familyShared { return nil }
         if let credited = facts.booked.first(where: facts.isCredited) {
             return credited
         }
@@ -41,6 +45,18 @@ enum RevenuePolicy {
             return (record.entry.cancellationDate ?? record.recordedAt, amount)
         case .upgraded(share: nil, _), .notRefunded, .familyRevoked:
             return nil
+        }
+    }
+
+    /// The refunds Apple reversed by as-of, each booked as Apple's books keep it: the refund (its amount out of
+    /// `value`) on the day Apple refunded, the reversal (the same amount back) on the day Apple reversed it.
+    ///
+    /// A prorated refund whose share is not stated is taken as full, as ``refund(_:of:)`` takes it.
+    static func reversedRefunds(
+        _ facts: TransactionFacts, of value: Money
+    ) -> [(refundedAt: Int64, reversedAt: Int64, amount: Money, reversal: ReversedRefund)] {
+        facts.reversedRefunds.map {
+            ($0.refundedAt, $0.reversedAt, $0.refund.refundedAmount(of: value) ?? value, $0)
         }
     }
 }

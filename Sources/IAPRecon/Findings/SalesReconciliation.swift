@@ -55,19 +55,39 @@ public struct SalesReconciliationLine: Sendable, Hashable {
 ///
 /// The ledger side is what the revenue report counts (``RevenuePolicy``): each Production
 /// purchase's counted row on the calendar day of its purchase, its refund on the day of the
-/// refund, both in the sales reports' time zone (Apple's day for worldwide agreements is
+/// refund, a refund Apple reversed on the day of the refund and its reversal on the day of the
+/// reversal, all in the sales reports' time zone (Apple's day for worldwide agreements is
 /// America/Los_Angeles). Only days an imported report covers are compared; a key on such a day
-/// present on either side is a line. Memory: one entry per key of the covered days.
+/// present on either side is a line. Apple's side is this app's rows only (``SalesReportApp``): a
+/// report covers every app of the developer account, and rows of other apps are left out and
+/// counted (``rowsOfOtherApps``). Memory: one entry per key of the covered days.
 ///
 /// `asOf` is a cut-off here too (CONTRACT §5: what was purchased or refunded after it does not enter
 /// that report): a report's day is compared only once it has ended at `asOf` in the reports'
 /// time zone. Apple's figures for a day cannot be split at an instant, so the day that holds
 /// `asOf` (and any later one) is left out on both sides rather than compared half against whole.
 public struct SalesReconciliation {
+    /// Apple's rows summed per key and `Parent Identifier` (which app a row belongs to is decided per product
+    /// and parent, once detection has seen the ledger's products).
+    private struct AppleKey: Hashable {
+        var key: SalesKey
+        var parentIdentifier: String?
+    }
+
+    private struct AppleSums {
+        var units: Int64 = 0
+        var amount: Int64 = 0
+        var rows = 0
+    }
+
     private let timeZone: TimeZone
     /// The days an imported report covers, ascending.
     public let comparedDays: [Int]
     private let covered: Set<Int>
+    private let app: SalesReportApp
+    /// Every product id of the ledger rows detection saw.
+    private var ledgerProducts: Set<String> = []
+    private var apple: [AppleKey: AppleSums] = [:]
     private var entries: [SalesKey: SalesReconciliationLine] = [:]
     private var records: [SalesKey: [(record: String, transaction: String, user: String)]] = [:]
     /// Sums that overflowed Int64 (never expected; kept so nothing is silently wrong).
@@ -78,8 +98,13 @@ public struct SalesReconciliation {
     ///   - days: the days imported reports cover.
     ///   - apple: the reports' in-app purchase rows.
     ///   - asOf: "now" of the report (epoch ms): only days that ended by then are compared.
-    public init(timeZone: TimeZone, days: [Int], apple: [SalesReportRow], asOf: Int64) {
+    ///   - app: what tells this app's rows from other apps' (the ledger's products are added as detection
+    ///     sees them).
+    public init(
+        timeZone: TimeZone, days: [Int], apple: [SalesReportRow], asOf: Int64, app: SalesReportApp = SalesReportApp()
+    ) {
         self.timeZone = timeZone
+        self.app = app
         let firstOpenDay = Timestamp.dayAndSecond(asOf, in: timeZone).day
         let ended = Set(days.filter { $0 < firstOpenDay })
         comparedDays = ended.sorted()
@@ -88,17 +113,19 @@ public struct SalesReconciliation {
             let key = SalesKey(
                 day: row.day, productID: row.productID, storefront: row.storefront,
                 currency: row.customerPrice.currency)
-            var line = entries[key] ?? SalesReconciliationLine(key: key)
+            let appleKey = AppleKey(key: key, parentIdentifier: row.parentIdentifier)
+            var sums = self.apple[appleKey] ?? AppleSums()
             guard let amount = row.customerAmount,
-                let units = Self.add(line.appleUnits, row.units),
-                let sum = Self.add(line.appleAmount, amount.milliunits)
+                let units = Self.add(sums.units, row.units),
+                let sum = Self.add(sums.amount, amount.milliunits)
             else {
                 overflowedKeys.insert(key)
                 continue
             }
-            line.appleUnits = units
-            line.appleAmount = sum
-            entries[key] = line
+            sums.units = units
+            sums.amount = sum
+            sums.rows += 1
+            self.apple[appleKey] = sums
         }
     }
 
@@ -107,16 +134,26 @@ public struct SalesReconciliation {
         Timestamp.dayAndSecond(millis, in: timeZone).day
     }
 
-    /// Adds one transaction's ledger side: its purchase and its refund, each on its own day.
+    /// Adds one transaction's ledger side: its purchase and its refund, each on its own day, and a refund Apple
+    /// reversed on its day with the reversal on its own.
     public mutating func add(_ facts: TransactionFacts) {
-        guard !covered.isEmpty, let record = RevenuePolicy.countedRecord(facts), let value = facts.value(of: record)
-        else { return }
+        guard !covered.isEmpty else { return }
+        for row in facts.group.records { ledgerProducts.insert(row.productID) }
+        guard let record = RevenuePolicy.countedRecord(facts), let value = facts.value(of: record) else { return }
         let storefront =
             record.storefront ?? TransactionFacts.preferred(facts.usable) { $0.entry.storefront }.first ?? ""
         let units = Int64(record.quantity)
         addLedger(
             day: day(of: record.purchaseDate), record, storefront: storefront, currency: value.currency, units: units,
             amount: value.milliunits)
+        for reversed in RevenuePolicy.reversedRefunds(facts, of: value) {
+            addLedger(
+                day: day(of: reversed.refundedAt), record, storefront: storefront, currency: value.currency,
+                units: -units, amount: -reversed.amount.milliunits)
+            addLedger(
+                day: day(of: reversed.reversedAt), record, storefront: storefront, currency: value.currency,
+                units: units, amount: reversed.amount.milliunits)
+        }
         if let refund = RevenuePolicy.refund(facts, of: value) {
             addLedger(
                 day: day(of: refund.date), record, storefront: storefront, currency: value.currency, units: -units,
@@ -141,10 +178,35 @@ public struct SalesReconciliation {
         records[key, default: []].append((record.recordID, record.transactionID, record.userID))
     }
 
-    /// Every key of the compared days present on either side, in key order.
+    /// Whether Apple's rows under `appleKey` are this app's.
+    private func isThisApps(_ appleKey: AppleKey) -> Bool {
+        app.owns(
+            productID: appleKey.key.productID, parentIdentifier: appleKey.parentIdentifier,
+            ledgerProducts: ledgerProducts)
+    }
+
+    /// Apple's rows of the compared days that belong to other apps of the developer account: left out of the
+    /// comparison.
+    public var rowsOfOtherApps: Int {
+        apple.filter { !isThisApps($0.key) }.values.reduce(0) { $0 + $1.rows }
+    }
+
+    /// The SKUs of those rows, sorted, distinct.
+    public var skusOfOtherApps: [String] {
+        Array(Set(apple.keys.filter { !isThisApps($0) }.map(\.key.productID))).sorted()
+    }
+
+    /// Every key of the compared days present on either side (Apple's side: this app's rows), in key order.
     public func lines() -> [SalesReconciliationLine] {
-        entries.keys.sorted().map { key in
-            var line = entries[key] ?? SalesReconciliationLine(key: key)
+        var all = entries
+        for (appleKey, sums) in apple where isThisApps(appleKey) {
+            var line = all[appleKey.key] ?? SalesReconciliationLine(key: appleKey.key)
+            line.appleUnits = Money.sum(line.appleUnits, sums.units)
+            line.appleAmount = Money.sum(line.appleAmount, sums.amount)
+            all[appleKey.key] = line
+        }
+        return all.keys.sorted().map { key in
+            var line = all[key] ?? SalesReconciliationLine(key: key)
             let rows = records[key] ?? []
             line.recordIDs = Array(Set(rows.map(\.record))).sorted()
             line.transactionIDs = Array(Set(rows.map(\.transaction))).sorted()

@@ -16,6 +16,10 @@ public final class TransactionFacts: Sendable {
     let environment: EnvironmentClaim
     /// Whether Apple refunded or revoked it, decided by the latest refund-bearing evidence.
     let refund: RefundState
+    /// Refunds Apple granted and later reversed, both by `asOf`: ``refund`` says "not refunded" for such a
+    /// transaction (Apple's latest word), while Apple's books keep the refund on its day and the reversal on its
+    /// own (``RevenuePolicy/reversedRefunds(_:of:)``).
+    let reversedRefunds: [ReversedRefund]
     /// Whether Apple confirmed the purchase as valid (see ``EvidenceRecord/confirmsValidity``).
     let confirmedByApple: Bool
     /// Apple's `price` for the transaction (JWS / Server API), trusted sources first: the total
@@ -33,7 +37,11 @@ public final class TransactionFacts: Sendable {
         let usable = group.evidence.filter { $0.isUsable(in: context) }
         self.usable = usable
         self.environment = EnvironmentClaim(usable)
-        self.refund = RefundState(usable.filter(\.isAuthentic))
+        let authentic = usable.filter(\.isAuthentic)
+        self.refund = RefundState(authentic)
+        self.reversedRefunds = ReversedRefund.all(in: authentic).filter {
+            $0.refundedAt <= context.asOf && $0.reversedAt <= context.asOf
+        }
         self.confirmedByApple = usable.contains(where: \.confirmsValidity)
         self.applePrice = TransactionFacts.preferred(usable) { $0.entry.price }.first
         self.familyShared = TransactionFacts.preferred(usable) { $0.entry.inAppOwnershipType?.uppercased() }

@@ -16,6 +16,13 @@ enum SalesReportParser {
         case customerCurrency = "Customer Currency"
         case countryCode = "Country Code"
         case customerPrice = "Customer Price"
+        case developerProceeds = "Developer Proceeds"
+        case proceedsCurrency = "Currency of Proceeds"
+        case parentIdentifier = "Parent Identifier"
+
+        /// Columns an older report may lack: a row of such a report has no proceeds (unless both
+        /// proceeds columns are there) or no parent.
+        static let optional: Set<Column> = [.developerProceeds, .proceedsCurrency, .parentIdentifier]
     }
 
     /// What one data row of a report is.
@@ -43,7 +50,9 @@ enum SalesReportParser {
             for (position, name) in names.enumerated() {
                 if let column = Column(rawValue: name), index[column] == nil { index[column] = position }
             }
-            let missing = Column.allCases.filter { index[$0] == nil }.map { "'\($0.rawValue)'" }
+            let missing = Column.allCases.filter { index[$0] == nil && !Column.optional.contains($0) }.map {
+                "'\($0.rawValue)'"
+            }
             guard missing.isEmpty else {
                 throw .readFailed(
                     path: path,
@@ -113,11 +122,50 @@ enum SalesReportParser {
         } catch {
             return reject("bad Customer Price in '\(currency)': \(error.description)")
         }
+        // Proceeds mean nothing without their currency: a report lacking either column has none.
+        var proceeds: Money?
+        if layout.index[.developerProceeds] != nil, layout.index[.proceedsCurrency] != nil {
+            switch developerProceeds(field(.developerProceeds), currency: field(.proceedsCurrency)) {
+            case .success(let value): proceeds = value
+            case .failure(let reason): return reject(reason.text)
+            }
+        }
+        let parent = field(.parentIdentifier)
         let row = SalesReportRow(
             day: day, productID: sku, productType: type, countryCode: country.uppercased(), storefront: storefront,
-            units: units, customerPrice: price, line: line)
+            units: units, customerPrice: price, developerProceeds: proceeds,
+            parentIdentifier: parent.isEmpty ? nil : parent, line: line)
         guard row.customerAmount != nil else { return reject("Units × Customer Price is out of range") }
+        guard proceeds == nil || row.proceedsAmount != nil else {
+            return reject("Units × Developer Proceeds is out of range")
+        }
         return .sale(row)
+    }
+
+    /// Why a row's `Developer Proceeds` cannot be read.
+    struct ProceedsError: Error {
+        var text: String
+    }
+
+    /// The `Developer Proceeds` of a row in `Currency of Proceeds`: nil when the cell is empty.
+    ///
+    /// Proceeds are Apple's computed share of the price, not a price a customer was charged, so
+    /// they are read to the three decimals milliunits hold, whatever the currency's minor unit.
+    static func developerProceeds(_ text: String, currency: String) -> Result<Money?, ProceedsError> {
+        guard !text.isEmpty else { return .success(nil) }
+        guard let info = Currency.lookup(currency) else {
+            return .failure(
+                ProceedsError(
+                    text: currency.isEmpty
+                        ? "Developer Proceeds '\(text)' without a Currency of Proceeds"
+                        : "unknown Currency of Proceeds '\(currency)'"))
+        }
+        do {
+            return .success(
+                Money(milliunits: try Money.parseDecimal(text, maxDecimals: 3, scale: 3), currency: info.code))
+        } catch {
+            return .failure(ProceedsError(text: "bad Developer Proceeds in '\(info.code)': \(error.description)"))
+        }
     }
 
     /// Days since 1970-01-01 of an `MM/DD/YYYY` date, the only form Apple writes.

@@ -21,6 +21,9 @@ public struct RevenueContribution: Sendable, Hashable {
     public var refunds: Int64
     /// Which evidence reported the refund, in words (not stored: only the current report needs it).
     public var refundSource: String?
+    /// Which evidence reported that Apple reversed a refund, in words, when this contribution gives a refund
+    /// back (``refunds`` negative); not stored.
+    public var reversalSource: String? = nil
 
     public var net: Int64 { gross - refunds }
 }

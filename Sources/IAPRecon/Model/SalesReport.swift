@@ -19,12 +19,21 @@ public struct SalesReportRow: Sendable, Hashable {
     public var units: Int64
     /// `Customer Price`: per unit, in `Customer Currency` (negative on refund rows).
     public var customerPrice: Money
+    /// `Developer Proceeds`: per unit, in `Currency of Proceeds`.
+    ///
+    /// The customer price less the taxes Apple collects and its commission. Apple writes it positive on
+    /// refund rows too: the sign is in ``units`` (see ``proceedsAmount``). Nil when the report has no
+    /// such column or the cell is empty.
+    public var developerProceeds: Money?
+    /// `Parent Identifier`: for an in-app purchase, the SKU of the app it belongs to, as Apple's
+    /// sample report explains it; nil when the report has no such column or the cell is empty.
+    public var parentIdentifier: String?
     /// The physical line of the file the row came from.
     public var line: Int
 
     public init(
         day: Int, productID: String, productType: String, countryCode: String, storefront: String, units: Int64,
-        customerPrice: Money, line: Int
+        customerPrice: Money, developerProceeds: Money? = nil, parentIdentifier: String? = nil, line: Int
     ) {
         self.day = day
         self.productID = productID
@@ -33,6 +42,8 @@ public struct SalesReportRow: Sendable, Hashable {
         self.storefront = storefront
         self.units = units
         self.customerPrice = customerPrice
+        self.developerProceeds = developerProceeds
+        self.parentIdentifier = parentIdentifier
         self.line = line
     }
 
@@ -44,6 +55,17 @@ public struct SalesReportRow: Sendable, Hashable {
         guard customerPrice.milliunits != .min else { return nil }
         let (total, overflow) = units.multipliedReportingOverflow(by: abs(customerPrice.milliunits))
         return overflow ? nil : Money(milliunits: total, currency: customerPrice.currency)
+    }
+
+    /// What Apple owes for this row: `units` × the unit proceeds, in `Currency of Proceeds`,
+    /// negative for refunds (Apple writes the proceeds of a refund row positive, with negative units:
+    /// https://developer.apple.com/help/app-store-connect/reference/summary-sales-report).
+    ///
+    /// Nil when the report states no proceeds, or on overflow.
+    public var proceedsAmount: Money? {
+        guard let developerProceeds, developerProceeds.milliunits != .min else { return nil }
+        let (total, overflow) = units.multipliedReportingOverflow(by: abs(developerProceeds.milliunits))
+        return overflow ? nil : Money(milliunits: total, currency: developerProceeds.currency)
     }
 
     /// Product Type Identifiers of in-app purchases, the only rows compared with the ledger:

@@ -62,11 +62,21 @@ public struct SalesReconciliationReport: Sendable, Hashable {
     public var comparedDays: [Int]
     /// Every key of those days present on either side, in key order.
     public var lines: [SalesReconciliationLine]
+    /// Apple's rows of those days that belong to other apps of the developer account, left out
+    /// (``SalesReportApp``).
+    public var rowsOfOtherApps: Int
+    /// Their SKUs, sorted.
+    public var skusOfOtherApps: [String]
 
-    public init(timeZone: String, comparedDays: [Int], lines: [SalesReconciliationLine]) {
+    public init(
+        timeZone: String, comparedDays: [Int], lines: [SalesReconciliationLine], rowsOfOtherApps: Int = 0,
+        skusOfOtherApps: [String] = []
+    ) {
         self.timeZone = timeZone
         self.comparedDays = comparedDays
         self.lines = lines
+        self.rowsOfOtherApps = rowsOfOtherApps
+        self.skusOfOtherApps = skusOfOtherApps
     }
 
     /// The compared days as ranges of consecutive days: `2026-03-01 to 2026-03-31, 2026-04-03`.

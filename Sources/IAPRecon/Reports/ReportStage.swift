@@ -55,6 +55,7 @@ public struct ReportStage {
         run.counts.receiptsInStore = counts.receipts
         run.counts.rejectedInStore = counts.rejected
         run.counts.stillPending = counts.pending
+        run.counts.salesReportRowsOfOtherApps = sales?.rowsOfOtherApps
         run.findingsByCode = findings.totals.countsByCode
         run.findingsBySeverity = findings.totals.countsBySeverity
         run.newFindings = findings.totals.new

@@ -39,7 +39,11 @@ enum RevenueChanges {
                 reasons.append("refund reported by \(now?.refundSource ?? "Apple")")
             }
         } else if refundsNow < refundsBefore {
-            reasons.append(refundsNow == 0 ? "refund reversed by Apple" : "refund amount changed")
+            if let source = now?.reversalSource {
+                reasons.append("refund reversed by Apple (\(source))")
+            } else {
+                reasons.append(refundsNow == 0 ? "refund reversed by Apple" : "refund amount changed")
+            }
         }
         return reasons
     }

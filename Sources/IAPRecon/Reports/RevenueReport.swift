@@ -25,8 +25,9 @@ public struct RevenueRow: Sendable, Hashable {
 
 /// Sums Production revenue per day, product and currency from transaction groups.
 ///
-/// Sandbox, Xcode and LocalTesting never count; duplicates count once; a refund reduces net on
-/// the day of the refund; a production purchase booked as sandbox counts (and is tallied as
+/// Sandbox, Xcode and LocalTesting never count, nor does a family member's access; duplicates count once; a
+/// refund reduces net on the day of the refund, and a refund Apple reversed stays there while the reversal adds
+/// it back on the day of the reversal; a production purchase booked as sandbox counts (and is tallied as
 /// recovered). Never sums across currencies.
 public struct RevenueBuilder {
     struct Key: Hashable, Comparable {
@@ -150,8 +151,10 @@ public struct RevenueBuilder {
         let group = facts.group
         lastContributions.removeAll(keepingCapacity: true)
         guard let record = RevenuePolicy.countedRecord(facts) else {
-            // Booked as revenue, but the evidence says it was a test purchase.
-            if let booked = group.records.filter(\.ledgerCountsAsRevenue).min(by: LedgerTransaction.bookingOrder),
+            // Booked as revenue, but the evidence says it was a test purchase (a family member's access is no
+            // purchase at all).
+            if !facts.familyShared,
+                let booked = group.records.filter(\.ledgerCountsAsRevenue).min(by: LedgerTransaction.bookingOrder),
                 let value = facts.value(of: booked)
             {
                 excludedAsSandbox[value.currency] = Money.sum(excludedAsSandbox[value.currency] ?? 0, value.milliunits)
@@ -180,18 +183,19 @@ public struct RevenueBuilder {
             }
             contribute(key, group.transactionID, gross: value.milliunits, refunds: 0, refundSource: nil)
         }
+        let line = Sale(
+            productID: record.productID, rate: rate, transactionID: group.transactionID, value: value, proceeds: stated)
+        // Refunds Apple reversed stay on their day, and each reversal is booked on its own day (Apple's books).
+        for reversed in RevenuePolicy.reversedRefunds(facts, of: value) {
+            bookRefund(
+                reversed.amount, at: reversed.refundedAt, line,
+                source: FindingText.describe(reversed.reversal.refundEvidence))
+            bookRefund(
+                Money(milliunits: Money.difference(0, reversed.amount.milliunits), currency: value.currency),
+                at: reversed.reversedAt, line,
+                reversalSource: FindingText.describe(reversed.reversal.reversalEvidence))
+        }
         if let refund = RevenuePolicy.refund(facts, of: value) {
-            let refundDay = day(of: refund.date)
-            guard inRange(refundDay) else { return }
-            let key = Key(day: refundDay, productID: record.productID, currency: value.currency)
-            let returned = stated.map {
-                (amount: ProceedsPricer.returned($0.amount, refunded: refund.amount, of: value), source: $0.source)
-            }
-            update(key) { sums in
-                sums.refunds = Money.sum(sums.refunds, refund.amount.milliunits)
-                sums.netByRate[rate] = Money.difference(sums.netByRate[rate] ?? 0, refund.amount.milliunits)
-                sums.addProceeds(returned, net: -refund.amount.milliunits, rate: rate)
-            }
             var source: String?
             switch facts.refund {
             case .refunded(_, let evidence): source = FindingText.describe(evidence)
@@ -199,8 +203,38 @@ public struct RevenueBuilder {
                 source = "\(FindingText.describe(evidence)): the prorated refund of a subscription upgrade"
             case .notRefunded, .familyRevoked: break
             }
-            contribute(key, group.transactionID, gross: 0, refunds: refund.amount.milliunits, refundSource: source)
+            bookRefund(refund.amount, at: refund.date, line, source: source)
         }
+    }
+
+    /// The sale a refund takes back: its line, rate, value and stated proceeds.
+    private struct Sale {
+        var productID: String
+        var rate: Int64
+        var transactionID: String
+        var value: Money
+        var proceeds: (amount: Money, source: ProceedsSource)?
+    }
+
+    /// Books `amount` as refunded on the day of `date` (a negative amount: a refund Apple reversed, given back),
+    /// with the share of the sale's proceeds it takes back (or gives back).
+    private mutating func bookRefund(
+        _ amount: Money, at date: Int64, _ line: Sale, source: String? = nil, reversalSource: String? = nil
+    ) {
+        let refundDay = day(of: date)
+        guard inRange(refundDay) else { return }
+        let key = Key(day: refundDay, productID: line.productID, currency: amount.currency)
+        let returned = line.proceeds.map {
+            (amount: ProceedsPricer.returned($0.amount, refunded: amount, of: line.value), source: $0.source)
+        }
+        update(key) { sums in
+            sums.refunds = Money.sum(sums.refunds, amount.milliunits)
+            sums.netByRate[line.rate] = Money.difference(sums.netByRate[line.rate] ?? 0, amount.milliunits)
+            sums.addProceeds(returned, net: -amount.milliunits, rate: line.rate)
+        }
+        contribute(
+            key, line.transactionID, gross: 0, refunds: amount.milliunits, refundSource: source,
+            reversalSource: reversalSource)
     }
 
     /// Changes one line's sums in place (one lookup of the line).
@@ -209,7 +243,8 @@ public struct RevenueBuilder {
     }
 
     private mutating func contribute(
-        _ key: Key, _ transactionID: String, gross: Int64, refunds: Int64, refundSource: String?
+        _ key: Key, _ transactionID: String, gross: Int64, refunds: Int64, refundSource: String?,
+        reversalSource: String? = nil
     ) {
         let id = RevenueContribution.Key(
             date: Timestamp.dayString(key.day), productID: key.productID, currency: key.currency,
@@ -220,6 +255,7 @@ public struct RevenueBuilder {
         item.gross += gross
         item.refunds += refunds
         item.refundSource = refundSource ?? item.refundSource
+        item.reversalSource = reversalSource ?? item.reversalSource
         if let index { lastContributions[index] = item } else { lastContributions.append(item) }
     }
 

@@ -18,8 +18,8 @@ extension XLSXReportWriter {
         return XLSXSheet(name: "Apple Sales", rows: rows, columnWidths: [12], headerRow: 0)
     }
 
-    /// The Summary's section on the sales reports: which days were compared, in which time zone, and how many keys
-    /// disagree.
+    /// The Summary's section on the sales reports: which days were compared, in which time zone, how many keys
+    /// disagree, and how many of Apple's rows belong to other apps of the developer account (left out).
     ///
     /// Nothing when no report is in the store.
     static func appleSalesSummary(_ sales: SalesReconciliationReport?) -> [XLSXRow] {
@@ -31,6 +31,21 @@ extension XLSXReportWriter {
             XLSXRow([.text("Days compared (\(sales.timeZone))"), .text(sales.comparedDaysText)]),
             XLSXRow([.text("Days, products, storefronts, currencies compared"), .integer(Int64(sales.lines.count))]),
             XLSXRow([.text("Of which disagree (SALES_REPORT_MISMATCH)"), .integer(Int64(mismatches))]),
+            XLSXRow([.text("Rows of other apps, not compared"), .integer(Int64(sales.rowsOfOtherApps))]),
+        ] + otherAppSKUs(sales)
+    }
+
+    /// The SKUs of the other apps' rows, the first ``listedSKUs`` of them, so a product of this app missing from
+    /// the catalog and the ledger is easy to spot.
+    private static func otherAppSKUs(_ sales: SalesReconciliationReport) -> [XLSXRow] {
+        let skus = sales.skusOfOtherApps
+        guard !skus.isEmpty else { return [] }
+        let more = skus.count > listedSKUs ? " and \(skus.count - listedSKUs) more" : ""
+        return [
+            XLSXRow([.text("Their SKUs"), .text(skus.prefix(listedSKUs).joined(separator: ", ") + more)])
         ]
     }
+
+    /// The most SKUs of other apps the Summary lists.
+    static let listedSKUs = 20
 }

@@ -104,12 +104,13 @@ extension NightlyRun {
     public func detect(asOf: Int64, runID: Int64) throws -> Detection {
         let settings = deps.settings
         let stage = try deps.detectStage(asOf: asOf)
-        let finance = try deps.financialReconciliation(asOf: asOf, context: stage.context)
+        let (salesStart, salesRows) = try deps.salesReconciliation(stage.context)
+        let finance = try deps.financialReconciliation(asOf: asOf, context: stage.context, sales: salesRows)
         let totals = DetectionTotals(
             revenue: RevenueBuilder(
                 timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
                 to: settings.revenueDays.to, appleProceeds: finance.proceeds),
-            sales: try deps.salesReconciliation(asOf: asOf), finance: finance.reconciliation)
+            sales: salesStart, finance: finance.reconciliation)
         let changes = try RevenueChangeTracker(store: deps.store)
         let spool = try deps.store.startRunFindings()
         try stage.run(
@@ -127,7 +128,9 @@ extension NightlyRun {
             for finding in SalesReportMismatch.findings(lines, timeZone: zone, detectors: stage.detectors.sales) {
                 try spool.add(finding)
             }
-            report = SalesReconciliationReport(timeZone: zone, comparedDays: sales.comparedDays, lines: lines)
+            report = SalesReconciliationReport(
+                timeZone: zone, comparedDays: sales.comparedDays, lines: lines, rowsOfOtherApps: sales.rowsOfOtherApps,
+                skusOfOtherApps: sales.skusOfOtherApps)
         }
         var monthClose: MonthCloseReport?
         if let reconciliation = totals.finance {
@@ -140,7 +143,7 @@ extension NightlyRun {
         } else if !stage.detectors.payment.isEmpty {
             // Payments with no Financial Report in the store: every region paid is unexplained.
             let none = FinancialReconciliation(
-                timeZone: settings.salesReportTimeZone, rows: [], asOf: asOf, isThisApp: { _ in true },
+                timeZone: settings.salesReportTimeZone, rows: [], asOf: asOf, app: SalesReportApp(),
                 pricer: ProceedsPricer(context: stage.context, appleProceeds: nil))
             let built = MonthCloseBuilder.build(
                 none, summaries: try deps.store.paymentSummaries(), reportPeriods: [],

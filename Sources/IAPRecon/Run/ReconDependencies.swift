@@ -94,29 +94,34 @@ public final class ReconDependencies {
         DetectStage(context: settings.detectionContext(asOf: asOf, catalog: try store.catalog()))
     }
 
-    /// The sales reconciliation at `asOf`: the store's sales report days and rows, in the sales
-    /// reports' time zone; the ledger side is added during detection.
-    func salesReconciliation(asOf: Int64) throws -> SalesReconciliation {
+    /// The sales reconciliation detection runs with (`context`: its as-of, catalog and bundle ids): the store's
+    /// sales report days and rows, in the sales reports' time zone; the ledger side is added during detection.
+    ///
+    /// Returns Apple's developer proceeds of the reports' sales too, for the revenue lines.
+    func salesReconciliation(_ context: DetectionContext) throws -> (SalesReconciliation, [SalesReportRow]) {
         let days = try store.salesReportDays()
-        return SalesReconciliation(
-            timeZone: settings.salesReportTimeZone, days: days, apple: days.isEmpty ? [] : try store.salesReportRows(),
-            asOf: asOf)
+        let rows = days.isEmpty ? [] : try store.salesReportRows()
+        return (
+            SalesReconciliation(
+                timeZone: settings.salesReportTimeZone, days: days, apple: rows, asOf: context.asOf,
+                app: SalesReportApp(context)), rows
+        )
     }
 
-    /// Apple's proceeds per unit and the Financial Reports beside the ledger at `asOf`, from the store's reports.
+    /// Apple's proceeds per unit (the Financial Reports' partner shares, then the Sales Reports' developer proceeds
+    /// of `sales`) and the Financial Reports beside the ledger at `asOf`, from the store's reports.
     ///
-    /// The ledger side is added during detection. Nil reconciliation when no report is stored.
-    func financialReconciliation(asOf: Int64, context: DetectionContext) throws -> (
+    /// The ledger side is added during detection. Nil reconciliation when no Financial Report is stored.
+    func financialReconciliation(asOf: Int64, context: DetectionContext, sales: [SalesReportRow]) throws -> (
         proceeds: AppleProceeds, reconciliation: FinancialReconciliation?, periods: [FiscalPeriod]
     ) {
         var proceeds = AppleProceeds(timeZone: settings.salesReportTimeZone)
+        proceeds.add(sales: sales)
         guard try store.hasFinancialReports() else { return (proceeds, nil, []) }
         let rows = try store.financialReportRows()
         proceeds.add(financial: rows)
-        let app = AppProducts(
-            known: Set(context.catalog.keys).union(try store.ledgerProductIDs()), bundleIDs: context.bundleIDs)
         let reconciliation = FinancialReconciliation(
-            timeZone: settings.salesReportTimeZone, rows: rows, asOf: asOf, isThisApp: { app.contains($0) },
+            timeZone: settings.salesReportTimeZone, rows: rows, asOf: asOf, app: SalesReportApp(context),
             pricer: ProceedsPricer(context: context, appleProceeds: proceeds))
         return (proceeds, reconciliation, Array(Set(rows.map(\.period))).sorted())
     }

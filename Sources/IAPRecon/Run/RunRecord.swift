@@ -19,6 +19,9 @@ public struct RunRecord: Sendable, Codable, Hashable {
         public var transactionsInStore = 0
         public var receiptsInStore = 0
         public var rejectedInStore = 0
+        /// Rows of Apple's sales reports, on the days compared, that belong to other apps of the developer
+        /// account and were left out of the comparison; absent when no day was compared.
+        public var salesReportRowsOfOtherApps: Int?
     }
 
     public var runID: Int64

@@ -111,13 +111,3 @@ extension ReconStore {
         return rows
     }
 }
-
-extension ReconStore {
-    /// Every product id the ledger records, for telling this app's report rows from its siblings'.
-    public func ledgerProductIDs() throws(StoreError) -> Set<String> {
-        let stmt = try db.prepare("SELECT DISTINCT product_id FROM transactions")
-        var ids = Set<String>()
-        while try stmt.step() { ids.insert(SQLiteRow(stmt, table: "transactions").text("product_id")) }
-        return ids
-    }
-}

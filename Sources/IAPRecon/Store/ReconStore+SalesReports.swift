@@ -49,8 +49,8 @@ final class SalesReportWriter {
         insertRow = try store.db.prepare(
             """
             INSERT INTO sales_report_rows (day, product_id, product_type, country_code, storefront, currency, units,
-                customer_price_milli, source_file, source_line)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                customer_price_milli, proceeds_milli, proceeds_currency, parent_identifier, source_file, source_line)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         ledger = try LedgerWriter(store: store)
         // This file's earlier rejections are replaced by this import's.
@@ -70,7 +70,9 @@ final class SalesReportWriter {
         try insertRow.run([
             .integer(Int64(row.day)), .text(row.productID), .text(row.productType), .text(row.countryCode),
             .text(row.storefront), .text(row.customerPrice.currency), .integer(row.units),
-            .integer(row.customerPrice.milliunits), .text(source), .integer(Int64(row.line)),
+            .integer(row.customerPrice.milliunits), row.developerProceeds.map { .integer($0.milliunits) } ?? .null,
+            row.developerProceeds.map { .text($0.currency) } ?? .null, row.parentIdentifier.map { .text($0) } ?? .null,
+            .text(source), .integer(Int64(row.line)),
         ])
     }
 

@@ -27,6 +27,9 @@ enum Schema {
         Migration(name: "issue13-ledger-rowid-row-hash", sql: ledgerRowidAndRowHash),
         // Apple's Financial Reports and payment summaries; the catalog's per-storefront proceeds.
         Migration(name: "issue21-financial-reports", sql: financialReports),
+        // A sales report row's `Developer Proceeds` (per unit, positive) in `Currency of Proceeds`, and its
+        // `Parent Identifier`; NULL where the report had no such column, and for rows imported before.
+        Migration(name: "issue21-sales-report-proceeds", sql: salesReportProceeds),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the
@@ -364,6 +367,13 @@ enum Schema {
         CREATE INDEX sales_report_rows_by_day ON sales_report_rows(day);
 
         ALTER TABLE findings ADD COLUMN subject TEXT;
+        """
+
+    /// Columns an older report may lack, so nullable (CONTRACT §1.5).
+    private static let salesReportProceeds = """
+        ALTER TABLE sales_report_rows ADD COLUMN proceeds_milli INTEGER;
+        ALTER TABLE sales_report_rows ADD COLUMN proceeds_currency TEXT;
+        ALTER TABLE sales_report_rows ADD COLUMN parent_identifier TEXT;
         """
 
     /// The ledger as a rowid table with a unique `record_id` index instead of clustered by `record_id`: a first load

@@ -73,7 +73,7 @@ import Testing
         let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
         var reconciliation = FinancialReconciliation(
             timeZone: zone, rows: [Self.apple(units: 1), Self.apple(Self.november, units: -1)], asOf: lateAsOf,
-            isThisApp: { _ in true }, pricer: ProceedsPricer(context: context, appleProceeds: nil))
+            app: SalesReportApp(), pricer: ProceedsPricer(context: context, appleProceeds: nil))
         reconciliation.add(TransactionFacts(group, in: context))
         let lines = reconciliation.lines()
         #expect(lines.map(\.key.period) == [Self.october, Self.november])

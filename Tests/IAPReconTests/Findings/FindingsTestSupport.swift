@@ -254,7 +254,7 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
             var proceeds = AppleProceeds(timeZone: zone)
             proceeds.add(financial: finance.rows)
             var reconciliation = FinancialReconciliation(
-                timeZone: zone, rows: finance.rows, asOf: context.asOf, isThisApp: { _ in true },
+                timeZone: zone, rows: finance.rows, asOf: context.asOf, app: SalesReportApp(),
                 pricer: ProceedsPricer(context: context, appleProceeds: proceeds))
             for group in groups { reconciliation.add(TransactionFacts(group, in: context)) }
             let built = MonthCloseBuilder.build(

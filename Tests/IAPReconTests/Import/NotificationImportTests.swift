@@ -152,10 +152,12 @@ import Testing
         #expect(findings("MISSING_RECORD").sorted() == ["n5", "s2"], "\(discrepancies)")
 
         let revenue = try dir.read("out/revenue_daily.csv")
-        // n1, n2 and the invalid-but-refunded n3 keep their purchase day; refunds land on the refund day.
+        // n1, n2 and the invalid-but-refunded n3 keep their purchase day; refunds land on the refund day, n2's too
+        // (Apple reversed it later: the reversal is booked on the day of the reversal, as Apple's books keep it).
         #expect(revenue.contains("2026-11-18,coins,USD,2,1.98,0.00,1.98,"), "\(revenue)")
         #expect(revenue.contains("2026-11-18,premium,USD,1,9.99,0.00,9.99,"), "\(revenue)")
-        #expect(revenue.contains("2026-11-19,coins,USD,0,0.00,0.99,-0.99,"), "\(revenue)")
+        #expect(revenue.contains("2026-11-19,coins,USD,0,0.00,1.98,-1.98,"), "\(revenue)")
+        #expect(revenue.contains("2026-11-20,coins,USD,0,0.00,-0.99,0.99,"), "\(revenue)")
         #expect(revenue.contains("2026-11-19,premium,USD,0,0.00,9.99,-9.99,"), "\(revenue)")
 
         // Lookup: the notifications on the timeline, and "was this refunded?".
@@ -339,15 +341,16 @@ import Testing
             try workbook.csv(sheet: 1).contains(
                 "refund reported by Apple's App Store Server Notification of 2026-11-19"))
 
-        // Apple reverses the refund: the refund day gets its net back.
+        // Apple reverses the refund: the refund stays on its day, and the day of the reversal gets the net back.
         let reversal = try SignedNotifications.sign(
             "REFUND_REVERSED", uuid: "00000000-0000-4000-8000-0000000000b2", signedDate: refundAt + day,
             transaction: SignedNotifications.transaction("n1", purchased: d18 + hour, signedDate: refundAt + day))
         _ = try await importFiles(
             ImportRequest(notifications: [try dir.write("n2.jsonl", SignedNotifications.line(reversal) + "\n")]))
         _ = try await report()
+        let changes = try dir.read("out/revenue_changes.csv")
         #expect(
-            try dir.read("out/revenue_changes.csv")
-                == header + "2026-11-19,coins,USD,0.00,0.99,0.99,n1,refund reversed by Apple\r\n")
+            changes == header + "2026-11-20,coins,USD,0.99,1.98,0.99,n1,"
+                + "refund reversed by Apple (Apple's App Store Server Notification of 2026-11-20)\r\n", "\(changes)")
     }
 }

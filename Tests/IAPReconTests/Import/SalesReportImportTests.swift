@@ -20,12 +20,14 @@ import Testing
     /// A data row; only the columns the import reads vary.
     static func row(
         _ sku: String, _ type: String, units: String, price: String, currency: String = "USD", country: String = "US",
-        begin: String = "11/15/2026", end: String? = nil
+        begin: String = "11/15/2026", end: String? = nil, proceeds: String = "0.69", proceedsCurrency: String? = nil,
+        parent: String = "demo_app"
     ) -> String {
         [
-            "APPLE", "US", sku, "Example Developer", sku, "", type, units, "0.69", begin, end ?? begin, currency,
-            country, currency, "1234567890", price, "", "demo_app", "", "", "Games", "", "iPhone", "iOS", "", "", "",
-            "",
+            "APPLE", "US", sku, "Example Developer", sku, "", type, units, proceeds, begin, end ?? begin, currency,
+            country, proceedsCurrency ?? currency, "1234567890", price, "", parent, "", "", "Games", "", "iPhone",
+            "iOS",
+            "", "", "", "",
         ].joined(separator: "\t")
     }
 

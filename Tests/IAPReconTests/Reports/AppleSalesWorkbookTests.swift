@@ -158,6 +158,47 @@ import Testing
         }
     }
 
+    /// Another app's rows are left out of the comparison and counted in the Summary and in run.json.
+    ///
+    /// A Summary Sales Report covers every app of the developer account
+    /// (https://developer.apple.com/help/app-store-connect/reference/summary-sales-report). Which rows are this app's is decided
+    /// when the reports are written, so a catalog imported after the sales report still tells.
+    @Test func anotherAppsRowsAreLeftOutAndCounted() async throws {
+        let asOf: Int64 = 1_795_176_000_000
+        var config = ReconConfig.forTesting(databasePath: dir.file("store.sqlite"), outputDirectory: dir.file("out"))
+        config.asOf = asOf
+        let report = [
+            SalesReportImportTests.header,
+            SalesReportImportTests.row("coins_100", "IA1", units: "3", price: "0.99", begin: "11/18/2026"),
+            SalesReportImportTests.row(
+                "premium", "IA1", units: "1", price: "1200", currency: "JPY", country: "JP", begin: "11/18/2026"),
+            SalesReportImportTests.row(
+                "gold", "IA1", units: "1", price: "3.500", currency: "KWD", country: "KW", begin: "11/18/2026"),
+            SalesReportImportTests.row(
+                "other.coins", "IA1", units: "5", price: "1.99", begin: "11/18/2026", parent: "com.example.other"),
+            SalesReportImportTests.row(
+                "other.coins", "IA1", units: "2", price: "2.29", currency: "EUR", country: "DE", begin: "11/18/2026",
+                parent: "com.example.other"),
+            "",
+        ].joined(separator: "\n")
+        _ = try await config.dependencies(at: asOf).importFiles(
+            ImportRequest(salesReports: [try dir.write("S_D_85012345_20261118.txt", report)]))
+        _ = try await config.dependencies(at: asOf).importFiles(
+            ImportRequest(
+                transactions: [try fixturePath("ledger/small-transactions.csv")],
+                products: [try fixturePath("ledger/small-products.csv")]))
+        _ = try await config.dependencies(at: asOf).report()
+
+        let csv = try dir.read("out/sales_reconciliation.csv")
+        #expect(!csv.contains("other.coins"))
+        #expect(csv.split(separator: "\r\n").filter { $0.hasSuffix(",mismatch") }.count == 1)
+        let summary = try XLSXArchive(path: dir.file("out/reconciliation.xlsx")).csv(sheet: 1)
+        #expect(summary.contains(#""Rows of other apps, not compared",2 {0}"#), "\(summary)")
+        #expect(summary.contains("Their SKUs,other.coins"))
+        let run = try dir.read("out/run.json")
+        #expect(run.contains(#""sales_report_rows_of_other_apps" : 2"#), "\(run)")
+    }
+
     /// "As of" is a date and time: its column is wide enough not to show `###`.
     @Test func summaryColumnsFitTheirValues() async throws {
         let (_, archive) = try await writeReports()

@@ -5,7 +5,8 @@ enum SalesReportRowsRow {
     static let table = "sales_report_rows"
 
     static let columns = """
-        day, product_id, product_type, country_code, storefront, currency, units, customer_price_milli, source_line
+        day, product_id, product_type, country_code, storefront, currency, units, customer_price_milli,
+        proceeds_milli, proceeds_currency, parent_identifier, source_line
         """
 
     static func read(_ statement: SQLiteStatement) -> SalesReportRow {
@@ -14,6 +15,7 @@ enum SalesReportRowsRow {
             day: Int(row.int64("day")), productID: row.text("product_id"), productType: row.text("product_type"),
             countryCode: row.text("country_code"), storefront: row.text("storefront"), units: row.int64("units"),
             customerPrice: Money(milliunits: row.int64("customer_price_milli"), currency: row.text("currency")),
-            line: Int(row.int64("source_line")))
+            developerProceeds: row.money("proceeds_milli", "proceeds_currency"),
+            parentIdentifier: row.optionalText("parent_identifier"), line: Int(row.int64("source_line")))
     }
 }

@@ -21,6 +21,9 @@ struct DatabaseSourceOptions: ParsableArguments {
     @Option(name: .customLong("products-query"), help: .setting("products-query", valueName: "sql"))
     var productsQuery: String?
 
+    @Option(name: .customLong("entitlements-query"), help: .setting("entitlements-query", valueName: "sql"))
+    var entitlementsQuery: String?
+
     /// Whether any of these flags was given.
     var isEmpty: Bool { settings.allSatisfy { $0.1 == nil } }
 
@@ -31,6 +34,7 @@ struct DatabaseSourceOptions: ParsableArguments {
             ("receipts-query", receiptsQuery.map { .text($0) }),
             ("notifications-query", notificationsQuery.map { .text($0) }),
             ("products-query", productsQuery.map { .text($0) }),
+            ("entitlements-query", entitlementsQuery.map { .text($0) }),
         ]
     }
 }

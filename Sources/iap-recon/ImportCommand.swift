@@ -20,7 +20,7 @@ struct ImportCommand: AsyncParsableCommand {
         if inputs.request.isEmpty, database.isEmpty, options.configFile == nil {
             throw ValidationError(
                 "nothing to import: give --transactions, --receipts, --products, --notifications, --sales-report, "
-                    + "--financial-report or --payments, or --source-db with queries")
+                    + "--financial-report, --payments or --entitlements, or --source-db with queries")
         }
     }
 

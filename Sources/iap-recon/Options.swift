@@ -49,13 +49,20 @@ struct InputOptions: ParsableArguments {
         help: ArgumentHelp("Apple payment summary of a fiscal month, .csv (repeatable).", valueName: "file"))
     var payments: [String] = []
 
+    @Option(
+        name: .customLong("entitlements"),
+        help: ArgumentHelp(
+            "The backend's subscription entitlements, .csv or .jsonl (repeatable).", valueName: "file"))
+    var entitlements: [String] = []
+
     @Flag(name: .customLong("strict"), help: "Exit non-zero when any input row is rejected.")
     var strict = false
 
     var request: ImportRequest {
         ImportRequest(
             transactions: transactions, receipts: receipts, products: products, salesReports: salesReports,
-            notifications: notifications, financialReports: financialReports, payments: payments)
+            notifications: notifications, financialReports: financialReports, payments: payments,
+            entitlements: entitlements)
     }
 }
 

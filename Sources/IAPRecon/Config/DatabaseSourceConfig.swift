@@ -13,6 +13,7 @@ public struct DatabaseSourceConfig: Sendable, Hashable {
     public var receiptsQuery: String?
     public var notificationsQuery: String?
     public var productsQuery: String?
+    public var entitlementsQuery: String?
 
     public init() {}
 
@@ -20,11 +21,11 @@ public struct DatabaseSourceConfig: Sendable, Hashable {
     public var isEmpty: Bool { self == DatabaseSourceConfig() }
 
     /// The queries as given, by input, in the order an import reads them (the catalog first,
-    /// then receipts, the ledger, notifications: as files are).
+    /// then receipts, the ledger, entitlements, notifications: as files are).
     var queries: [(kind: InputKind, text: String)] {
         [
             (.products, productsQuery), (.receipts, receiptsQuery), (.transactions, transactionsQuery),
-            (.notifications, notificationsQuery),
+            (.entitlements, entitlementsQuery), (.notifications, notificationsQuery),
         ].compactMap { kind, text in text.map { (kind, $0) } }
     }
 
@@ -47,7 +48,8 @@ public struct DatabaseSourceConfig: Sendable, Hashable {
             throw .invalid(
                 key: "source-db", value: DatabaseSource.redacted(url),
                 expected:
-                    "at least one of --transactions-query, --receipts-query, --notifications-query, --products-query")
+                    "at least one of --transactions-query, --receipts-query, --notifications-query, --products-query, "
+                    + "--entitlements-query")
         }
         var source = try DatabaseSource(url: url, environment: environment)
         for (kind, text) in queries {

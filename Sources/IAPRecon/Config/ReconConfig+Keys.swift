@@ -122,6 +122,10 @@ extension ReconConfig {
             Key(
                 "products-query", "SQL (or @FILE) whose rows are the product catalog, read from source-db",
                 .optionalText(\.databaseSource.productsQuery), default: "none"),
+            Key(
+                "entitlements-query",
+                "SQL (or @FILE) whose rows are the backend's subscription entitlements, read from source-db",
+                .optionalText(\.databaseSource.entitlementsQuery), default: "none"),
         ]
     }
 

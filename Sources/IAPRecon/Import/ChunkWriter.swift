@@ -62,6 +62,9 @@ final class ChunkWriter {
                 case .parsed(.product(let p, let line)):
                     try writer.upsert(p, source: source, line: line)
                     summary.accepted += 1
+                case .parsed(.entitlement(let e, let line)):
+                    try writer.upsert(e, source: source, line: line)
+                    summary.accepted += 1
                 case .parsed(.rejected(let rejection)):
                     try writer.reject(rejection)
                     summary.rejected += 1

@@ -34,11 +34,15 @@ public struct ImportRequest: Sendable, Hashable {
     public var financialReports: [String]
     /// Apple payment summaries (`.csv`).
     public var payments: [String]
+    /// The backend's subscription entitlements (`.csv` or `.jsonl`).
+    public var entitlements: [String]
 
     public init(
         transactions: [String] = [], receipts: [String] = [], products: [String] = [], salesReports: [String] = [],
-        notifications: [String] = [], financialReports: [String] = [], payments: [String] = []
+        notifications: [String] = [], financialReports: [String] = [], payments: [String] = [],
+        entitlements: [String] = []
     ) {
+        self.entitlements = entitlements
         self.transactions = transactions
         self.receipts = receipts
         self.products = products
@@ -50,7 +54,7 @@ public struct ImportRequest: Sendable, Hashable {
 
     public var isEmpty: Bool {
         transactions.isEmpty && receipts.isEmpty && products.isEmpty && salesReports.isEmpty && notifications.isEmpty
-            && financialReports.isEmpty && payments.isEmpty
+            && financialReports.isEmpty && payments.isEmpty && entitlements.isEmpty
     }
 }
 
@@ -73,7 +77,7 @@ public struct Importer {
     ///   is half-committed beyond whole batches; a rerun is idempotent), ``StoreError``.
     public func run(_ request: ImportRequest, into store: ReconStore) throws -> [ImportFileSummary] {
         // Open every file first: a missing file fails before anything is written.
-        for path in request.products + request.receipts + request.transactions {
+        for path in request.products + request.receipts + request.transactions + request.entitlements {
             let probe = try ChunkedFile(path: path)
             probe.close()
         }
@@ -102,6 +106,9 @@ public struct Importer {
             for path in request.transactions {
                 summaries.append(try importFile(path, kind: .transactions, into: store))
             }
+        }
+        for path in request.entitlements {
+            summaries.append(try importFile(path, kind: .entitlements, into: store))
         }
         for path in request.salesReports {
             summaries.append(try SalesReportImporter().importFile(path, into: store))
@@ -205,6 +212,7 @@ public struct Importer {
                 return .transaction(transaction, line: line, hash: RowHash.hash(raw, seed: seed))
             case .receipts: return .receipt(try RowParser.receipt(row), line: line)
             case .products: return .product(try RowParser.product(row), line: line)
+            case .entitlements: return .entitlement(try RowParser.entitlement(row), line: line)
             case .notifications: throw RowRejection("notifications are imported with their signatures checked")
             case .salesReports: throw RowRejection("a sales report is read by SalesReportImporter")
             }
@@ -223,13 +231,14 @@ public struct Importer {
         case .products: return .productID
         case .notifications: return .recordID
         case .salesReports: return .productID
+        case .entitlements: return .originalTransactionID
         }
     }
 
     static func isJSONL(_ path: String, kind: InputKind) -> Bool {
         switch kind {
         case .receipts, .notifications: return !path.lowercased().hasSuffix(".csv")
-        case .products: return path.lowercased().hasSuffix(".jsonl")
+        case .products, .entitlements: return path.lowercased().hasSuffix(".jsonl")
         case .salesReports: return false
         case .transactions:
             let lower = path.lowercased()
@@ -295,33 +304,6 @@ public struct Importer {
     static func jsonRow(_ text: String) -> (RowFields?, String?) {
         RowFields.jsonLine(text)
     }
-}
-
-/// One parsed input row: a value to upsert, or a rejection to keep.
-enum ParsedRow: Sendable {
-    /// A ledger row and the ``RowHash`` of its text.
-    case transaction(LedgerTransaction, line: Int, hash: UInt64)
-    case receipt(UploadedReceipt, line: Int)
-    case product(CatalogProduct, line: Int)
-    case rejected(RejectedRow)
-    /// Not a row: a warning about the file (an unknown column).
-    case warning(String)
-}
-
-/// One item of a parsed chunk, in file order.
-enum ImportItem: Sendable {
-    /// A ledger row from the fast path, its text in the chunk's bytes.
-    case packed(PackedTransaction)
-    case parsed(ParsedRow)
-}
-
-/// Consecutive parsed rows of one file, and the bytes their packed rows point into.
-struct ParsedChunk: Sendable {
-    var items: [ImportItem] = []
-    var bytes: [UInt8] = []
-    /// The first and last line of the chunk's ledger rows (`firstLine > lastLine` when none).
-    var firstLine = Int.max
-    var lastLine = Int.min
 }
 
 /// What the parser thread hands the writer.

@@ -4,7 +4,7 @@ import Foundation
 enum Field: Int, CaseIterable {
     case recordID, userID, productID, transactionID, originalTransactionID, purchaseDate, quantity, environment
     case price, currency, storefront, verificationStatus, deliveredAt, finishedAt, receiptID
-    case receivedAt, format, data, claimedEnvironment, type, proceedsRate, proceeds
+    case receivedAt, format, data, claimedEnvironment, type, proceedsRate, proceeds, expiresAt, updatedAt
 
     /// The field's name in files and messages.
     var name: String {
@@ -31,6 +31,8 @@ enum Field: Int, CaseIterable {
         case .type: return "type"
         case .proceedsRate: return "proceeds_rate"
         case .proceeds: return "proceeds"
+        case .expiresAt: return "expires_at"
+        case .updatedAt: return "updated_at"
         }
     }
 
@@ -247,6 +249,14 @@ enum RowParser {
             productID: productID, type: type, price: try row.money(price: .price, currency: .currency),
             storefront: try storefront(row.string(.storefront)), proceedsRatePPM: ppm,
             proceeds: try row.money(price: .proceeds, currency: .currency))
+    }
+
+    /// An entitlement row (CONTRACT §1.8).
+    static func entitlement(_ row: RowFields) throws(RowRejection) -> Entitlement {
+        Entitlement(
+            userID: try row.required(.userID), originalTransactionID: try row.required(.originalTransactionID),
+            productID: try row.required(.productID), expiresAt: try row.requiredTimestamp(.expiresAt),
+            environment: try row.environment(.environment) ?? .production, updatedAt: try row.timestamp(.updatedAt))
     }
 
     private static func storefront(_ text: String?) throws(RowRejection) -> String? {

@@ -17,6 +17,8 @@ enum UnknownColumns {
         case .products: return [.productID, .type, .price, .currency, .storefront, .proceedsRate, .proceeds]
         case .notifications: return []  // read by NotificationImporter, which names its own fields
         case .salesReports: return []  // read by SalesReportImporter, which reads its columns by name
+        case .entitlements:
+            return [.userID, .originalTransactionID, .productID, .expiresAt, .environment, .updatedAt]
         }
     }
 

@@ -5,6 +5,8 @@ public enum InputKind: String, Sendable, Hashable, CaseIterable {
     case salesReports = "sales-report"
     /// App Store Server Notifications V2 as the webhook stored them (`.jsonl`).
     case notifications
+    /// The backend's subscription access (CONTRACT §1.8).
+    case entitlements
 }
 
 /// An input row that was not accepted, kept with where it came from and why.

@@ -111,14 +111,16 @@ extension ReconStore {
 
 /// Prepared upsert statements for one import, reused for every row.
 final class LedgerWriter {
-    private let store: ReconStore
+    let store: ReconStore
     /// A bulk load of an empty ledger: rows are appended (no unique index yet), nothing compared.
     private let bulk: Bool
     private var transactionStatement: SQLiteStatement?
     private let upsertReceipt: SQLiteStatement
     private let upsertProduct: SQLiteStatement
     private let insertRejection: SQLiteStatement
-    private let now: Int64
+    /// Prepared on the first entitlement row (``upsert(_:source:line:)-entitlement``).
+    var entitlementStatement: SQLiteStatement?
+    let now: Int64
     /// The stored `row_hash` of each line of the current chunk's file and line range.
     private var stored: [Int: Int64] = [:]
     /// Hashes of the record ids written in the current chunk (an earlier row of the chunk may

@@ -30,6 +30,8 @@ enum Schema {
         // A sales report row's `Developer Proceeds` (per unit, positive) in `Currency of Proceeds`, and its
         // `Parent Identifier`; NULL where the report had no such column, and for rows imported before.
         Migration(name: "issue21-sales-report-proceeds", sql: salesReportProceeds),
+        // The backend's subscription access, and Apple's word on each subscription's status.
+        Migration(name: "issue23-entitlements", sql: entitlements),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

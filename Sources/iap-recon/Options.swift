@@ -137,6 +137,14 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("finish-grace"), help: .setting("finish-grace", valueName: "duration"))
     var finishGrace: String?
 
+    @Option(
+        name: .customLong("entitlement-lookback"), help: .setting("entitlement-lookback", valueName: "duration"))
+    var entitlementLookback: String?
+
+    @Option(
+        name: .customLong("entitlement-tolerance"), help: .setting("entitlement-tolerance", valueName: "duration"))
+    var entitlementTolerance: String?
+
     @Option(name: .customLong("pending-limit"), help: .setting("pending-limit", valueName: "duration"))
     var pendingLimit: String?
 
@@ -192,6 +200,8 @@ struct ConfigOptions: ParsableArguments {
         [
             ("delivery-grace", deliveryGrace.map { .text($0) }), ("finish-grace", finishGrace.map { .text($0) }),
             ("pending-limit", pendingLimit.map { .text($0) }),
+            ("entitlement-lookback", entitlementLookback.map { .text($0) }),
+            ("entitlement-tolerance", entitlementTolerance.map { .text($0) }),
             ("bundle-id", bundleIDs.isEmpty ? nil : .list(bundleIDs)), ("ledger-start", ledgerStart.map { .text($0) }),
             ("trusted-root", .list(trustedRoots)), ("verify-receipt-url", verifyReceiptURL.map { .text($0) }),
             ("sandbox-verify-receipt-url", sandboxVerifyReceiptURL.map { .text($0) }),

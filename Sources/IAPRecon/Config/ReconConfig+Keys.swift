@@ -70,6 +70,13 @@ extension ReconConfig {
                 "fail-on", "Exit 3 when a finding at or above this severity exists (critical, high, medium, low)",
                 .severity(\.failOn), default: "never"),
             Key("delivery-grace", "How long after purchase delivery may take", .duration(\.deliveryGraceMillis)),
+            Key(
+                "entitlement-lookback",
+                "How long after the backend's expires_at an entitlement is still compared with Apple",
+                .duration(\.entitlementLookbackMillis)),
+            Key(
+                "entitlement-tolerance", "How far the backend's expires_at may be from Apple's expiry",
+                .duration(\.entitlementToleranceMillis)),
             Key("finish-grace", "How long after delivery finishing may take", .duration(\.finishGraceMillis)),
             Key("pending-limit", "How long a purchase may stay pending", .duration(\.pendingLimitMillis)),
             Key("request-timeout", "Timeout of one Apple request", .duration(\.requestTimeoutMillis)),

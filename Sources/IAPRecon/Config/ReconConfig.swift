@@ -33,6 +33,11 @@ public struct ReconConfig: Sendable, Hashable {
     public var deliveryGraceMillis: Int64 = 3_600_000
     public var finishGraceMillis: Int64 = 86_400_000
     public var pendingLimitMillis: Int64 = 86_400_000
+    /// How long after the backend's `expires_at` an entitlement is still compared with Apple (a renewal the backend
+    /// never heard of must still be found).
+    public var entitlementLookbackMillis: Int64 = 60 * 86_400_000
+    /// How far the backend's `expires_at` may be from Apple's before `ENTITLEMENT_EXPIRY_MISMATCH`.
+    public var entitlementToleranceMillis: Int64 = 86_400_000
     /// The app's own bundle ids.
     public var bundleIDs: [String] = []
     /// When the ledger begins (`--ledger-start`: a day `2026-01-01` or an ISO 8601 time / epoch ms), as given;
@@ -123,6 +128,7 @@ public enum ConfigError: LocalizedError, Sendable, Equatable {
 public enum DurationText {
     /// The shortest text of whole hours, seconds or milliseconds that reads back as `millis` (`24h`, `60s`, `500ms`).
     public static func text(_ millis: Int64) -> String {
+        if millis > 0, millis % 86_400_000 == 0, millis / 86_400_000 > 1 { return "\(millis / 86_400_000)d" }
         if millis > 0, millis % 3_600_000 == 0 { return "\(millis / 3_600_000)h" }
         if millis % 1000 == 0 { return "\(millis / 1000)s" }
         return "\(millis)ms"

@@ -44,6 +44,9 @@ public struct ReconSettings: Sendable {
     public var sharedSecret: SharedSecret?
     /// App Store Server API credentials, when complete.
     public var serverAPIKey: ServerAPIKeyFile?
+    /// `--entitlement-lookback` and `--entitlement-tolerance` (CONTRACT §3, §4).
+    public var entitlementLookback: Duration = .seconds(60 * 86_400)
+    public var entitlementTolerance: Duration = .seconds(86_400)
 
     /// Inclusive bounds in days since 1970-01-01; nil = open.
     public struct DayRange: Sendable, Hashable {
@@ -161,7 +164,9 @@ extension ReconConfig {
                 baseDelay: .milliseconds(retryBaseDelayMillis)),
             excludeOldTransactions: excludeOldTransactions, historyDays: historyDays,
             sharedSecret: sharedSecret.map(SharedSecret.init),
-            serverAPIKey: serverAPIKey)
+            serverAPIKey: serverAPIKey,
+            entitlementLookback: .milliseconds(entitlementLookbackMillis),
+            entitlementTolerance: .milliseconds(entitlementToleranceMillis))
     }
 
     /// `--ledger-start`: a day (`2026-01-01`, midnight UTC) or an ISO 8601 time / epoch ms.

@@ -51,3 +51,50 @@ extension ReconStore {
         return try stmt.step() && SQLiteRow(stmt, table: "entitlements").int64("present") == 1
     }
 }
+
+/// Apple's subscription statuses in the store: the latest answer per original transaction id and environment.
+extension ReconStore {
+    /// Keeps Apple's answer, replacing an earlier one for the same subscription and environment.
+    public func recordSubscriptionStatus(_ s: SubscriptionStatus) throws(StoreError) {
+        try db.prepare(
+            """
+            INSERT INTO subscription_statuses (original_transaction_id, environment, status, product_id, expires_date,
+                grace_period_expires_date, auto_renew_status, revocation_date, price_milli, currency, learned_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            ON CONFLICT (original_transaction_id, environment) DO UPDATE SET status = ?3, product_id = ?4,
+                expires_date = ?5, grace_period_expires_date = ?6, auto_renew_status = ?7, revocation_date = ?8,
+                price_milli = ?9, currency = ?10, learned_at = ?11
+            """
+        ).run([
+            .text(s.originalTransactionID), .text(s.environment.rawValue), .integer(Int64(s.status.rawValue)),
+            s.productID.map { .text($0) } ?? .null, s.expiresDate.map { .integer($0) } ?? .null,
+            s.gracePeriodExpiresDate.map { .integer($0) } ?? .null, s.autoRenew.map { .integer($0 ? 1 : 0) } ?? .null,
+            s.revocationDate.map { .integer($0) } ?? .null, s.price.map { .integer($0.milliunits) } ?? .null,
+            s.price.map { .text($0.currency) } ?? .null, .integer(s.learnedAt),
+        ])
+    }
+
+    /// Apple's answers the store learned by `asOf`, by original transaction id and environment.
+    public func subscriptionStatuses(learnedBy asOf: Int64) throws(StoreError) -> [SubscriptionStatus] {
+        let stmt = try db.prepare(
+            """
+            SELECT * FROM subscription_statuses WHERE learned_at <= ? ORDER BY original_transaction_id, environment
+            """)
+        try stmt.bind([.integer(asOf)])
+        var rows: [SubscriptionStatus] = []
+        while try stmt.step() {
+            let row = SQLiteRow(stmt, table: "subscription_statuses")
+            guard let code = SubscriptionStatus.Code(rawValue: Int(row.int64("status"))) else { continue }
+            rows.append(
+                SubscriptionStatus(
+                    originalTransactionID: row.text("original_transaction_id"),
+                    environment: row.environment("environment") ?? .production, status: code,
+                    productID: row.optionalText("product_id"), expiresDate: row.optionalInt64("expires_date"),
+                    gracePeriodExpiresDate: row.optionalInt64("grace_period_expires_date"),
+                    autoRenew: row.optionalInt64("auto_renew_status").map { $0 != 0 },
+                    revocationDate: row.optionalInt64("revocation_date"), price: row.money("price_milli", "currency"),
+                    learnedAt: row.int64("learned_at")))
+        }
+        return rows
+    }
+}

@@ -84,13 +84,17 @@ public struct DetectorSet: Sendable {
     /// The detector fed the payment summaries beside the Financial Reports (one check per fiscal month
     /// and region currency).
     public var payment: [PaymentMismatch]
+    /// Detectors fed each compared entitlement (``SubscriptionLine``).
+    public var subscription: [any SubscriptionDetector]
 
     /// A set of detectors.
     public init(
         transaction: [any TransactionDetector], original: [any OriginalTransactionDetector],
         receipt: [any ReceiptDetector], sales: [SalesReportMismatch] = [],
-        financial: [FinancialReportMismatch] = [], payment: [PaymentMismatch] = []
+        financial: [FinancialReportMismatch] = [], payment: [PaymentMismatch] = [],
+        subscription: [any SubscriptionDetector] = []
     ) {
+        self.subscription = subscription
         self.transaction = transaction
         self.original = original
         self.receipt = receipt
@@ -108,14 +112,15 @@ public struct DetectorSet: Sendable {
         ],
         original: [SharedTransaction(), RestoreAsPurchase()],
         receipt: [EnvironmentClaimMismatch(), InvalidReceipt(), BundleMismatch()],
-        sales: [SalesReportMismatch()], financial: [FinancialReportMismatch()], payment: [PaymentMismatch()]
+        sales: [SalesReportMismatch()], financial: [FinancialReportMismatch()], payment: [PaymentMismatch()],
+        subscription: [PaidNotEntitled(), EntitledNotPaid(), EntitlementExpiryMismatch()]
     )
 
     /// Every code some detector in the set reports.
     public var codes: Set<FindingCode> {
         Set(
             transaction.map(\.code) + original.map(\.code) + receipt.map(\.code) + sales.map(\.code)
-                + financial.map(\.code) + payment.map(\.code))
+                + financial.map(\.code) + payment.map(\.code) + subscription.map(\.code))
     }
 
     /// Runs every transaction detector over one group.

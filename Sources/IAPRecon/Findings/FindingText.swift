@@ -78,11 +78,12 @@ extension Finding {
     init(
         _ code: FindingCode, transactionID: String, originalTransactionID: String? = nil,
         userIDs: [String], productID: String? = nil, environment: StoreEnvironment? = nil,
-        amount: Money? = nil, message: Message, recordIDs: [String] = [], receiptID: String? = nil
+        amount: Money? = nil, message: Message, recordIDs: [String] = [], receiptID: String? = nil,
+        subject: String? = nil
     ) {
         self.init(
             code: code, transactionID: transactionID, originalTransactionID: originalTransactionID,
             userIDs: userIDs, productID: productID, environment: environment, amount: amount,
-            detail: message.text, recordIDs: recordIDs, receiptID: receiptID)
+            detail: message.text, recordIDs: recordIDs, receiptID: receiptID, subject: subject)
     }
 }

@@ -37,18 +37,22 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, Comparable {
     case salesReportMismatch = "SALES_REPORT_MISMATCH"
     case financialReportMismatch = "FINANCIAL_REPORT_MISMATCH"
     case paymentMismatch = "PAYMENT_MISMATCH"
+    case paidNotEntitled = "PAID_NOT_ENTITLED"
+    case entitledNotPaid = "ENTITLED_NOT_PAID"
+    case entitlementExpiryMismatch = "ENTITLEMENT_EXPIRY_MISMATCH"
 
     /// The severity CONTRACT §4 assigns to the code.
     public var severity: Severity {
         switch self {
-        case .sharedTransaction, .undelivered, .productionAsSandbox, .bundleMismatch, .missingRecord:
+        case .sharedTransaction, .undelivered, .productionAsSandbox, .bundleMismatch, .missingRecord, .paidNotEntitled:
             return .critical
         case .duplicateRecord, .deliveredUnverified, .sandboxInProduction, .invalidReceipt,
-            .productMismatch, .refundedDelivered, .salesReportMismatch, .financialReportMismatch, .paymentMismatch:
+            .productMismatch, .refundedDelivered, .salesReportMismatch, .financialReportMismatch, .paymentMismatch,
+            .entitledNotPaid:
             return .high
         case .restoreAsPurchase, .unfinished, .stuckPending, .unknownProduct:
             return .medium
-        case .environmentClaimMismatch, .priceMismatch:
+        case .environmentClaimMismatch, .priceMismatch, .entitlementExpiryMismatch:
             return .low
         }
     }

@@ -30,6 +30,8 @@ public struct ReconciliationReport: Sendable {
     /// Whether a Financial Report is in the store: CONTRACT §5 writes `month_close.csv` and
     /// `financial_reconciliation.csv` then, header-only when no month was compared.
     public var financialReportInStore = false
+    /// The entitlements compared with Apple; nil when none is in the store.
+    public var subscriptions: SubscriptionsReport? = nil
 
     /// Excel's row limit leaves room for a header.
     public static let pendingLimit = 1_000_000

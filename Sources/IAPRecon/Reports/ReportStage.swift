@@ -26,6 +26,9 @@ public struct ReportStage {
     /// was compared); removed otherwise, so the folder never shows an earlier run's reconciliation.
     public static let salesFileName = "sales_reconciliation.csv"
 
+    /// Written besides ``fileNames`` when entitlements are in the store; removed otherwise.
+    public static let subscriptionsFileName = "subscriptions.csv"
+
     /// Written besides ``fileNames`` when a Financial Report is in the store; removed otherwise.
     public static let monthCloseFileNames = ["month_close.csv", "financial_reconciliation.csv"]
 
@@ -47,7 +50,8 @@ public struct ReportStage {
     /// report was compared), and `run` completed with the store's counts and the totals.
     public func assemble(
         store: ReconStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord,
-        sales: SalesReconciliationReport? = nil, monthClose: MonthCloseReport? = nil
+        sales: SalesReconciliationReport? = nil, monthClose: MonthCloseReport? = nil,
+        subscriptions: SubscriptionsReport? = nil
     ) throws -> ReconciliationReport {
         var run = run
         let counts = try store.counts()
@@ -74,6 +78,7 @@ public struct ReportStage {
         report.sales = sales
         report.salesReportInStore = try !store.salesReportDays().isEmpty
         report.monthClose = monthClose
+        report.subscriptions = subscriptions
         report.financialReportInStore = try store.hasFinancialReports()
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
@@ -111,6 +116,12 @@ public struct ReportStage {
             try ReportFile.remove(salesPath)
         }
         try writeMonthClose(report)
+        let subscriptionsPath = out + "/" + Self.subscriptionsFileName
+        if let subscriptions = report.subscriptions {
+            try ReportFile.write(CSVReports.subscriptions(subscriptions).encoded(), to: subscriptionsPath)
+        } else {
+            try ReportFile.remove(subscriptionsPath)
+        }
         let warnings = report.run.warnings ?? []
         let workbookWarnings = try XLSXReportWriter.write(report, store: store, to: out + "/reconciliation.xlsx")
         if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }

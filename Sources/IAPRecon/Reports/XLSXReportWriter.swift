@@ -51,6 +51,7 @@ public enum XLSXReportWriter {
         XLSXDocument(
             sheets: [summary(report), revenue(report)] + (report.sales.map { [appleSales($0)] } ?? [])
                 + (report.monthClose.map { [monthClose($0)] } ?? [])
+                + (report.subscriptions.map { [subscriptions($0, zone: zone(report))] } ?? [])
                 + [discrepancies(report), pending(report), rejected(report), run(report)])
     }
 

@@ -64,7 +64,8 @@ public struct NightlyRun {
         let report = try recorder.stage("report") {
             var report = try reportStage.assemble(
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
-                run: recorder.record, sales: detected.sales, monthClose: detected.monthClose)
+                run: recorder.record, sales: detected.sales, monthClose: detected.monthClose,
+                subscriptions: detected.subscriptions)
             try reportStage.write(&report, store: deps.store)
             try reportStage.recordShown(report, runID: recorder.runID, store: deps.store)
             return report
@@ -94,6 +95,8 @@ extension NightlyRun {
         /// Apple's Financial Reports beside the ledger and the payments; nil when no report covers a
         /// fiscal month that ended by `asOf`.
         public var monthClose: MonthCloseReport?
+        /// The entitlements beside Apple's state of their subscriptions; nil when none is in the store.
+        public var subscriptions: SubscriptionsReport?
     }
 
     /// Detects at `asOf` and records the findings under `runID` (with their history).
@@ -150,6 +153,7 @@ extension NightlyRun {
                 timeZone: settings.salesReportTimeZone.identifier, financial: [], payment: stage.detectors.payment)
             for finding in built.findings { try spool.add(finding) }
         }
+        let subscriptions = try compareSubscriptions(stage, spool: spool)
         try spool.flush()
         let findings: FindingTotals
         let recorded: Bool
@@ -162,7 +166,7 @@ extension NightlyRun {
         }
         return Detection(
             findings: ReportStage.RecordedFindings(totals: findings, runID: recorded ? runID : nil),
-            revenue: revenue, sales: report, monthClose: monthClose)
+            revenue: revenue, sales: report, monthClose: monthClose, subscriptions: subscriptions)
     }
 }
 

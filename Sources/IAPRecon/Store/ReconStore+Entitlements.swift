@@ -98,3 +98,19 @@ extension ReconStore {
         return rows
     }
 }
+
+extension ReconStore {
+    /// Every piece of evidence under one original transaction id (its renewals, restores and upgrades), in the order
+    /// it was recorded.
+    public func evidence(originalTransactionID: String) throws -> [EvidenceRecord] {
+        let stmt = try db.prepare(
+            """
+            SELECT \(EvidenceRow.columns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
+            WHERE e.original_transaction_id = ? ORDER BY e.recorded_at, e.id
+            """)
+        try stmt.bind([.text(originalTransactionID)])
+        var result: [EvidenceRecord] = []
+        while try stmt.step() { result.append(try EvidenceRow.read(stmt)) }
+        return result
+    }
+}

@@ -30,6 +30,9 @@ import Testing
         .salesReportMismatch: SalesReportMismatchTests.cases,
         .financialReportMismatch: FinancialReportMismatchTests.cases,
         .paymentMismatch: PaymentMismatchTests.cases,
+        .paidNotEntitled: SubscriptionFindingsTests.paidNotEntitled,
+        .entitledNotPaid: SubscriptionFindingsTests.entitledNotPaid,
+        .entitlementExpiryMismatch: SubscriptionFindingsTests.expiryMismatch,
     ]
 
     /// Only the detectors of `code` (a code may be checked per transaction and per receipt).
@@ -38,7 +41,8 @@ import Testing
         return DetectorSet(
             transaction: all.transaction.filter { $0.code == code }, original: all.original.filter { $0.code == code },
             receipt: all.receipt.filter { $0.code == code }, sales: all.sales.filter { $0.code == code },
-            financial: all.financial.filter { $0.code == code }, payment: all.payment.filter { $0.code == code })
+            financial: all.financial.filter { $0.code == code }, payment: all.payment.filter { $0.code == code },
+            subscription: all.subscription.filter { $0.code == code })
     }
 
     static func findings(of code: FindingCode, _ testCase: DetectorCase) -> [ExpectedFinding] {

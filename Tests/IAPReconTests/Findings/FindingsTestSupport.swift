@@ -219,6 +219,8 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
     var sales: SalesInput? = nil
     /// Apple's Financial Reports and payment summaries the groups are reconciled against, if any.
     var finance: FinanceInput? = nil
+    /// The backend's entitlements and Apple's word on their subscriptions, if any.
+    var subscriptions: SubscriptionInput? = nil
     var expected: [ExpectedFinding]
 
     var testDescription: String { name }
@@ -228,6 +230,13 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
         var timeZone: TimeZone
         var days: [Int]
         var apple: [SalesReportRow]
+    }
+
+    /// Entitlements with Apple's status answers and the evidence under each original transaction id.
+    struct SubscriptionInput: Sendable {
+        var entitlements: [Entitlement]
+        var statuses: [SubscriptionStatus] = []
+        var evidence: [EvidenceRecord] = []
     }
 
     /// Apple's Financial Report rows and payment summaries of a case (days in America/Los_Angeles).
@@ -262,6 +271,25 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
                 timeZone: zone.identifier, financial: detectors.financial, payment: detectors.payment)
             var collector = FindingCollector()
             for finding in all + built.findings { collector.report(finding) }
+            all = collector.sorted
+        }
+        if let subscriptions {
+            let comparison = SubscriptionComparison(
+                context: context, lookbackMillis: 60 * Fx.day, toleranceMillis: Fx.day)
+            var collector = FindingCollector()
+            for finding in all { collector.report(finding) }
+            for entitlement in subscriptions.entitlements {
+                let status = subscriptions.statuses.first {
+                    $0.originalTransactionID == entitlement.originalTransactionID
+                }
+                let evidence = subscriptions.evidence.filter {
+                    $0.entry.originalTransactionID == entitlement.originalTransactionID
+                }
+                guard let line = comparison.line(entitlement, status: status, evidence: evidence) else { continue }
+                for detector in detectors.subscription {
+                    detector.inspect(line, tolerance: Fx.day, asOf: context.asOf, into: &collector)
+                }
+            }
             all = collector.sorted
         }
         return all

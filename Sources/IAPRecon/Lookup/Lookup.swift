@@ -69,7 +69,7 @@ public struct LookupReport: Sendable, Codable, Hashable {
         if let revoked = n.revocationDate {
             text += "; revoked \(Timestamp.iso(revoked))" + (n.revocationType.map { " (\($0))" } ?? "")
         }
-        text += renewalPreference(n)
+        text += renewalPreference(n) + subscriptionMeaning(n)
         text += n.source == "history" ? " — from Apple's notification history" : " — received by the webhook"
         return text
     }
@@ -125,10 +125,23 @@ public enum Lookup {
             title = "order \(id)"
         }
         var transactionIDs = Set(rows.map(\.transactionID))
+        // Every original transaction the subject touches: a subscription's story is all of its transactions.
+        var originals = Set(rows.map(\.originalTransactionID))
         switch subject {
-        case .transaction(let id), .originalTransaction(let id): transactionIDs.insert(id)
+        case .transaction(let id): transactionIDs.insert(id)
+        case .originalTransaction(let id):
+            transactionIDs.insert(id)
+            originals.insert(id)
         case .order(_, let ids): transactionIDs.formUnion(ids)
         case .user: break
+        }
+        let entitlements = try store.entitlements(userID: userID, originalTransactionIDs: originals.sorted())
+        originals.formUnion(entitlements.map(\.originalTransactionID))
+        if case .user = subject {
+        } else {
+            for original in originals.sorted() {
+                transactionIDs.formUnion(try store.evidence(originalTransactionID: original).map(\.entry.transactionID))
+            }
         }
         let receipts = try store.receiptHeaders(ids: rows.compactMap(\.receiptID), userID: userID)
         let evidence = try store.evidence(
@@ -188,7 +201,7 @@ public enum Lookup {
         }
         // Apple's notifications about these purchases: type, subtype and Apple's signed date.
         let notifications = try store.notifications(
-            transactionIDs: transactionIDs.sorted(), originalTransactionIDs: rows.map(\.originalTransactionID))
+            transactionIDs: transactionIDs.sorted(), originalTransactionIDs: originals.sorted())
         for n in notifications {
             add(n.signedDate, 5, "notification", LookupReport.describe(n), transaction: n.transactionID)
         }
@@ -223,6 +236,15 @@ public enum Lookup {
                 continue
             }
         }
+        for event in subscriptionEvents(
+            evidence: evidence, entitlements: entitlements,
+            statuses: try store.subscriptionStatuses(learnedBy: .max).filter {
+                originals.contains($0.originalTransactionID)
+            },
+            context: DetectionContext.readingEvidence(bundleIDs: bundleIDs))
+        {
+            add(event.time, event.order, event.kind, event.text, transaction: event.transactionID, user: event.userID)
+        }
         for h in findings {
             let f = h.finding
             let amount = f.amount.map { " [\($0.formatted) \($0.currency)]" } ?? ""
@@ -240,6 +262,7 @@ public enum Lookup {
         var delivered = 0
         var refunded = 0
         var upgraded = 0
+        var tests = 0
         var undelivered: [String] = []
         for id in transactionIDs.sorted() {
             let group = TransactionGroup(
@@ -248,6 +271,11 @@ public enum Lookup {
             let facts = TransactionFacts(group, in: context)
             let paid = facts.confirmedByApple || group.records.contains { $0.verificationStatus == .verified }
             guard paid else { continue }
+            // A Sandbox, Xcode or LocalTesting purchase charged nobody.
+            if Self.isTestPurchase(facts, group) {
+                tests += 1
+                continue
+            }
             charged += 1
             if case .refunded = facts.refund { refunded += 1 }
             if facts.refund.isUpgraded { upgraded += 1 }
@@ -261,11 +289,14 @@ public enum Lookup {
         var answer = "\(title): "
         if transactionIDs.isEmpty {
             answer += "no purchases in the store"
+        } else if charged == 0, tests > 0 {
+            answer += "no charge: \(tests) test purchase\(tests == 1 ? "" : "s") (Sandbox)"
         } else if charged == 0 {
             answer += "no charge Apple confirms"
         } else {
             answer += "charged for \(charged) purchase\(charged == 1 ? "" : "s"), delivered \(delivered) of \(charged)"
         }
+        if charged > 0, tests > 0 { answer += "; \(tests) test purchase\(tests == 1 ? "" : "s") (Sandbox), no charge" }
         if refunded > 0 { answer += "; \(refunded) refunded" }
         if upgraded > 0 { answer += "; \(upgraded) upgraded to another subscription (prorated refund by Apple)" }
         if !undelivered.isEmpty { answer += "; NOT DELIVERED: " + undelivered.joined(separator: ", ") }

@@ -45,6 +45,31 @@ extension ReconStore {
         return rows
     }
 
+    /// The entitlements of a user or of any of the subscriptions, by original transaction id, then user.
+    public func entitlements(userID: String?, originalTransactionIDs: [String]) throws(StoreError) -> [Entitlement] {
+        var found: [String: Entitlement] = [:]
+        func collect(_ column: String, _ value: String) throws(StoreError) {
+            let stmt = try db.prepare(
+                """
+                SELECT user_id, original_transaction_id, product_id, expires_at, environment, updated_at
+                FROM entitlements WHERE \(column) = ?
+                """)
+            try stmt.bind([.text(value)])
+            while try stmt.step() {
+                let row = SQLiteRow(stmt, table: "entitlements")
+                let e = Entitlement(
+                    userID: row.text("user_id"), originalTransactionID: row.text("original_transaction_id"),
+                    productID: row.text("product_id"), expiresAt: row.int64("expires_at"),
+                    environment: row.environment("environment") ?? .production,
+                    updatedAt: row.optionalInt64("updated_at"))
+                found[e.originalTransactionID + "|" + e.userID] = e
+            }
+        }
+        if let userID { try collect("user_id", userID) }
+        for id in Set(originalTransactionIDs) { try collect("original_transaction_id", id) }
+        return found.keys.sorted().compactMap { found[$0] }
+    }
+
     /// Whether any entitlement is in the store.
     public func hasEntitlements() throws(StoreError) -> Bool {
         let stmt = try db.prepare("SELECT EXISTS (SELECT 1 FROM entitlements) AS present")

@@ -12,8 +12,9 @@ import Testing
     static let day: Int64 = 86_400_000
     static let t0: Int64 = 1_795_000_000_000  // 2026-11-18T09:46:40Z
 
-    /// A monthly subscription Apple sold and renewed, whose auto-renew the customer turned off and which expired;
-    /// the ledger never booked it. And a Sandbox subscription.
+    /// A monthly subscription Apple sold and renewed, whose auto-renew the customer turned off and which expired.
+    ///
+    /// The ledger never booked it. And a Sandbox subscription.
     func makeStore() async throws -> ReconConfig {
         let t0 = Self.t0
         let day = Self.day

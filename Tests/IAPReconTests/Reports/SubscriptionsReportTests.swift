@@ -11,8 +11,9 @@ import Testing
     static let day: Int64 = 86_400_000
     static let t0: Int64 = 1_795_000_000_000  // 2026-11-18T11:06:40Z
 
-    /// Apple renewed subscription 4000000101 on t0 − 5 days for 30 days (its notification received then); the backend
-    /// ended u1's access on t0 − 3 days. u2's subscription 4000000201 Apple never spoke of.
+    /// Apple renewed subscription 4000000101 on t0 − 5 days for 30 days; the backend ended u1's access on t0 − 3 days.
+    ///
+    /// Apple never spoke of u2's subscription 4000000201.
     func report() async throws -> (CommandOutput, XLSXArchive) {
         let (t0, day) = (Self.t0, Self.day)
         var renewal = SignedNotifications.transaction(

@@ -50,7 +50,7 @@ import Testing
         let excel = " is not a date Excel can store (1900-01-01...9999-12-31); written as text"
         #expect(
             warnings == [
-                "reconciliation.xlsx sheet 'Summary' cell A49: 0001-01-01" + excel,
+                "reconciliation.xlsx sheet 'Summary' cell A52: 0001-01-01" + excel,
                 "reconciliation.xlsx sheet 'Revenue' cell A2: 0001-01-01" + excel,
                 "reconciliation.xlsx sheet 'Pending' cell E2: 0001-01-01 00:00:00" + excel,
             ])

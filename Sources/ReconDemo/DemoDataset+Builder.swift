@@ -23,6 +23,12 @@ extension DemoDataset {
         var unreachable: [String] = []
         /// The days Apple's sales reports cover.
         var salesReportDays: [Int] = []
+        /// The fiscal month of Apple's Financial Reports and payment summary.
+        var financialPeriod: FiscalPeriod?
+        /// Sales of the developer's other app (Financial Reports only).
+        var otherAppSales: [SimulatorTransaction] = []
+        /// Regions whose Financial Report is not handed over.
+        var undownloadedReportRegions: [String] = []
         /// The last transaction id handed to an anomaly.
         var next = 2_000_000_900_000
         let hour: Int64 = 3_600_000

@@ -293,3 +293,39 @@ extension DemoDataset.Builder {
         rows.append(yearly)
     }
 }
+
+extension DemoDataset.Builder {
+    /// The developer's other app: Apple's Financial Reports and payments cover it too.
+    static let otherApp = "com.example.recon.stickers"
+
+    /// FINANCIAL_REPORT_MISMATCH and PAYMENT_MISMATCH: Apple's Financial Reports and payment summary
+    /// cover the last fiscal month that ended before the as-of.
+    ///
+    /// In that month the ledger booked a sale Apple never made (a yearly subscription in Germany,
+    /// which only upgrades sell otherwise: no receipt, no trace at Apple), and Apple paid the United
+    /// Kingdom for the developer's other app, whose region finance did not download (it fetched this
+    /// app's regions only): a region paid with no Financial Report in the store.
+    func addMonthCloseMismatches() {
+        let zone = TimeZone(identifier: DemoDataset.salesReportTimeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+        let today = Timestamp.dayAndSecond(asOf, in: zone).day
+        guard let period = AppleFiscalCalendar.lastPeriod(endedBefore: today) else { return }
+        financialPeriod = period
+        let phantom = fresh(
+            "pro_yearly", user: "user-close-phantom", daysAgo: Int64(today - (period.end - 2)),
+            storefront: ("DEU", "EUR"))
+        rows.append(phantom)
+        injected.append((.financialReportMismatch, phantom.transactionID))
+        for k in 0..<3 {
+            next += 1
+            // 20:00 UTC is midday in Pacific time: a week apart, inside the fiscal month.
+            let date = Int64(period.start + 3 + 7 * k) * day + 20 * hour
+            otherAppSales.append(
+                SimulatorTransaction(
+                    transactionId: String(next), productId: "sticker_pack", bundleId: Self.otherApp,
+                    environment: "Production", purchaseDate: date, quantity: k == 1 ? 2 : 1, type: "Consumable",
+                    price: k == 1 ? 1_580 : 790, currency: "GBP", storefront: "GBR", orderId: "MK" + String(next)))
+        }
+        undownloadedReportRegions = ["GB"]
+        injected.append((.paymentMismatch, "GBP"))
+    }
+}

@@ -17,13 +17,22 @@ public struct DemoDataset: Sendable {
     public var seed: SimulatorSeed
     /// Transactions whose Server API calls should fail (to show a purchase stuck pending).
     public var unreachableTransactionIDs: [String]
-    /// What was injected, by finding code: (code, transaction id).
+    /// What was injected, by finding code: (code, transaction id), or for `PAYMENT_MISMATCH` (code,
+    /// region currency).
     public var injected: [(FindingCode, String)]
     /// The days (since 1970-01-01, in ``salesReportTimeZone``) Apple's Summary Sales Reports
     /// cover: quiet days no other anomaly touches.
     public var salesReportDays: [Int] = []
     /// Apple's zone for worldwide agreements, the sales reports' days.
     public static let salesReportTimeZone = "America/Los_Angeles"
+    /// The Apple fiscal month of the Financial Reports and the payment summary: the last that ended
+    /// before the as-of (nil when ``AppleFiscalCalendar`` has none).
+    public var financialPeriod: FiscalPeriod?
+    /// Sales of the developer's other app: in Apple's Financial Reports and payments (they cover
+    /// the whole developer account), unknown to this app's ledger and to the simulator's seed.
+    public var otherAppSales: [SimulatorTransaction] = []
+    /// Regions whose Financial Report finance did not download: paid in the summary, not imported.
+    public var undownloadedReportRegions: [String] = []
 
     public static let defaultAsOf: Int64 = 1_795_176_000_000  // 2026-11-20T12:00:00Z
     public static let sharedSecret = "demo-shared-secret-7f3a"
@@ -123,10 +132,15 @@ extension DemoDataset {
         builder.addFamilyRevoke()
         try builder.addSalesReportMismatches()
         try builder.addUpgrade()
-        return DemoDataset(
+        builder.addMonthCloseMismatches()
+        var dataset = DemoDataset(
             bundleID: builder.bundle, asOf: asOf, products: builder.productsCSV(), transactions: builder.ledgerCSV(),
             receipts: builder.receiptLines.joined(separator: "\n") + "\n", seed: builder.simulatorSeed(),
             unreachableTransactionIDs: builder.unreachable, injected: builder.injected,
             salesReportDays: builder.salesReportDays)
+        dataset.financialPeriod = builder.financialPeriod
+        dataset.otherAppSales = builder.otherAppSales
+        dataset.undownloadedReportRegions = builder.undownloadedReportRegions
+        return dataset
     }
 }

@@ -88,6 +88,7 @@ public enum DemoRun {
         let receipts = try write(inputs, "receipts.jsonl", dataset.receipts)
         let products = try write(inputs, "products.csv", dataset.products)
         let salesReports = try dataset.writeSalesReports(into: inputs)
+        let finance = try dataset.writeFinancialReports(into: inputs)
         var config = simulatorConfig
         config.salesReportTimeZone = DemoDataset.salesReportTimeZone
         logger.info("App Store simulator listening", metadata: ["url": "\(simulator.baseURL.absoluteString)"])
@@ -96,8 +97,9 @@ public enum DemoRun {
         do {
             outcome = try await ReconDependencies(config: config, logger: logger).nightly(
                 ImportRequest(
-                    transactions: [transactions], receipts: [receipts], products: [products], salesReports: salesReports
-                ),
+                    transactions: [transactions], receipts: [receipts], products: [products],
+                    salesReports: salesReports,
+                    financialReports: finance.reports, payments: finance.payments),
                 progress: progress)
         } catch {
             await simulator.stop()
@@ -106,11 +108,13 @@ public enum DemoRun {
         await simulator.stop()
         var lines = outcome.lines
         lines.append("store: \(database)")
+        let financeInputs = (finance.reports + finance.payments).map { URL(fileURLWithPath: $0).lastPathComponent }
         lines.append(
-            "inputs: \(inputs)/ (transactions.csv, receipts.jsonl, products.csv, simulator-seed.json, S_D_*.txt.gz)")
-        lines.append(
-            "reports: "
-                + (ReportStage.fileNames + [ReportStage.salesFileName]).map { "\(out)/\($0)" }.joined(separator: ", "))
+            "inputs: \(inputs)/ ("
+                + (["transactions.csv", "receipts.jsonl", "products.csv", "simulator-seed.json", "S_D_*.txt.gz"]
+                + financeInputs).joined(separator: ", ") + ")")
+        let reports = ReportStage.fileNames + [ReportStage.salesFileName] + ReportStage.monthCloseFileNames
+        lines.append("reports: " + reports.map { "\(out)/\($0)" }.joined(separator: ", "))
         lines.append("try: iap-recon lookup --db \(database) --user user-paid-nothing-1")
         lines.append(
             "try: iap-recon lookup --db \(database) --user user-refunded-later  (a refund only the sweep revealed)")

@@ -11,8 +11,9 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Generate sample data, start the App Store simulator on loopback, run the nightly job against it.",
         discussion: """
             The data holds thousands of purchases over 30 days (USD, EUR, JPY storefronts; all four \
-            product types; all three receipt formats) with every finding code injected. Nothing \
-            leaves 127.0.0.1. Deterministic for a --seed.
+            product types; all three receipt formats) with every finding code injected, and Apple's \
+            sales reports, Financial Reports and payment summary, so the month close has something to \
+            find. Nothing leaves 127.0.0.1. Deterministic for a --seed.
             """)
 
     @Option(name: .customLong("out"), help: ArgumentHelp("Folder for the store, inputs and reports.", valueName: "dir"))

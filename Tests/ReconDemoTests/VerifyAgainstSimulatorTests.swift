@@ -21,12 +21,14 @@ import Testing
             extraFaults: faults)
         var config = simulatorConfig
         config.salesReportTimeZone = DemoDataset.salesReportTimeZone
+        let finance = try dataset.writeFinancialReports(into: dir.path)
         _ = try await config.dependencies(at: dataset.asOf).importFiles(
             ImportRequest(
                 transactions: [try dir.write("t.csv", dataset.transactions)],
                 receipts: [try dir.write("r.jsonl", dataset.receipts)],
                 products: [try dir.write("p.csv", dataset.products)],
-                salesReports: try dataset.writeSalesReports(into: dir.path)))
+                salesReports: try dataset.writeSalesReports(into: dir.path), financialReports: finance.reports,
+                payments: finance.payments))
         return (dataset, simulator, config)
     }
 

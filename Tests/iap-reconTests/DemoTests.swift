@@ -11,6 +11,9 @@ import Testing
         let first = try runIAPRecon(["demo", "--out", dir.file("a"), "--purchases", "300", "--seed", "5"])
         #expect(first.exitCode == 0, "\(first.stderr)")
         #expect(first.stdout.contains("reports: \(dir.file("a"))/discrepancies.csv"))
+        #expect(
+            first.stdout.contains("\(dir.file("a"))/month_close.csv, \(dir.file("a"))/financial_reconciliation.csv"))
+        #expect(first.stdout.contains("85012345_1026_EU.txt") && first.stdout.contains("financial_report.csv"))
         let discrepancies = try dir.read("a/discrepancies.csv")
         let codes = Set(
             discrepancies.split(separator: "\r\n").dropFirst().compactMap {
@@ -21,7 +24,9 @@ import Testing
             "missing: \(Set(FindingCode.allCases.map(\.rawValue)).subtracting(codes))")
         let second = try runIAPRecon(["demo", "--out", dir.file("b"), "--purchases", "300", "--seed", "5"])
         #expect(second.exitCode == 0)
-        for name in ["discrepancies.csv", "revenue_daily.csv", "rejected.csv"] {
+        for name in [
+            "discrepancies.csv", "revenue_daily.csv", "rejected.csv", "month_close.csv", "financial_reconciliation.csv",
+        ] {
             // rejected.csv names the input file, which lives in each run's own folder.
             let a = try dir.read("a/" + name).replacingOccurrences(of: dir.file("a"), with: "")
             let b = try dir.read("b/" + name).replacingOccurrences(of: dir.file("b"), with: "")

@@ -21,7 +21,7 @@ import Synchronization
 /// Routes, under a production base (`/production`) and a sandbox base (`/sandbox`):
 /// `POST /verifyReceipt`, `GET /inApps/v1/transactions/{id}`, `GET /inApps/v2/history/{id}`,
 /// `GET /inApps/v1/lookup/{orderId}`, `GET /inApps/v2/refund/lookup/{id}`,
-/// `POST /inApps/v1/notifications/history`. Server API answers
+/// `POST /inApps/v1/notifications/history`, `GET /inApps/v1/subscriptions/{id}`. Server API answers
 /// are JWS signed by a test ``SigningAuthority`` whose root is ``rootCertificateDER``.
 ///
 /// ```swift
@@ -248,6 +248,7 @@ public final class AppStoreSimulator: Sendable {
                     revision: request.uri.queryParameters.get("revision"), now: now, bundleID: bundleID)
             }
         }
+        addSubscriptionStatusRoute(to: router, state: state)
 
         let app = Application(
             router: router,
@@ -268,7 +269,8 @@ public final class AppStoreSimulator: Sendable {
         }
     }
 
-    private static func serverAPI(
+    /// Checks the bearer token and gives the route its environment, "now" and the token's bundle id.
+    static func serverAPI(
         _ request: Request, _ context: SimulatorContext, _ state: SimulatorState,
         _ answer: (StoreEnvironment, Date, String?) -> SimulatorReply
     ) -> Response {

@@ -187,6 +187,8 @@ enum SimulatedServerAPI {
         var appAccountToken: String?
         /// Present, and true, only for a subscription the customer upgraded (Apple's `isUpgraded`).
         var isUpgraded: Bool?
+        /// `subscriptionGroupIdentifier`: stated in subscription status answers only.
+        var subscriptionGroupIdentifier: String? = nil
     }
 
     static func payload(_ transaction: SimulatorTransaction, store: SimulatorStore, now: Date) -> TransactionPayload {

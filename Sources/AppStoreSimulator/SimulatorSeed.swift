@@ -23,11 +23,15 @@ public struct SimulatorSeed: Codable, Sendable, Hashable {
     public var transactions: [SimulatorTransaction]
     /// Receipts `verifyReceipt` knows, keyed by the SHA-256 of their data.
     public var receipts: [SimulatorReceipt]
+    /// How auto-renewable subscriptions renew, by original transaction id (auto-renew turned off, billing retry,
+    /// grace period); a subscription not listed renews as its transactions show, and lapses when they end.
+    public var subscriptions: [SimulatorSubscription]?
 
     /// Creates a seed.
     public init(
         bundleId: String, appAppleId: Int64? = nil, sharedSecret: String? = nil, historyPageSize: Int? = nil,
-        apiKey: SimulatorAPIKey? = nil, transactions: [SimulatorTransaction] = [], receipts: [SimulatorReceipt] = []
+        apiKey: SimulatorAPIKey? = nil, transactions: [SimulatorTransaction] = [], receipts: [SimulatorReceipt] = [],
+        subscriptions: [SimulatorSubscription]? = nil
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -36,6 +40,7 @@ public struct SimulatorSeed: Codable, Sendable, Hashable {
         self.apiKey = apiKey
         self.transactions = transactions
         self.receipts = receipts
+        self.subscriptions = subscriptions
     }
 
     /// Reads a seed file.
@@ -287,7 +292,7 @@ public struct SimulatorReceipt: Codable, Sendable, Hashable {
 
 extension KeyedDecodingContainer {
     /// A timestamp given as epoch milliseconds or an ISO 8601 string.
-    fileprivate func decodeTimestamp(_ key: Key) throws -> Int64 {
+    func decodeTimestamp(_ key: Key) throws -> Int64 {
         if let millis = try? decode(Int64.self, forKey: key) { return millis }
         let text = try decode(String.self, forKey: key)
         if let millis = Int64(text) { return millis }
@@ -298,18 +303,18 @@ extension KeyedDecodingContainer {
         return millis
     }
 
-    fileprivate func decodeTimestampIfPresent(_ key: Key) throws -> Int64? {
+    func decodeTimestampIfPresent(_ key: Key) throws -> Int64? {
         guard contains(key), !((try? decodeNil(forKey: key)) ?? false) else { return nil }
         return try decodeTimestamp(key)
     }
 
     /// An id given as a string or a number.
-    fileprivate func decodeIDString(_ key: Key) throws -> String {
+    func decodeIDString(_ key: Key) throws -> String {
         if let number = try? decode(Int64.self, forKey: key) { return String(number) }
         return try decode(String.self, forKey: key)
     }
 
-    fileprivate func decodeIDStringIfPresent(_ key: Key) throws -> String? {
+    func decodeIDStringIfPresent(_ key: Key) throws -> String? {
         guard contains(key), !((try? decodeNil(forKey: key)) ?? false) else { return nil }
         return try decodeIDString(key)
     }

@@ -70,6 +70,8 @@ struct SimulatorStore: Sendable {
     let apiPublicKey: P256.Signing.PublicKey?
     /// Transactions a later purchase upgraded (they read `isUpgraded`), with the upgrade's date.
     let upgraded: [String: Int64]
+    /// How each listed subscription renews, by original transaction id.
+    let subscriptions: [String: SimulatorSubscription]
 
     /// Every app the seed sells for: a Server API token may name any of them.
     var bundleIDs: Set<String> { Set([seed.bundleId] + seed.transactions.compactMap(\.bundleId)) }
@@ -118,6 +120,14 @@ struct SimulatorStore: Sendable {
         self.upgraded = Dictionary(
             seed.transactions.compactMap { t in t.upgradedFromTransactionId.map { ($0, t.purchaseDate) } },
             uniquingKeysWith: min)
+        var subscriptions: [String: SimulatorSubscription] = [:]
+        for subscription in seed.subscriptions ?? [] {
+            guard subscriptions[subscription.originalTransactionId] == nil else {
+                throw .invalidSeed("subscription \(subscription.originalTransactionId) appears twice")
+            }
+            subscriptions[subscription.originalTransactionId] = subscription
+        }
+        self.subscriptions = subscriptions
         if let apiKey = seed.apiKey {
             guard let key = try? P256.Signing.PublicKey(pemRepresentation: apiKey.publicKeyPEM) else {
                 throw .invalidSeed("apiKey.publicKeyPEM is not a P-256 public key")

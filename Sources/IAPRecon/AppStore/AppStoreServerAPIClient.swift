@@ -213,7 +213,7 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// `call` with each app's token in turn until one answer is not "not found" (the last
     /// app's answer otherwise).
-    private func acrossApps<Result>(
+    func acrossApps<Result>(
         _ call: (AppStoreTokenSigner) async -> Result, notFound: (Result) -> Bool
     ) async -> Result {
         var answer = await call(signers[0])
@@ -223,7 +223,7 @@ public struct AppStoreServerAPIClient: Sendable {
         return answer
     }
 
-    private static func isNotFound<Value>(_ call: Call<Value>) -> Bool {
+    static func isNotFound<Value>(_ call: Call<Value>) -> Bool {
         if case .failed(_, let apiError, _) = call { return apiError?.isNotFoundInEnvironment == true }
         return false
     }
@@ -261,7 +261,7 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// One logical call: production first when `environment` is nil, then sandbox when
     /// production says the id is not there (4040010, 4040005) or answers a bare 401.
-    private func performWithFallback<Value: Sendable>(
+    func performWithFallback<Value: Sendable>(
         _ endpoint: AppleEndpointKind, environment: StoreEnvironment?, path: String, query: [(String, String)],
         signer: AppStoreTokenSigner, _ decode: @escaping @Sendable (AppleJSONValue) -> Value?
     ) async -> (Call<Value>, StoreEnvironment, Int) {

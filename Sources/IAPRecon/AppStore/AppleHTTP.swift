@@ -14,6 +14,8 @@ public enum AppleEndpointKind: String, Sendable, Hashable, CaseIterable, CustomS
     case refundHistory
     /// `POST /inApps/v1/notifications/history` (Get Notification History).
     case notificationHistory
+    /// `GET /inApps/v1/subscriptions/{transactionId}` (Get All Subscription Statuses).
+    case subscriptionStatuses
 
     public var description: String { rawValue }
 }

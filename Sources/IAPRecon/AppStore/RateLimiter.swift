@@ -2,15 +2,17 @@ import Foundation
 
 /// A token bucket per Apple endpoint, so a batch never exceeds Apple's published request rates.
 ///
-/// Defaults (``appleDefaults``): 50 requests/s for the App Store Server API endpoints, 10/s for
-/// Look Up Order ID and Get Refund History; `verifyReceipt` has no published limit and is not
-/// throttled unless a rate is configured for it. A bucket holds one second's worth of tokens.
-/// Waiting happens outside the actor, so one slow caller never blocks the others' bookkeeping.
+/// Defaults (``appleDefaults``): 50 requests/s for the App Store Server API endpoints (Get All
+/// Subscription Statuses among them), 10/s for Look Up Order ID and Get Refund History, as Apple
+/// publishes them (https://developer.apple.com/documentation/appstoreserverapi/identifying-rate-limits);
+/// `verifyReceipt` has no published limit and is not throttled unless a rate is configured for it.
+/// A bucket holds one second's worth of tokens. Waiting happens outside the actor, so one slow
+/// caller never blocks the others' bookkeeping.
 public actor RateLimiter {
     /// Requests per second by endpoint Apple publishes or we assume.
     public static let appleDefaults: [AppleEndpointKind: Double] = [
         .transactionInfo: 50, .transactionHistory: 50, .orderLookup: 10, .refundHistory: 10,
-        .notificationHistory: 50,
+        .notificationHistory: 50, .subscriptionStatuses: 50,
     ]
 
     private struct Bucket {

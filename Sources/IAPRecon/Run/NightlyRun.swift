@@ -207,6 +207,14 @@ extension VerifyStageSummary {
             counts["history_rejected"] = sweep.rejected
             counts["history_open_windows"] = sweep.openWindows.count
         }
+        if let subscriptions {
+            counts["subscription_statuses_asked"] = subscriptions.asked
+            counts["subscription_statuses"] = subscriptions.recorded
+            counts["subscription_statuses_not_found"] = subscriptions.notFound
+            counts["subscription_statuses_unreachable"] = subscriptions.unreachable
+            counts["subscription_statuses_rejected"] = subscriptions.rejected
+            counts["subscription_statuses_after_as_of"] = subscriptions.afterAsOf
+        }
         return counts
     }
 }

@@ -76,6 +76,13 @@ public final class ReconDependencies {
         NotificationHistorySweep(client: client, check: notificationCheck(), historyDays: settings.historyDays)
     }
 
+    /// The subscription status sweep over `client`, checking Apple's JWS with the notifications' verifier.
+    func subscriptionSweep(_ client: AppStoreServerAPIClient) -> SubscriptionStatusSweep {
+        SubscriptionStatusSweep(
+            client: client, verifier: notificationCheck().verifier,
+            lookbackMillis: settings.entitlementLookback.inMilliseconds, concurrency: settings.endpoints.concurrency)
+    }
+
     func decodeStage() -> DecodeStage {
         DecodeStage(decoder: ReceiptDecoder(trust: trust, expectedBundleIDs: Set(settings.bundleIDs), clock: clock))
     }
@@ -86,6 +93,7 @@ public final class ReconDependencies {
             bundleIDs: Set(settings.bundleIDs), concurrency: settings.endpoints.concurrency)
         stage.excludeOldTransactions = settings.excludeOldTransactions
         stage.notificationSweep = apple.serverAPI.map(notificationSweep)
+        stage.subscriptionSweep = apple.serverAPI.map(subscriptionSweep)
         return stage
     }
 

@@ -15,6 +15,8 @@ public struct VerifyStageSummary: Sendable, Hashable, Codable {
     public var requests = 0
     /// The Get Notification History sweep, when Server API credentials exist.
     public var sweep: SweepSummary?
+    /// The subscription status sweep, when Server API credentials exist and entitlements are in the store.
+    public var subscriptions: SubscriptionStatusSummary?
 
     public var line: String {
         "verify: \(verified) verified, \(invalid) invalid, \(unreachable) unreachable (still pending), \(noEvidence) without evidence (still pending), \(orphanReceipts) receipts without ledger rows checked, \(receiptsDecoded) receipts decoded"
@@ -38,6 +40,8 @@ public struct VerifyStage: Sendable {
     public var excludeOldTransactions = false
     /// Apple's later word (CONTRACT §3): swept after the pending rows when Server API credentials exist.
     public var notificationSweep: NotificationHistorySweep?
+    /// Apple's status of each subscription an entitlement may hold (CONTRACT §3): asked after the notification sweep.
+    public var subscriptionSweep: SubscriptionStatusSweep?
 
     public init(
         verifyReceipt: VerifyReceiptClient?, serverAPI: AppStoreServerAPIClient?, signedData: SignedDataVerifier,
@@ -106,12 +110,15 @@ public struct VerifyStage: Sendable {
             // Refunds, reversals, revocations and renewals Apple reported since the last sweep.
             summary.sweep = try await notificationSweep.run(store: store, in: run, logger: logger)
         }
+        if let subscriptionSweep, try store.hasEntitlements() {
+            summary.subscriptions = try await subscriptionSweep.run(store: store, in: run, logger: logger)
+        }
         return summary
     }
 
-    /// The summary's lines: the verify line, then the sweep's when there was one.
+    /// The summary's lines: the verify line, then the sweeps' when there were any.
     public static func lines(_ summary: VerifyStageSummary) -> [String] {
-        [summary.line] + (summary.sweep.map { [$0.line] } ?? [])
+        [summary.line] + (summary.sweep.map { [$0.line] } ?? []) + (summary.subscriptions.map { [$0.line] } ?? [])
     }
 
     /// Receipts no ledger row names, fetched a page at a time as the verification reaches them.

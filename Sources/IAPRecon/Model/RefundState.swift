@@ -35,7 +35,7 @@ enum RefundState {
 
     init(_ authentic: [EvidenceRecord]) {
         var latest: (record: EvidenceRecord, state: RefundState)?
-        for record in authentic {
+        for record in RefundState.upgradesCarriedOver(authentic) {
             guard let state = RefundState.stated(by: record) else { continue }
             if let current = latest, RefundState.statedAt(current.record) > RefundState.statedAt(record) { continue }
             latest = (record, state)
@@ -46,6 +46,32 @@ enum RefundState {
     /// When Apple made the statement: its `signedDate`, else when it was recorded.
     static func statedAt(_ record: EvidenceRecord) -> Int64 {
         record.entry.signedDate ?? record.recordedAt
+    }
+
+    /// The evidence, with a cancellation that repeats an upgrade Apple stated read as that upgrade.
+    ///
+    /// Once authentic evidence marks a transaction upgraded (JWS `isUpgraded`, verifyReceipt `is_upgraded`, or an
+    /// app receipt that shows the upgrade), a later statement of the same cancellation that does not say why (an
+    /// app receipt or verifyReceipt answer without the flag) is that upgrade again, never a customer refund. Only
+    /// Apple's explicit `revocationType` (`REFUND_FULL`) makes an upgraded transaction a refund.
+    static func upgradesCarriedOver(_ authentic: [EvidenceRecord]) -> [EvidenceRecord] {
+        var upgrades: [String: [Int64?]] = [:]
+        for record in authentic where record.entry.isUpgraded == true {
+            upgrades[record.entry.transactionID, default: []].append(record.entry.cancellationDate)
+        }
+        guard !upgrades.isEmpty else { return authentic }
+        return authentic.map { record in
+            guard record.entry.isUpgraded != true, record.entry.revocationType == nil,
+                let cancelled = record.entry.cancellationDate,
+                let dates = upgrades[record.entry.transactionID],
+                dates.contains(where: { date in
+                    date.map { abs($0 - cancelled) <= EvidenceEntry.upgradeTolerance } ?? true
+                })
+            else { return record }
+            var repeated = record
+            repeated.entry.isUpgraded = true
+            return repeated
+        }
     }
 
     /// What one piece of evidence says about refunds: nil when it is silent; `.notRefunded` for

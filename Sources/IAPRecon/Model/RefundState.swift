@@ -43,9 +43,22 @@ enum RefundState {
         self = latest?.state ?? .notRefunded
     }
 
-    /// When Apple made the statement: its `signedDate`, else when it was recorded.
+    /// When Apple made the statement.
+    ///
+    /// A signed statement (JWS, Server API, notification) by its `signedDate`. A receipt speaks as of when it was
+    /// made, however late it was uploaded or verified: an app receipt as of its creation date (field 12), Apple's
+    /// verifyReceipt answer as of the receipt it was given (`receipt.receipt_creation_date_ms`), an iOS 6
+    /// transaction receipt (made at the purchase) as of its purchase; a cancellation it shows, as of that
+    /// cancellation at the earliest. So a stale receipt never undoes a later signed reversal, nor hides a later
+    /// signed refund. Anything else as of when it was recorded.
     static func statedAt(_ record: EvidenceRecord) -> Int64 {
-        record.entry.signedDate ?? record.recordedAt
+        let entry = record.entry
+        if let signed = entry.signedDate { return signed }
+        let isReceipt =
+            record.source == .verifyReceipt || (record.source == .offline && record.receiptFormat != .signedTransaction)
+        let made = entry.receiptCreationDate ?? (record.receiptFormat == .transactionReceipt ? entry.purchaseDate : nil)
+        guard isReceipt, let made else { return record.recordedAt }
+        return max(made, entry.cancellationDate ?? made)
     }
 
     /// The evidence, with a cancellation that repeats an upgrade Apple stated read as that upgrade.

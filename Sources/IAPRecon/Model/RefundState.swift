@@ -132,6 +132,17 @@ enum RefundState {
         return false
     }
 
+    /// Whether Apple gave back part of the price, not all of it.
+    ///
+    /// A prorated share Apple states below 100 % (a `REFUND_PRORATED`, or an upgrade's prorated refund). Apple's
+    /// Summary Sales Report shows such a refund as a row of 0 units with a negative amount: no unit comes back.
+    var isPartial: Bool {
+        switch self {
+        case .refunded(.prorated(let share?), _), .upgraded(share: let share?, _): return share < 100_000
+        case .refunded, .upgraded, .notRefunded, .familyRevoked: return false
+        }
+    }
+
     /// The amount Apple gave back out of `value`; nil when the prorated share is not stated.
     func refundedAmount(of value: Money) -> Money? {
         if case .upgraded(let share?, _) = self { return value.scaled(byPPM: Int64(share) * 10).roundedToMinorUnit }

@@ -33,6 +33,9 @@ public final class TransactionFacts: Sendable {
     /// A free trial wins over a discount when evidence differs. Such a purchase is worth Apple's price, never the
     /// catalog's (``value(of:)``).
     let offer: AppleOffer?
+    /// The purchase this transaction id is a second id of (a restore, a second device), when the ledger books it
+    /// under its primary id by as-of: one purchase, one sale (``SamePurchaseIndex``).
+    let bookedAsAnotherID: SamePurchaseIndex.Purchase?
 
     init(_ group: TransactionGroup, in context: DetectionContext) {
         self.group = group
@@ -53,6 +56,7 @@ public final class TransactionFacts: Sendable {
             .contains("FAMILY_SHARED")
         let offers = TransactionFacts.preferred(usable) { $0.entry.offer }
         self.offer = offers.contains(.freeTrial) ? .freeTrial : offers.first
+        self.bookedAsAnotherID = context.samePurchase.bookedPurchase(of: group.transactionID, asOf: context.asOf)
     }
 
     /// The distinct values a field takes in the most trustworthy evidence that states it.

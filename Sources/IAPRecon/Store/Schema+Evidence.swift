@@ -12,4 +12,10 @@ extension Schema {
         ALTER TABLE evidence ADD COLUMN offer_discount_type TEXT;
         ALTER TABLE evidence ADD COLUMN receipt_creation_date INTEGER;
         """
+
+    /// One subscription period's transactions on every device share its `web_order_line_item_id`: the index ties
+    /// a restore or a second device's transaction id to the purchase (``ReconStore/samePurchaseIndex()``).
+    static let evidenceByWebOrderLineItem = """
+        CREATE INDEX evidence_by_web_order_line_item ON evidence(web_order_line_item_id);
+        """
 }

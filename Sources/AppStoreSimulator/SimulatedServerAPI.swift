@@ -187,6 +187,8 @@ enum SimulatedServerAPI {
         var appAccountToken: String?
         /// Present, and true, only for a subscription the customer upgraded (Apple's `isUpgraded`).
         var isUpgraded: Bool?
+        var offerType: Int?
+        var offerDiscountType: String?
     }
 
     static func payload(_ transaction: SimulatorTransaction, store: SimulatorStore, now: Date) -> TransactionPayload {
@@ -227,7 +229,8 @@ enum SimulatedServerAPI {
             revocationType: transaction.revocationType,
             revocationPercentage: transaction.revocationPercentage,
             appAccountToken: transaction.appAccountToken,
-            isUpgraded: upgraded ? true : nil)
+            isUpgraded: upgraded ? true : nil, offerType: transaction.offerType,
+            offerDiscountType: transaction.offerDiscountType)
     }
 
     static func sign(

@@ -10,8 +10,9 @@ import IAPRecon
 /// Only Production transactions of the seed's bundle id are sales; a purchase counts on the
 /// calendar day of its purchase, a refund (revocation) as negative units on the day of the
 /// refund, at the refunded price per unit, and a refund Apple reversed as positive units again on
-/// the day of the reversal. Developer Proceeds are 70 % of the price, positive on refund rows too
-/// (the sign is in Units). Each day also has a row of app downloads (product type `1`), which the
+/// the day of the reversal. A partial refund (`REFUND_PRORATED` below 100 %) returns no unit: a row of
+/// 0 units whose Customer Price is the refunded amount, negative. Developer Proceeds are 70 % of the
+/// price, positive on refund rows too (the sign is in Units, or in the Customer Price of a 0-unit row). Each day also has a row of app downloads (product type `1`), which the
 /// reconciliation skips.
 public enum SimulatedSalesReport {
     /// Apple's columns, in Apple's order.
@@ -51,6 +52,8 @@ public enum SimulatedSalesReport {
         for seed: SimulatorSeed, day: Int, timeZone: TimeZone, extra: [SimulatorTransaction] = []
     ) -> String {
         var units: [Key: Int64] = [:]
+        // Partial refunds (and their reversals): 0 units, the amount summed per key (its price field unused).
+        var partial: [Key: Int64] = [:]
         for t in seed.transactions + extra
         where t.environment == "Production" && (t.bundleId == nil || t.bundleId == seed.bundleId)
             // A family member's access is not a sale (inAppOwnershipType FAMILY_SHARED).
@@ -68,26 +71,35 @@ public enum SimulatedSalesReport {
                 let key = Key(sku: t.productId, type: type, country: country, currency: currency, price: unit)
                 units[key, default: 0] += quantity
             }
+            // A partial refund (a prorated share below 100 %) takes no unit back: 0 units, the refunded amount
+            // (the share of the transaction's price, rounded to the currency's smallest unit).
+            var partialAmount: Int64?
+            if t.revocationType == "REFUND_PRORATED", let share = t.revocationPercentage, share < 100_000 {
+                partialAmount =
+                    Money(milliunits: t.price ?? 0, currency: currency).scaled(byPPM: Int64(share) * 10)
+                    .roundedToMinorUnit.milliunits
+            }
+            let partialKey = Key(sku: t.productId, type: type, country: country, currency: currency, price: 0)
             if let refunded = t.revocationDate, t.revocationType != "FAMILY_REVOKE",
                 Timestamp.dayAndSecond(refunded, in: timeZone).day == day
             {
-                var back = unit
-                if t.revocationType == "REFUND_PRORATED", let share = t.revocationPercentage {
-                    back = Money(milliunits: unit, currency: currency).scaled(byPPM: Int64(share) * 10).milliunits
+                if let partialAmount {
+                    partial[partialKey, default: 0] -= partialAmount
+                } else {
+                    let key = Key(sku: t.productId, type: type, country: country, currency: currency, price: -unit)
+                    units[key, default: 0] -= quantity
                 }
-                let key = Key(sku: t.productId, type: type, country: country, currency: currency, price: -back)
-                units[key, default: 0] -= quantity
             }
             // A refund Apple reversed stays on the refund day; the reversal is booked on its own day.
             if let refunded = t.revocationDate, let reversed = t.refundReversedDate, reversed >= refunded,
                 t.revocationType != "FAMILY_REVOKE", Timestamp.dayAndSecond(reversed, in: timeZone).day == day
             {
-                var back = unit
-                if t.revocationType == "REFUND_PRORATED", let share = t.revocationPercentage {
-                    back = Money(milliunits: unit, currency: currency).scaled(byPPM: Int64(share) * 10).milliunits
+                if let partialAmount {
+                    partial[partialKey, default: 0] += partialAmount
+                } else {
+                    let key = Key(sku: t.productId, type: type, country: country, currency: currency, price: unit)
+                    units[key, default: 0] += quantity
                 }
-                let key = Key(sku: t.productId, type: type, country: country, currency: currency, price: back)
-                units[key, default: 0] += quantity
             }
         }
         let date = appleDate(day)
@@ -96,7 +108,7 @@ public enum SimulatedSalesReport {
             let customer = Money(milliunits: price, currency: currency)
             // Apple writes Developer Proceeds positive on refund rows too: the sign is in Units.
             let proceeds = Money(milliunits: abs(price), currency: currency).scaled(byPPM: 700_000)
-            let subscription = type == "IAY" ? (units < 0 ? "" : "Renewal") : ""
+            let subscription = type == "IAY" ? (units <= 0 ? "" : "Renewal") : ""
             return [
                 "APPLE", "US", sku, "Example Developer", sku, "1.0", type, String(units), proceeds.formatted, date,
                 date, currency, country, currency, seed.appAppleId.map(String.init) ?? "1234567890",
@@ -113,6 +125,14 @@ public enum SimulatedSalesReport {
                 line(
                     sku: key.sku, type: key.type, units: count, country: key.country, currency: key.currency,
                     price: key.price))
+        }
+        for key in partial.keys.sorted() {
+            let amount = partial[key] ?? 0
+            guard amount != 0 else { continue }
+            lines.append(
+                line(
+                    sku: key.sku, type: key.type, units: 0, country: key.country, currency: key.currency, price: amount)
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -189,6 +189,8 @@ enum SimulatedServerAPI {
         var isUpgraded: Bool?
         /// `subscriptionGroupIdentifier`: stated in subscription status answers only.
         var subscriptionGroupIdentifier: String? = nil
+        var offerType: Int?
+        var offerDiscountType: String?
     }
 
     static func payload(_ transaction: SimulatorTransaction, store: SimulatorStore, now: Date) -> TransactionPayload {
@@ -229,7 +231,8 @@ enum SimulatedServerAPI {
             revocationType: transaction.revocationType,
             revocationPercentage: transaction.revocationPercentage,
             appAccountToken: transaction.appAccountToken,
-            isUpgraded: upgraded ? true : nil)
+            isUpgraded: upgraded ? true : nil, offerType: transaction.offerType,
+            offerDiscountType: transaction.offerDiscountType)
     }
 
     static func sign(

@@ -33,7 +33,7 @@ enum SimulatedVerifyReceipt {
             return status(redirect)
         }
         if let secret = store.seed.sharedSecret, password != secret { return status(21_004) }
-        var receipt = entry(transaction)
+        var receipt = entry(transaction, store: store, at: millis(now))
         receipt["bid"] = .string(transaction.bundleId ?? store.seed.bundleId)
         receipt["bvrs"] = "1.0"
         return SimulatorReply.json(200, ["status": 0, "receipt": .object(receipt)])
@@ -74,8 +74,10 @@ enum SimulatedVerifyReceipt {
     private static func appReceipt(
         store: SimulatorStore, receipt: SimulatorReceipt, environment: StoreEnvironment, excludeOld: Bool, now: Date
     ) -> SimulatorReply {
-        let purchases = receipt.transactionIds.compactMap { store.transactions[$0] }
-        let created = purchases.map(\.purchaseDate).max() ?? Int64(now.timeIntervalSince1970 * 1000)
+        // An answer made now knows nothing bought later.
+        let at = millis(now)
+        let purchases = receipt.transactionIds.compactMap { store.transactions[$0] }.filter { $0.purchaseDate <= at }
+        let created = purchases.map(\.purchaseDate).max() ?? at
         let firstPurchase = purchases.map { $0.originalPurchaseDate ?? $0.purchaseDate }.min() ?? created
         let seedApp = SimJSON.integer(store.seed.appAppleId ?? 0)
         let receiptJSON: [String: SimJSON] = [
@@ -89,7 +91,7 @@ enum SimulatedVerifyReceipt {
             "receipt_creation_date": .string(appleDate(created)),
             "request_date_ms": .string(String(Int64(now.timeIntervalSince1970 * 1000))),
             "original_purchase_date_ms": .string(String(firstPurchase)),
-            "in_app": .array(purchases.map { .object(entry($0)) }),
+            "in_app": .array(purchases.map { .object(entry($0, store: store, at: at)) }),
         ]
         var body: [String: SimJSON] = [
             "status": 0,
@@ -100,7 +102,9 @@ enum SimulatedVerifyReceipt {
         if !subscriptionFamilies.isEmpty {
             var latest: [SimulatorTransaction] = []
             for family in subscriptionFamilies.sorted() {
-                let members = (store.families[family] ?? []).filter { $0.environment == receipt.environment }
+                let members = (store.families[family] ?? []).filter {
+                    $0.environment == receipt.environment && $0.purchaseDate <= at
+                }
                 if excludeOld {
                     if let last = members.last { latest.append(last) }
                 } else {
@@ -109,13 +113,22 @@ enum SimulatedVerifyReceipt {
             }
             // Apple lists the newest first.
             body["latest_receipt_info"] = .array(
-                latest.sorted { $0.purchaseDate > $1.purchaseDate }.map { .object(entry($0)) })
+                latest.sorted { $0.purchaseDate > $1.purchaseDate }.map { .object(entry($0, store: store, at: at)) })
         }
         return SimulatorReply.json(200, body)
     }
 
-    /// One `in_app` / `latest_receipt_info` object, with Apple's string-typed fields.
-    static func entry(_ transaction: SimulatorTransaction) -> [String: SimJSON] {
+    /// Epoch milliseconds of `date`.
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// One `in_app` / `latest_receipt_info` object as Apple answers at `at` (epoch ms), with Apple's string-typed
+    /// fields (https://developer.apple.com/documentation/appstorereceipts/responsebody/latest_receipt_info).
+    ///
+    /// It shows only what had happened by `at`: a refund or revocation (`cancellation_date`, `cancellation_reason`)
+    /// once made and until Apple reversed it; an upgrade (`is_upgraded` `"true"`, with the upgrade's time as
+    /// `cancellation_date`) once the customer upgraded. `is_trial_period`, `is_in_intro_offer_period` (for
+    /// subscriptions) and `in_app_ownership_type` as the seed states them.
+    static func entry(_ transaction: SimulatorTransaction, store: SimulatorStore, at: Int64) -> [String: SimJSON] {
         let original = transaction.originalPurchaseDate ?? transaction.purchaseDate
         var entry: [String: SimJSON] = [
             "quantity": .string(String(transaction.quantity ?? 1)),
@@ -126,19 +139,30 @@ enum SimulatedVerifyReceipt {
             "purchase_date_ms": .string(String(transaction.purchaseDate)),
             "original_purchase_date": .string(appleDate(original)),
             "original_purchase_date_ms": .string(String(original)),
-            "is_trial_period": "false",
-            "in_app_ownership_type": "PURCHASED",
+            "is_trial_period": transaction.isFreeTrial ? "true" : "false",
+            "in_app_ownership_type": .string(transaction.inAppOwnershipType ?? "PURCHASED"),
         ]
+        if transaction.isAutoRenewable {
+            let intro = transaction.offerType == 1 && !transaction.isFreeTrial
+            entry["is_in_intro_offer_period"] = intro ? "true" : "false"
+        }
         if let expires = transaction.expiresDate {
             entry["expires_date"] = .string(appleDate(expires))
             entry["expires_date_ms"] = .string(String(expires))
         }
         if let webOrder = transaction.webOrderLineItemId { entry["web_order_line_item_id"] = .string(webOrder) }
-        if let revoked = transaction.revocationDate, transaction.refundReversedDate == nil {
+        let reversed = transaction.refundReversedDate.map { $0 <= at } ?? false
+        let upgraded = store.upgraded[transaction.transactionId].flatMap { $0 <= at ? $0 : nil }
+        if let revoked = transaction.revocationDate, revoked <= at, !reversed {
             entry["cancellation_date"] = .string(appleDate(revoked))
             entry["cancellation_date_ms"] = .string(String(revoked))
             entry["cancellation_reason"] = .string(String(transaction.revocationReason ?? 0))
+        } else if let upgraded {
+            // "For an auto-renewable subscription plan that was upgraded, the time and date of the upgrade".
+            entry["cancellation_date"] = .string(appleDate(upgraded))
+            entry["cancellation_date_ms"] = .string(String(upgraded))
         }
+        if upgraded != nil { entry["is_upgraded"] = "true" }
         return entry
     }
 

@@ -157,6 +157,10 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
     /// `DID_CHANGE_RENEWAL_PREF`/`UPGRADE` (`transactionReason` `PURCHASE`), and that one reads
     /// `isUpgraded` (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype).
     public var upgradedFromTransactionId: String?
+    /// `offerType`: `1` introductory, `2` promotional, `3` offer code, `4` win-back; nil: no offer.
+    public var offerType: Int?
+    /// `offerDiscountType`: `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`.
+    public var offerDiscountType: String?
 
     /// Creates a transaction.
     public init(
@@ -167,7 +171,7 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         revocationReason: Int? = nil, revocationType: String? = nil, revocationPercentage: Int? = nil,
         orderId: String? = nil, webOrderLineItemId: String? = nil, appAccountToken: String? = nil,
         refundReversedDate: Int64? = nil, inAppOwnershipType: String? = nil,
-        upgradedFromTransactionId: String? = nil
+        upgradedFromTransactionId: String? = nil, offerType: Int? = nil, offerDiscountType: String? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -192,13 +196,15 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         self.refundReversedDate = refundReversedDate
         self.inAppOwnershipType = inAppOwnershipType
         self.upgradedFromTransactionId = upgradedFromTransactionId
+        self.offerType = offerType
+        self.offerDiscountType = offerDiscountType
     }
 
     private enum CodingKeys: String, CodingKey {
         case transactionId, originalTransactionId, productId, bundleId, environment, purchaseDate
         case originalPurchaseDate, expiresDate, quantity, type, price, currency, storefront, revocationDate
         case revocationReason, revocationType, revocationPercentage, orderId, webOrderLineItemId, appAccountToken
-        case refundReversedDate, inAppOwnershipType, upgradedFromTransactionId
+        case refundReversedDate, inAppOwnershipType, upgradedFromTransactionId, offerType, offerDiscountType
     }
 
     public init(from decoder: any Decoder) throws {
@@ -226,6 +232,8 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         refundReversedDate = try c.decodeTimestampIfPresent(.refundReversedDate)
         inAppOwnershipType = try c.decodeIfPresent(String.self, forKey: .inAppOwnershipType)
         upgradedFromTransactionId = try c.decodeIDStringIfPresent(.upgradedFromTransactionId)
+        offerType = try c.decodeIfPresent(Int.self, forKey: .offerType)
+        offerDiscountType = try c.decodeIfPresent(String.self, forKey: .offerDiscountType)
     }
 
     /// The original transaction id, defaulted.
@@ -247,6 +255,12 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
 
     /// Whether it is an auto-renewable subscription (it then appears in `latest_receipt_info`).
     public var isAutoRenewable: Bool { appleType == "Auto-Renewable Subscription" }
+
+    /// Whether the customer paid nothing: a `FREE_TRIAL` offer, or an offer priced at 0 (verifyReceipt
+    /// `is_trial_period`).
+    public var isFreeTrial: Bool {
+        offerDiscountType?.uppercased() == "FREE_TRIAL" || (offerType != nil && price == 0)
+    }
 }
 
 /// A receipt `verifyReceipt` knows.

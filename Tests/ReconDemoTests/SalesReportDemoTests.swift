@@ -64,7 +64,9 @@ import Testing
     }
 
     /// Apple writes a refund as negative units at a negative customer price, on the day of the
-    /// refund; a prorated refund at the refunded share.
+    /// refund; a partial (prorated) refund as 0 units with the refunded amount, negative; Developer Proceeds
+    /// positive on every row, refunds too
+    /// (https://developer.apple.com/help/app-store-connect/reference/summary-sales-report).
     @Test func theSimulatorsReportWritesRefundsAsNegativeUnits() throws {
         let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
         let bought = try #require(Timestamp.parse("2026-11-09T10:00:00-08:00"))
@@ -91,7 +93,9 @@ import Testing
         #expect(
             rows.map { [$0[2], $0[6], $0[7], $0[9], $0[12], $0[15]].joined(separator: " ") } == [
                 "demo_app 1 \(40 + day % 17) 11/09/2026 US 0.00", "season_pass IAC -1 11/09/2026 US -19.98",
-                "season_pass IAC -1 11/09/2026 US -9.99", "season_pass IAC 2 11/09/2026 US 19.98",
+                "season_pass IAC 2 11/09/2026 US 19.98", "season_pass IAC 0 11/09/2026 US -9.99",
             ])
+        // Developer Proceeds: 70 % of the price, positive on the refund rows too.
+        #expect(rows.dropFirst().map { String($0[8]) } == ["13.99", "13.99", "6.99"])
     }
 }

@@ -100,6 +100,29 @@ import Testing
         await simulator.stop()
     }
 
+    /// Get Notification History serves 180 days in production
+    /// (https://developer.apple.com/documentation/appstoreserverapi/get-notification-history): history since a
+    /// sweep long ago that Apple no longer keeps is a warning in run.json, said once.
+    @Test func historyAppleNoLongerKeepsIsAWarningOnce() async throws {
+        let (_, _, config) = try await prepare()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let store = try ReconStore(path: config.databasePath)
+        let old = try store.startNotificationSweep(
+            environment: .production, startDate: now - 500 * 86_400_000, endDate: now - 400 * 86_400_000)
+        try store.completeNotificationSweep(old.id)
+        func warnings(_ run: Int64) throws -> [String] {
+            let json = try #require(try ReconStore(path: config.databasePath).runRecordJSON(run))
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            return record["warnings"] as? [String] ?? []
+        }
+        let first = try await config.dependencies().verify()
+        #expect(first.lines.last?.contains("Apple no longer keeps it") == true, "\(first.lines)")
+        #expect(try warnings(1).count == 1)
+        #expect(try warnings(1).first?.hasPrefix("notification history Production from ") == true)
+        _ = try await config.dependencies().verify()
+        #expect(try warnings(2).isEmpty)
+    }
+
     @Test func appleUnreachableLeavesRowsPendingNeverInvalid() async throws {
         let (dataset, simulator, baseConfig) = try await prepare(faults: [
             .always(at: "/production/verifyReceipt", .hang)

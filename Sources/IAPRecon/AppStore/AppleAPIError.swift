@@ -21,6 +21,9 @@ public struct AppleAPIError: RawRepresentable, Error, Sendable, Hashable, Codabl
     public static let invalidRequestRevision = AppleAPIError(4_000_005)
     /// 4000006: the transaction id is invalid.
     public static let invalidTransactionID = AppleAPIError(4_000_006)
+    /// 4000012: the start date is earlier than the earliest allowed date (Get Notification History keeps 180 days
+    /// in production, 30 in sandbox; https://developer.apple.com/documentation/appstoreserverapi/startdatetoofarinpasterror).
+    public static let startDateTooFarInPast = AppleAPIError(4_000_012)
     /// 4040001: App Store account not found.
     public static let accountNotFound = AppleAPIError(4_040_001)
     /// 4040002: App Store account not found; retry.
@@ -44,7 +47,7 @@ public struct AppleAPIError: RawRepresentable, Error, Sendable, Hashable, Codabl
 
     private static let names: [Int64: String] = [
         4_000_000: "general bad request", 4_000_005: "invalid request revision",
-        4_000_006: "invalid transaction id", 4_040_001: "account not found",
+        4_000_006: "invalid transaction id", 4_000_012: "start date too far in past", 4_040_001: "account not found",
         4_040_002: "account not found (retryable)", 4_040_003: "app not found",
         4_040_004: "app not found (retryable)", 4_040_005: "original transaction id not found",
         4_040_006: "original transaction id not found (retryable)", 4_040_010: "transaction id not found",

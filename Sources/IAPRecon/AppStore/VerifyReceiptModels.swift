@@ -124,6 +124,16 @@ enum VerifyReceiptParser {
         if let list = json["latest_receipt_info"] {
             latest = list.list.compactMap { entry(from: $0, bundleID: $0["bid"]?.string) }
         }
+        // The answer speaks for the receipt Apple was given, as of its creation date; an upgrade is marked as
+        // Apple marks it (`is_upgraded`), else as the receipt shows it (EvidenceEntry.markingUpgrades).
+        let created = receipt?["receipt_creation_date_ms"]?.int64
+        let all = EvidenceEntry.markingUpgrades(inApp + latest).map {
+            var entry = $0
+            entry.receiptCreationDate = created
+            return entry
+        }
+        inApp = Array(all.prefix(inApp.count))
+        latest = Array(all.dropFirst(inApp.count))
         return VerifyReceiptAnswer(
             status: body.status,
             verdict: VerifyReceiptStatus.verdict(for: body.status),
@@ -132,7 +142,7 @@ enum VerifyReceiptParser {
             environment: json["environment"]?.string.map(StoreEnvironment.init(raw:)),
             bundleID: receipt?["bundle_id"]?.string ?? receipt?["bid"]?.string,
             receiptType: receipt?["receipt_type"]?.string,
-            receiptCreationDate: receipt?["receipt_creation_date_ms"]?.int64,
+            receiptCreationDate: created,
             applicationVersion: receipt?["application_version"]?.string ?? receipt?["bvrs"]?.string,
             originalApplicationVersion: receipt?["original_application_version"]?.string,
             inApp: inApp,
@@ -143,7 +153,9 @@ enum VerifyReceiptParser {
         )
     }
 
-    /// Maps one `in_app` / `latest_receipt_info` / iOS 6 receipt object.
+    /// Maps one `in_app` / `latest_receipt_info` / iOS 6 receipt object, with the fields Apple documents for
+    /// them (https://developer.apple.com/documentation/appstorereceipts/responsebody/latest_receipt_info): a
+    /// `cancellation_date` with `is_upgraded` `"true"` is the upgrade of a subscription, not a refund.
     static func entry(from value: AppleJSONValue, bundleID: String?) -> EvidenceEntry? {
         guard value.object != nil, let transactionID = value["transaction_id"]?.string, !transactionID.isEmpty
         else { return nil }
@@ -159,7 +171,11 @@ enum VerifyReceiptParser {
             cancellationReason: value["cancellation_reason"]?.string,
             webOrderLineItemID: value["web_order_line_item_id"]?.string,
             bundleID: bundleID,
-            inAppOwnershipType: value["in_app_ownership_type"]?.string
+            inAppOwnershipType: value["in_app_ownership_type"]?.string,
+            // "true" only: Apple sends "false" too, and an absent flag says nothing.
+            isUpgraded: value["is_upgraded"]?.bool == true ? true : nil,
+            isTrialPeriod: value["is_trial_period"]?.bool,
+            isInIntroOfferPeriod: value["is_in_intro_offer_period"]?.bool
         )
     }
 

@@ -13,6 +13,9 @@ public struct DetectionContext: Sendable {
     public var catalog: [String: [CatalogProduct]]
     /// When the ledger begins (`--ledger-start`); nil: it holds everything.
     public var ledgerStart: Int64?
+    /// The transaction ids that are one purchase (restores, second devices): counted once, never missing while the
+    /// ledger books any of them.
+    public var samePurchase = SamePurchaseIndex()
 
     /// The context at `asOf` with the given thresholds; their defaults live in ``ReconConfig`` alone, and the
     /// composition root passes the validated settings.

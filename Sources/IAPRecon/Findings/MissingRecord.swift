@@ -7,8 +7,12 @@
 /// trusted source; Apple has not refunded or revoked it; and it is not a family-shared copy
 /// (`inAppOwnershipType` `FAMILY_SHARED`: the family member did not pay). The amount is Apple's
 /// `price` ("the total amount of the transaction for the quantity the customer purchased"), else
-/// the catalog price × quantity. Users are the receipts' uploaders.
-/// A purchase before `--ledger-start` is older than the ledger itself: not missing from it.
+/// the catalog price × quantity; under an offer Apple's price, 0 for a free trial, never the catalog's. Users are the
+/// receipts' uploaders.
+/// A purchase before `--ledger-start` is older than the ledger itself: not missing from it. A restore or a second
+/// device's transaction (a new id with the purchase's original transaction id for a non-consumable, or the same
+/// `web_order_line_item_id` for a subscription period) is the same purchase: not missing when the ledger books any
+/// id of it, and reported once, under its primary id, when it books none.
 public struct MissingRecord: TransactionDetector {
     public let code = FindingCode.missingRecord
 
@@ -19,6 +23,9 @@ public struct MissingRecord: TransactionDetector {
         let group = facts.group
         let context = facts.context
         guard group.records.isEmpty else { return }
+        // Another id of one purchase (a restore, a second device): the ledger books it under its primary id, or
+        // the primary id reports it once (SamePurchaseIndex).
+        guard context.samePurchase.purchase(of: group.transactionID) == nil else { return }
 
         let paid = facts.usable.filter(\.isAuthentic)
         guard case .production = facts.environment, let proof = EvidenceRecord.mostDirect(paid),
@@ -30,11 +37,14 @@ public struct MissingRecord: TransactionDetector {
         let storefront = TransactionFacts.preferred(facts.usable) { $0.entry.storefront }.first
         let purchased = TransactionFacts.preferred(facts.usable) { $0.entry.purchaseDate }.first
         if let start = context.ledgerStart, let purchased, purchased < start { return }
+        // Under an offer (a free trial, an introductory price) Apple's price, never the catalog's.
         let amount =
-            facts.applePrice
-            ?? product.flatMap {
-                context.catalogValue($0, storefront: storefront, quantity: quantity)
-            }
+            facts.offer != nil
+            ? facts.offerValue(recorded: nil, productID: product, storefront: storefront)
+            : facts.applePrice
+                ?? product.flatMap {
+                    context.catalogValue($0, storefront: storefront, quantity: quantity)
+                }
         let uploaders = facts.usable.compactMap(\.uploaderUserID)
         let receipt = paid.compactMap(\.receiptID).first ?? facts.usable.compactMap(\.receiptID).first
         findings.report(

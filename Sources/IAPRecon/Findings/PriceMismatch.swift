@@ -8,7 +8,9 @@
 /// catalog row; a row without a storefront, or without a catalog row for its storefront, is
 /// compared only with a catalog row in its own currency. The amount is the difference of the
 /// totals (empty across currencies). A row recorded at price 0 (a free trial, a restore or a
-/// promotion not booked as revenue) is only compared with Apple's price, never with the catalog's.
+/// promotion not booked as revenue) is only compared with Apple's price, never with the catalog's; so is a purchase
+/// Apple made under an offer (verifyReceipt `is_trial_period`/`is_in_intro_offer_period`, JWS `offerType`): the
+/// catalog does not know offer prices, and a free trial's price is Apple's 0.
 /// A row whose product differs from Apple's is
 /// `PRODUCT_MISMATCH` only: its price differs because the product does.
 public struct PriceMismatch: TransactionDetector {
@@ -22,10 +24,14 @@ public struct PriceMismatch: TransactionDetector {
 
         let applePrices = TransactionFacts.preferred(facts.usable) { $0.entry.price }
         for row in facts.booked where facts.standsAsRevenue(row) {
-            guard let recorded = row.price, facts.appleProduct(differingFrom: row) == nil,
+            guard let recorded = row.price, facts.appleProduct(differingFrom: row) == nil else { continue }
+            // A free trial Apple states no price for cost nothing: that is Apple's price. Any other offer has a
+            // price of its own, which the catalog does not know.
+            var apple = applePrices
+            if apple.isEmpty, facts.offer == .freeTrial { apple = [Money(milliunits: 0, currency: recorded.currency)] }
+            guard !apple.isEmpty || facts.offer == nil,
                 let (reference, source) = PriceMismatch.reference(
-                    for: row, recorded: recorded, apple: applePrices,
-                    context: context)
+                    for: row, recorded: recorded, apple: apple, context: context)
             else { continue }
             let recordedTotal = recorded.times(row.quantity)
             let referenceTotal = source.isApple ? reference : reference.times(row.quantity)

@@ -12,6 +12,9 @@ enum RevenuePolicy {
         // there is no sale to count, neither a unit nor an amount
         // (https://developer.apple.com/documentation/appstoreserverapi/inappownershiptype).
         if facts.familyShared { return nil }
+        // A restore or a second device's transaction of a purchase the ledger books under its primary id: the
+        // purchase is counted there, once (SamePurchaseIndex).
+        if facts.bookedAsAnotherID != nil { return nil }
         if let credited = facts.booked.first(where: facts.isCredited) {
             return credited
         }

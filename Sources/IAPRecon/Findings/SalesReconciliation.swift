@@ -55,7 +55,7 @@ public struct SalesReconciliationLine: Sendable, Hashable {
 ///
 /// The ledger side is what the revenue report counts (``RevenuePolicy``): each Production
 /// purchase's counted row on the calendar day of its purchase, its refund on the day of the
-/// refund, a refund Apple reversed on the day of the refund and its reversal on the day of the
+/// refund (a partial refund as Apple's report shows it: 0 units, the refunded amount), a refund Apple reversed on the day of the refund and its reversal on the day of the
 /// reversal, all in the sales reports' time zone (Apple's day for worldwide agreements is
 /// America/Los_Angeles). Only days an imported report covers are compared; a key on such a day
 /// present on either side is a line. Apple's side is this app's rows only (``SalesReportApp``): a
@@ -146,18 +146,20 @@ public struct SalesReconciliation {
         addLedger(
             day: day(of: record.purchaseDate), record, storefront: storefront, currency: value.currency, units: units,
             amount: value.milliunits)
+        // A partial refund takes no unit back: Apple's report shows it as 0 units and a negative amount.
         for reversed in RevenuePolicy.reversedRefunds(facts, of: value) {
+            let back = reversed.reversal.refund.isPartial ? 0 : units
             addLedger(
                 day: day(of: reversed.refundedAt), record, storefront: storefront, currency: value.currency,
-                units: -units, amount: -reversed.amount.milliunits)
+                units: -back, amount: -reversed.amount.milliunits)
             addLedger(
                 day: day(of: reversed.reversedAt), record, storefront: storefront, currency: value.currency,
-                units: units, amount: reversed.amount.milliunits)
+                units: back, amount: reversed.amount.milliunits)
         }
         if let refund = RevenuePolicy.refund(facts, of: value) {
             addLedger(
-                day: day(of: refund.date), record, storefront: storefront, currency: value.currency, units: -units,
-                amount: -refund.amount.milliunits)
+                day: day(of: refund.date), record, storefront: storefront, currency: value.currency,
+                units: facts.refund.isPartial ? 0 : -units, amount: -refund.amount.milliunits)
         }
     }
 

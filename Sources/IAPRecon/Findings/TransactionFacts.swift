@@ -28,6 +28,14 @@ public final class TransactionFacts: Sendable {
     /// Whether Apple says this is a family member's access (`inAppOwnershipType` `FAMILY_SHARED`,
     /// App Store Server API): the family member paid nothing, so it is never revenue.
     let familyShared: Bool
+    /// The offer Apple says the purchase was made under; nil when it states none.
+    ///
+    /// A free trial wins over a discount when evidence differs. Such a purchase is worth Apple's price, never the
+    /// catalog's (``value(of:)``).
+    let offer: AppleOffer?
+    /// The purchase this transaction id is a second id of (a restore, a second device), when the ledger books it
+    /// under its primary id by as-of: one purchase, one sale (``SamePurchaseIndex``).
+    let bookedAsAnotherID: SamePurchaseIndex.Purchase?
 
     init(_ group: TransactionGroup, in context: DetectionContext) {
         self.group = group
@@ -46,6 +54,9 @@ public final class TransactionFacts: Sendable {
         self.applePrice = TransactionFacts.preferred(usable) { $0.entry.price }.first
         self.familyShared = TransactionFacts.preferred(usable) { $0.entry.inAppOwnershipType?.uppercased() }
             .contains("FAMILY_SHARED")
+        let offers = TransactionFacts.preferred(usable) { $0.entry.offer }
+        self.offer = offers.contains(.freeTrial) ? .freeTrial : offers.first
+        self.bookedAsAnotherID = context.samePurchase.bookedPurchase(of: group.transactionID, asOf: context.asOf)
     }
 
     /// The distinct values a field takes in the most trustworthy evidence that states it.
@@ -91,10 +102,33 @@ public final class TransactionFacts: Sendable {
 
     /// What the row is worth (see ``DetectionContext/value(of:applePrice:)``); zero for a
     /// family-shared transaction (a row crediting it is counted at zero).
+    ///
+    /// A purchase Apple made under an offer, or priced at 0, is worth what Apple says: its `price` when stated, 0
+    /// for a free trial, else the ledger's own record of the offer price; never the catalog's reference price
+    /// (``offerValue(recorded:productID:storefront:)``).
     func value(of row: LedgerTransaction) -> Money? {
-        let value = context.value(of: row, applePrice: applePrice)
+        let value =
+            offer != nil || applePrice?.milliunits == 0
+            ? offerValue(recorded: row.lineTotal, productID: row.productID, storefront: row.storefront)
+            : context.value(of: row, applePrice: applePrice)
         guard familyShared else { return value }
         return value.map { Money(milliunits: 0, currency: $0.currency) }
+    }
+
+    /// What a purchase Apple made under an offer cost: Apple's `price` (the total for the quantity), else 0 for a
+    /// free trial (in the recorded price's currency, else the catalog's), else `recorded`; nil when none says.
+    ///
+    /// Apple documents a free trial (`is_trial_period`, app receipt field 1713) as a period the customer is not
+    /// charged for, and an introductory offer (`is_in_intro_offer_period`, field 1719; JWS `offerType` 1) as a
+    /// price of its own (https://developer.apple.com/documentation/appstorereceipts/is_trial_period,
+    /// https://developer.apple.com/documentation/appstoreserverapi/offertype).
+    func offerValue(recorded: Money?, productID: String?, storefront: String?) -> Money? {
+        if let applePrice { return applePrice }
+        guard offer == .freeTrial else { return recorded }
+        let currency =
+            recorded?.currency
+            ?? productID.flatMap { context.product($0, storefront: storefront)?.price?.currency }
+        return currency.map { Money(milliunits: 0, currency: $0) }
     }
 
     // MARK: - Precedence

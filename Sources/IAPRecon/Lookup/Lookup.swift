@@ -209,8 +209,8 @@ public enum Lookup {
         // `FAMILY_REVOKE` is Apple revoking a family member's access, not a refund.
         let evidenceContext = DetectionContext.readingEvidence(bundleIDs: bundleIDs)
         var refundedIDs = Set<String>()
-        for e in evidence
-        where e.isUsable(in: evidenceContext) && e.isAuthentic {
+        for e in RefundState.upgradesCarriedOver(evidence.filter { $0.isUsable(in: evidenceContext) && $0.isAuthentic })
+        {
             let id = e.entry.transactionID
             switch RefundState.stated(by: e) {
             case .upgraded(let share, _):

@@ -64,6 +64,26 @@ public struct EvidenceEntry: Sendable, Hashable {
     /// JWS `isUpgraded`: the customer upgraded this subscription to another one (Apple sends it
     /// only when true). Apple: https://developer.apple.com/documentation/appstoreserverapi/isupgraded
     public var isUpgraded: Bool?
+    /// verifyReceipt `is_trial_period` / app receipt field 1713: the subscription is in its free trial.
+    ///
+    /// Apple: https://developer.apple.com/documentation/appstorereceipts/is_trial_period
+    public var isTrialPeriod: Bool?
+    /// verifyReceipt `is_in_intro_offer_period` / app receipt field 1719: the subscription is in an introductory
+    /// price period.
+    ///
+    /// Apple: https://developer.apple.com/documentation/appstorereceipts/is_in_intro_offer_period
+    public var isInIntroOfferPeriod: Bool?
+    /// JWS `offerType`, raw: `1` introductory, `2` promotional, `3` offer code, `4` win-back.
+    ///
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/offertype
+    public var offerType: Int?
+    /// JWS `offerDiscountType`, raw: `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`.
+    public var offerDiscountType: String?
+    /// When the receipt this entry was read from was made (epoch ms): app receipt field 12, or verifyReceipt's
+    /// `receipt.receipt_creation_date_ms` for the receipt Apple was given.
+    ///
+    /// A receipt speaks as of this date, however late it is uploaded or verified.
+    public var receiptCreationDate: Int64?
 
     public init(
         transactionID: String, originalTransactionID: String? = nil, productID: String? = nil,
@@ -73,7 +93,8 @@ public struct EvidenceEntry: Sendable, Hashable {
         webOrderLineItemID: String? = nil, price: Money? = nil, storefront: String? = nil,
         productType: String? = nil, environment: StoreEnvironment? = nil, bundleID: String? = nil,
         appAccountToken: String? = nil, inAppOwnershipType: String? = nil, signedDate: Int64? = nil,
-        isUpgraded: Bool? = nil
+        isUpgraded: Bool? = nil, isTrialPeriod: Bool? = nil, isInIntroOfferPeriod: Bool? = nil,
+        offerType: Int? = nil, offerDiscountType: String? = nil, receiptCreationDate: Int64? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -96,6 +117,11 @@ public struct EvidenceEntry: Sendable, Hashable {
         self.inAppOwnershipType = inAppOwnershipType
         self.signedDate = signedDate
         self.isUpgraded = isUpgraded
+        self.isTrialPeriod = isTrialPeriod
+        self.isInIntroOfferPeriod = isInIntroOfferPeriod
+        self.offerType = offerType
+        self.offerDiscountType = offerDiscountType
+        self.receiptCreationDate = receiptCreationDate
     }
 }
 

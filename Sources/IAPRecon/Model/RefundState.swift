@@ -35,7 +35,7 @@ enum RefundState {
 
     init(_ authentic: [EvidenceRecord]) {
         var latest: (record: EvidenceRecord, state: RefundState)?
-        for record in authentic {
+        for record in RefundState.upgradesCarriedOver(authentic) {
             guard let state = RefundState.stated(by: record) else { continue }
             if let current = latest, RefundState.statedAt(current.record) > RefundState.statedAt(record) { continue }
             latest = (record, state)
@@ -43,9 +43,48 @@ enum RefundState {
         self = latest?.state ?? .notRefunded
     }
 
-    /// When Apple made the statement: its `signedDate`, else when it was recorded.
+    /// When Apple made the statement.
+    ///
+    /// A signed statement (JWS, Server API, notification) by its `signedDate`. A receipt speaks as of when it was
+    /// made, however late it was uploaded or verified: an app receipt as of its creation date (field 12), Apple's
+    /// verifyReceipt answer as of the receipt it was given (`receipt.receipt_creation_date_ms`), an iOS 6
+    /// transaction receipt (made at the purchase) as of its purchase; a cancellation it shows, as of that
+    /// cancellation at the earliest. So a stale receipt never undoes a later signed reversal, nor hides a later
+    /// signed refund. Anything else as of when it was recorded.
     static func statedAt(_ record: EvidenceRecord) -> Int64 {
-        record.entry.signedDate ?? record.recordedAt
+        let entry = record.entry
+        if let signed = entry.signedDate { return signed }
+        let isReceipt =
+            record.source == .verifyReceipt || (record.source == .offline && record.receiptFormat != .signedTransaction)
+        let made = entry.receiptCreationDate ?? (record.receiptFormat == .transactionReceipt ? entry.purchaseDate : nil)
+        guard isReceipt, let made else { return record.recordedAt }
+        return max(made, entry.cancellationDate ?? made)
+    }
+
+    /// The evidence, with a cancellation that repeats an upgrade Apple stated read as that upgrade.
+    ///
+    /// Once authentic evidence marks a transaction upgraded (JWS `isUpgraded`, verifyReceipt `is_upgraded`, or an
+    /// app receipt that shows the upgrade), a later statement of the same cancellation that does not say why (an
+    /// app receipt or verifyReceipt answer without the flag) is that upgrade again, never a customer refund. Only
+    /// Apple's explicit `revocationType` (`REFUND_FULL`) makes an upgraded transaction a refund.
+    static func upgradesCarriedOver(_ authentic: [EvidenceRecord]) -> [EvidenceRecord] {
+        var upgrades: [String: [Int64?]] = [:]
+        for record in authentic where record.entry.isUpgraded == true {
+            upgrades[record.entry.transactionID, default: []].append(record.entry.cancellationDate)
+        }
+        guard !upgrades.isEmpty else { return authentic }
+        return authentic.map { record in
+            guard record.entry.isUpgraded != true, record.entry.revocationType == nil,
+                let cancelled = record.entry.cancellationDate,
+                let dates = upgrades[record.entry.transactionID],
+                dates.contains(where: { date in
+                    date.map { abs($0 - cancelled) <= EvidenceEntry.upgradeTolerance } ?? true
+                })
+            else { return record }
+            var repeated = record
+            repeated.entry.isUpgraded = true
+            return repeated
+        }
     }
 
     /// What one piece of evidence says about refunds: nil when it is silent; `.notRefunded` for
@@ -91,6 +130,17 @@ enum RefundState {
     var isUpgraded: Bool {
         if case .upgraded = self { return true }
         return false
+    }
+
+    /// Whether Apple gave back part of the price, not all of it.
+    ///
+    /// A prorated share Apple states below 100 % (a `REFUND_PRORATED`, or an upgrade's prorated refund). Apple's
+    /// Summary Sales Report shows such a refund as a row of 0 units with a negative amount: no unit comes back.
+    var isPartial: Bool {
+        switch self {
+        case .refunded(.prorated(let share?), _), .upgraded(share: let share?, _): return share < 100_000
+        case .refunded, .upgraded, .notRefunded, .familyRevoked: return false
+        }
     }
 
     /// The amount Apple gave back out of `value`; nil when the prorated share is not stated.

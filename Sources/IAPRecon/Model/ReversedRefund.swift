@@ -28,7 +28,7 @@ struct ReversedRefund {
     /// reverse.
     static func all(in authentic: [EvidenceRecord]) -> [ReversedRefund] {
         var statements: [(at: Int64, order: Int, record: EvidenceRecord, state: RefundState)] = []
-        for (order, record) in authentic.enumerated() {
+        for (order, record) in RefundState.upgradesCarriedOver(authentic).enumerated() {
             guard let state = RefundState.stated(by: record) else { continue }
             statements.append((RefundState.statedAt(record), order, record, state))
         }

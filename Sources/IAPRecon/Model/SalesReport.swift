@@ -50,20 +50,32 @@ public struct SalesReportRow: Sendable, Hashable {
     /// What the customers paid on this row: `units` × the unit price, negative for refunds (Apple writes a refund as
     /// negative units, its price with or without a minus sign).
     ///
-    /// Nil on overflow.
+    /// A row of 0 units with a price is a partial refund (a prorated share of a purchase, no unit returned): its
+    /// amount is the `Customer Price` as the row states it, negative for a refund (``isPartialRefund``). Nil on
+    /// overflow.
     public var customerAmount: Money? {
         guard customerPrice.milliunits != .min else { return nil }
+        if units == 0 { return customerPrice }
         let (total, overflow) = units.multipliedReportingOverflow(by: abs(customerPrice.milliunits))
         return overflow ? nil : Money(milliunits: total, currency: customerPrice.currency)
     }
+
+    /// Whether the row is a partial refund: 0 units, an amount but no unit taken back.
+    public var isPartialRefund: Bool { units == 0 && customerPrice.milliunits < 0 }
 
     /// What Apple owes for this row: `units` × the unit proceeds, in `Currency of Proceeds`,
     /// negative for refunds (Apple writes the proceeds of a refund row positive, with negative units:
     /// https://developer.apple.com/help/app-store-connect/reference/summary-sales-report).
     ///
-    /// Nil when the report states no proceeds, or on overflow.
+    /// A row of 0 units states its proceeds as a whole, with the sign of its `Customer Price` (a partial refund
+    /// takes proceeds back). Nil when the report states no proceeds, or on overflow.
     public var proceedsAmount: Money? {
         guard let developerProceeds, developerProceeds.milliunits != .min else { return nil }
+        if units == 0 {
+            let stated = abs(developerProceeds.milliunits)
+            return Money(
+                milliunits: customerPrice.milliunits < 0 ? -stated : stated, currency: developerProceeds.currency)
+        }
         let (total, overflow) = units.multipliedReportingOverflow(by: abs(developerProceeds.milliunits))
         return overflow ? nil : Money(milliunits: total, currency: developerProceeds.currency)
     }

@@ -37,6 +37,17 @@ public struct AppReceipt: Sendable, Hashable {
         self.inAppPurchases = inAppPurchases
     }
 
+    /// Every in-app purchase as evidence, speaking as of the receipt's creation date, with the plans the customer
+    /// upgraded marked (``EvidenceEntry/markingUpgrades(_:)``: field 1712 is also an upgrade's date).
+    public var evidenceEntries: [EvidenceEntry] {
+        EvidenceEntry.markingUpgrades(
+            inAppPurchases.map {
+                var entry = $0.evidenceEntry
+                entry.receiptCreationDate = creationDate
+                return entry
+            })
+    }
+
     /// The environment the receipt type states: `Production`(`VPP`) → Production,
     /// `ProductionSandbox`/`ProductionVPPSandbox` → Sandbox, `Xcode` → Xcode; nil when absent.
     public var environment: StoreEnvironment? {
@@ -66,7 +77,8 @@ public struct AppReceiptInAppPurchase: Sendable, Hashable {
     public var originalPurchaseDate: Int64?
     /// Type 1708, epoch ms: when an auto-renewable subscription expires.
     public var expiresDate: Int64?
-    /// Type 1712, epoch ms: when Apple refunded it.
+    /// Type 1712, epoch ms: when Apple customer support cancelled it, or, for a subscription plan that was
+    /// upgraded, the time of the upgrade (see ``EvidenceEntry/markingUpgrades(_:)``).
     public var cancellationDate: Int64?
     /// Type 1711.
     public var webOrderLineItemID: String?
@@ -103,7 +115,8 @@ public struct AppReceiptInAppPurchase: Sendable, Hashable {
         EvidenceEntry(
             transactionID: transactionID, originalTransactionID: originalTransactionID, productID: productID,
             quantity: quantity, purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate,
-            expiresDate: expiresDate, cancellationDate: cancellationDate, webOrderLineItemID: webOrderLineItemID)
+            expiresDate: expiresDate, cancellationDate: cancellationDate, webOrderLineItemID: webOrderLineItemID,
+            isTrialPeriod: isTrialPeriod, isInIntroOfferPeriod: isInIntroOfferPeriod)
     }
 }
 
@@ -167,7 +180,7 @@ public struct AppReceiptDecoder: Sendable {
                 bundleID: receipt.bundleID, appVersion: receipt.appVersion,
                 originalAppVersion: receipt.originalAppVersion, creationDate: receipt.creationDate,
                 signature: signature, signatureDetail: detail,
-                entries: receipt.inAppPurchases.map(\.evidenceEntry)))
+                entries: receipt.evidenceEntries))
     }
 
     /// Decodes `data` without checking the signature.

@@ -124,7 +124,8 @@ extension JWSTransactionDecodedPayload {
                     appAccountToken: payload.appAccountToken,
                     inAppOwnershipType: payload.inAppOwnershipType,
                     signedDate: payload.signedDate,
-                    isUpgraded: payload.isUpgraded == true ? true : nil))
+                    isUpgraded: payload.isUpgraded == true ? true : nil,
+                    offerType: payload.offerType.map { Int($0) }, offerDiscountType: payload.offerDiscountType))
         }
         return ReceiptEvidence(
             format: .signedTransaction, environment: environment, bundleID: payload.bundleId,

@@ -153,7 +153,7 @@ public struct RevenueBuilder {
         guard let record = RevenuePolicy.countedRecord(facts) else {
             // Booked as revenue, but the evidence says it was a test purchase (a family member's access is no
             // purchase at all).
-            if !facts.familyShared,
+            if !facts.familyShared, facts.bookedAsAnotherID == nil,
                 let booked = group.records.filter(\.ledgerCountsAsRevenue).min(by: LedgerTransaction.bookingOrder),
                 let value = facts.value(of: booked)
             {

@@ -206,6 +206,7 @@ extension VerifyStageSummary {
             counts["history_new_notifications"] = sweep.newNotifications
             counts["history_rejected"] = sweep.rejected
             counts["history_open_windows"] = sweep.openWindows.count
+            if !sweep.unservedGaps.isEmpty { counts["history_unserved_gaps"] = sweep.unservedGaps.count }
         }
         if let subscriptions {
             counts["subscription_statuses_asked"] = subscriptions.asked

@@ -24,6 +24,8 @@ extension ReconDependencies {
         recorder.update {
             $0.counts.verified = verified.verified
             $0.counts.invalid = verified.invalid
+            // Notification history Apple no longer keeps and no sweep got: said once, in the run that gave it up.
+            if let gaps = verified.sweep?.warnings, !gaps.isEmpty { $0.warnings = ($0.warnings ?? []) + gaps }
         }
         return verified
     }

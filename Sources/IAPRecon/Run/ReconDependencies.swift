@@ -99,7 +99,9 @@ public final class ReconDependencies {
 
     /// The detection thresholds at `asOf`, with the store's catalog.
     func detectStage(asOf: Int64) throws -> DetectStage {
-        DetectStage(context: settings.detectionContext(asOf: asOf, catalog: try store.catalog()))
+        var context = settings.detectionContext(asOf: asOf, catalog: try store.catalog())
+        context.samePurchase = try store.samePurchaseIndex()
+        return DetectStage(context: context)
     }
 
     /// The sales reconciliation detection runs with (`context`: its as-of, catalog and bundle ids): the store's

@@ -218,6 +218,13 @@ extension ReconStore {
         ).run([.optionalText(paginationToken), .integer(Int64(newNotifications)), .integer(id)])
     }
 
+    /// Moves an open window's start to `startDate` (Apple no longer keeps what came before), from its first page
+    /// again: Apple's pagination token belongs to the dates it was asked with.
+    public func restartNotificationSweep(_ id: Int64, startDate: Int64) throws(StoreError) {
+        try db.prepare("UPDATE notification_sweeps SET start_date = ?, pagination_token = NULL WHERE id = ?")
+            .run([.integer(startDate), .integer(id)])
+    }
+
     /// Marks a window complete: every page is in.
     public func completeNotificationSweep(_ id: Int64) throws(StoreError) {
         try db.prepare("UPDATE notification_sweeps SET completed_at = ? WHERE id = ?")

@@ -143,9 +143,10 @@ final class EvidenceWriter {
                 quantity, purchase_date, original_purchase_date, expires_date, cancellation_date, cancellation_reason,
                 revocation_type, revocation_percentage, web_order_line_item_id, price_milli, currency, storefront,
                 product_type, entry_environment, entry_bundle_id, app_account_token, in_app_ownership_type, environment,
-                bundle_id, signature, apple_status, recorded_at, signed_date, is_upgraded)
+                bundle_id, signature, apple_status, recorded_at, signed_date, is_upgraded, is_trial_period,
+                is_in_intro_offer_period, offer_type, offer_discount_type, receipt_creation_date)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)
+                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)
             """)
     }
 
@@ -166,6 +167,10 @@ final class EvidenceWriter {
             .optionalText(bundleID), .text(signature.rawValue), .optionalInteger(appleStatus.map(Int64.init)),
             .integer(time),
             .optionalInteger(e.signedDate), .optionalInteger(e.isUpgraded.map { $0 ? 1 : 0 }),
+            .optionalInteger(e.isTrialPeriod.map { $0 ? 1 : 0 }),
+            .optionalInteger(e.isInIntroOfferPeriod.map { $0 ? 1 : 0 }),
+            .optionalInteger(e.offerType.map(Int64.init)), .optionalText(e.offerDiscountType),
+            .optionalInteger(e.receiptCreationDate),
         ])
     }
 }

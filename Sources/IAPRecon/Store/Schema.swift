@@ -32,6 +32,10 @@ enum Schema {
         Migration(name: "issue21-sales-report-proceeds", sql: salesReportProceeds),
         // The backend's subscription access, and Apple's word on each subscription's status.
         Migration(name: "issue23-entitlements", sql: entitlements),
+        // The offer each purchase was made under, and the creation date of the receipt an entry was read from.
+        Migration(name: "issue23-evidence-offers-and-receipt-date", sql: evidenceOffersAndReceiptDate),
+        // Evidence by subscription period, to tie the transaction ids of one purchase together.
+        Migration(name: "issue23-evidence-by-web-order-line-item", sql: evidenceByWebOrderLineItem),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

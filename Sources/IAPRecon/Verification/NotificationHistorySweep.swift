@@ -15,11 +15,32 @@ public struct SweepSummary: Sendable, Hashable, Codable {
     public var completedWindows = 0
     /// Environments whose window stays open because Apple could not be reached or refused.
     public var openWindows: [String] = []
+    /// Spans Apple no longer keeps, that no sweep got: each is reported once, by the run that gives it up.
+    public var unservedGaps: [SweepGap] = []
 
     public var line: String {
         let open = openWindows.isEmpty ? "" : "; left open for the next run: \(openWindows.joined(separator: ", "))"
+        let gaps = unservedGaps.map { "; \($0.text)" }.joined()
         return "notification history: \(pages) pages, \(newNotifications) new, \(knownNotifications) already kept, "
-            + "\(rejected) rejected\(open)"
+            + "\(rejected) rejected\(open)\(gaps)"
+    }
+
+    /// One line per gap, for the run record's warnings.
+    public var warnings: [String] { unservedGaps.map(\.text) }
+}
+
+/// A span of notification history no sweep got and Apple no longer keeps (Get Notification History serves 180
+/// days in production, 30 in sandbox): notifications signed in it reach the store only from the webhook's files.
+public struct SweepGap: Sendable, Hashable, Codable {
+    public var environment: String
+    /// Epoch ms, inclusive.
+    public var from: Int64
+    /// Epoch ms, exclusive: the oldest moment Apple still serves.
+    public var to: Int64
+
+    public var text: String {
+        "notification history \(environment) from \(Timestamp.iso(from)) to \(Timestamp.iso(to)) was never "
+            + "swept and Apple no longer keeps it (import the webhook's notifications for that span)"
     }
 }
 
@@ -54,6 +75,13 @@ public struct NotificationHistorySweep: Sendable {
         environment == .production ? 180 : 30
     }
 
+    /// The oldest start Apple serves in `environment` at `realNow` (the wall clock, never `--as-of`), with an hour
+    /// to spare: Get Notification History takes a `startDate` "no more than 180 days" back in production, 30 in
+    /// sandbox (https://developer.apple.com/documentation/appstoreserverapi/get-notification-history).
+    static func oldestServed(_ environment: StoreEnvironment, realNow: Int64) -> Int64 {
+        realNow - retentionDays(environment) * dayMillis + dayMillis / 24
+    }
+
     /// Sweeps production, then sandbox, up to `run`'s "now" on Apple's side (``RunContext/appleNow()``).
     public func run(store: ReconStore, in run: RunContext, logger: Logger) async throws -> SweepSummary {
         var summary = SweepSummary()
@@ -64,26 +92,56 @@ public struct NotificationHistorySweep: Sendable {
     }
 
     /// The window to sweep now in `environment`: the open one, else a new one; nil when "now"
-    /// (`--as-of`) is not after the last completed window's start.
+    /// (`--as-of`) is not after the last completed window's start, or Apple no longer keeps any of it.
+    ///
+    /// Apple's retention is measured from `realNow` (the wall clock). A window that would start before what Apple
+    /// still serves starts there instead, and the span it gives up is a gap (``SweepGap``), reported once: an open
+    /// window whose start Apple has meanwhile dropped is moved forward (its pages asked again from the first, the
+    /// notifications already kept are deduplicated), never asked as it was forever. A first sweep going back
+    /// `historyDays` is clamped without a gap: nothing was swept before it.
     func window(
-        _ environment: StoreEnvironment, store: ReconStore, now: () -> Int64
-    ) throws -> ReconStore.NotificationSweepWindow? {
-        if let open = try store.openNotificationSweep(environment: environment) { return open }
+        _ environment: StoreEnvironment, store: ReconStore, now: () -> Int64, realNow: Int64
+    ) throws -> (window: ReconStore.NotificationSweepWindow?, gap: SweepGap?) {
+        let oldest = Self.oldestServed(environment, realNow: realNow)
+        var givenUp: Int64?
+        if var open = try store.openNotificationSweep(environment: environment) {
+            guard open.startDate < oldest else { return (open, nil) }
+            let gap = SweepGap(environment: environment.rawValue, from: open.startDate, to: oldest)
+            if oldest < open.endDate {
+                try store.restartNotificationSweep(open.id, startDate: oldest)
+                open.startDate = oldest
+                open.paginationToken = nil
+                return (open, gap)
+            }
+            // Apple keeps none of it: given up (recorded as ended), and the next window starts after it.
+            try store.completeNotificationSweep(open.id)
+            givenUp = open.startDate
+        }
         let now = now()
-        let oldest = now - Self.retentionDays(environment) * Self.dayMillis + Self.dayMillis / 24
         var start = now - Int64(min(max(historyDays, 1), 180)) * Self.dayMillis
+        var gap: SweepGap?
         if let last = try store.lastCompletedNotificationSweep(environment: environment) {
             start = last.endDate - Self.overlapMillis
+            if let from = [givenUp, start < oldest ? start : nil].compactMap({ $0 }).min() {
+                gap = SweepGap(environment: environment.rawValue, from: from, to: max(from, min(oldest, now)))
+            }
         }
-        guard max(start, oldest) < now else { return nil }
-        return try store.startNotificationSweep(environment: environment, startDate: max(start, oldest), endDate: now)
+        guard max(start, oldest) < now else { return (nil, gap) }
+        let window = try store.startNotificationSweep(
+            environment: environment, startDate: max(start, oldest), endDate: now)
+        return (window, gap)
     }
 
     func sweep(
         _ environment: StoreEnvironment, store: ReconStore, run: RunContext, logger: Logger,
         into summary: inout SweepSummary
     ) async throws {
-        guard var window = try window(environment, store: store, now: run.appleNow) else { return }
+        let (next, gap) = try window(environment, store: store, now: run.appleNow, realNow: run.nowMillis())
+        if let gap {
+            logger.warning("\(gap.text)")
+            summary.unservedGaps.append(gap)
+        }
+        guard var window = next else { return }
         var fetched = 0
         while fetched < maxPages {
             let answer = await client.notificationHistoryPage(
@@ -99,6 +157,21 @@ public struct NotificationHistorySweep: Sendable {
                         "environment": "\(environment.rawValue)", "reason": "\(reason)", "attempts": "\(attempts)",
                     ])
                 summary.openWindows.append(environment.rawValue)
+                return
+            case .failure(let failure) where failure.apiError == .startDateTooFarInPast:
+                // Apple says the start is older than it keeps (a clock apart from Apple's): start a day later next
+                // run rather than ask the same window forever.
+                let start = Self.oldestServed(environment, realNow: run.nowMillis()) + Self.dayMillis
+                let gap = SweepGap(
+                    environment: environment.rawValue, from: window.startDate, to: min(start, window.endDate))
+                logger.warning("\(gap.text)")
+                summary.unservedGaps.append(gap)
+                if start < window.endDate {
+                    try store.restartNotificationSweep(window.id, startDate: start)
+                    summary.openWindows.append(environment.rawValue)
+                } else {
+                    try store.completeNotificationSweep(window.id)
+                }
                 return
             case .failure(let failure):
                 logger.warning(

@@ -194,7 +194,12 @@ import Testing
         #expect(gold.amount == Fx.usd(1_000))
     }
 
-    @Test func aProratedRefundCountsTheRefundedShare() throws {
+    /// A partial refund in Apple's Summary Sales Report is a row of 0 units whose Customer Price is the refunded
+    /// amount, negative.
+    ///
+    /// https://developer.apple.com/help/app-store-connect/reference/summary-sales-report. The ledger books a prorated refund the same way: no unit
+    /// back, the refunded share, so a clean ledger matches.
+    @Test func aProratedRefundIsZeroUnitsAndTheRefundedShare() throws {
         let d = try Self.day("2026-11-15")
         let at = try Self.instant("2026-11-15T09:00:00-08:00")
         let groups = [
@@ -208,9 +213,33 @@ import Testing
                     }
                 ])
         ]
-        let apple = [Self.apple(d, units: 1, price: 19_980), Self.apple(d, units: -1, price: -9_990)]
+        let apple = [Self.apple(d, units: 1, price: 19_980), Self.apple(d, units: 0, price: -9_990)]
+        #expect(apple[1].isPartialRefund && apple[1].customerAmount == Fx.usd(-9_990))
         let lines = try Self.reconcile(zone: "America/Los_Angeles", days: [d], apple: apple, groups: groups)
         #expect(lines.count == 1)
-        #expect(lines.first.map { ($0.appleUnits, $0.appleAmount, $0.ledgerAmount) } ?? (9, 9, 9) == (0, 9_990, 9_990))
+        #expect(
+            lines.first.map { ($0.appleUnits, $0.ledgerUnits, $0.appleAmount, $0.ledgerAmount) } ?? (9, 9, 9, 9)
+                == (1, 1, 9_990, 9_990))
+        #expect(lines.allSatisfy { $0.matches })
+        // Near miss: the refund on its own day, 0 units and −9.99 on both sides; a full refund takes its unit back.
+        let later = try Self.day("2026-11-16")
+        let nextDay = [
+            Fx.group(
+                "1700000021", [Self.purchase("1700000021", at: at, price: Fx.usd(19_980))],
+                [
+                    Fx.serverAPI("1700000021", price: Fx.usd(19_980)) {
+                        $0.cancellationDate = at + Fx.day
+                        $0.revocationType = "REFUND_PRORATED"
+                        $0.revocationPercentage = 50_000
+                    }
+                ])
+        ]
+        let refundDay = try Self.reconcile(
+            zone: "America/Los_Angeles", days: [later], apple: [Self.apple(later, units: 0, price: -9_990)],
+            groups: nextDay)
+        #expect(
+            refundDay.map { ($0.appleUnits, $0.ledgerUnits, $0.appleAmount, $0.ledgerAmount) }.first ?? (9, 9, 9, 9)
+                == (0, 0, -9_990, -9_990))
+        #expect(refundDay.allSatisfy { $0.matches })
     }
 }

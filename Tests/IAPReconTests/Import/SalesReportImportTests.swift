@@ -100,6 +100,26 @@ import Testing
             ])
     }
 
+    /// Summary Sales Report (https://developer.apple.com/help/app-store-connect/reference/summary-sales-report):
+    /// a partial refund is a row of 0 units with a negative Customer Price; the amount is what the row states, and
+    /// its Developer Proceeds (positive, as on every refund row) are taken back.
+    @Test func aPartialRefundRowOfZeroUnitsReadsAsTheRowStatesIt() throws {
+        let report = [
+            Self.header,
+            Self.row(
+                "pro_monthly", "IAY", units: "0", price: "-2.75", currency: "EUR", country: "DE", proceeds: "1.93"),
+            "",
+        ].joined(separator: "\n")
+        let store = try store()
+        let summaries = try Importer().run(
+            ImportRequest(salesReports: [try dir.write("S_D_1_20261115.txt", report)]), into: store)
+        #expect(summaries.first.map { ($0.accepted, $0.rejected) } ?? (9, 9) == (1, 0))
+        let row = try #require(try store.salesReportRows().first)
+        #expect(row.units == 0 && row.isPartialRefund)
+        #expect(row.customerAmount == Money(milliunits: -2_750, currency: "EUR"))
+        #expect(row.proceedsAmount == Money(milliunits: -1_930, currency: "EUR"))
+    }
+
     @Test func reimportingADayReplacesItAndItsRejections() throws {
         let store = try store()
         let first = try dir.write("first.txt", Self.report)

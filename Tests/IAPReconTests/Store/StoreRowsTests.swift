@@ -39,6 +39,36 @@ import Testing
         #expect(row.originalTransactionID == "t1")
     }
 
+    /// What Apple says of offers and upgrades, and when a receipt was made, are kept with the evidence; offline
+    /// app-receipt evidence stored before the column existed reads its receipt's creation date from its check.
+    @Test func evidenceKeepsOffersUpgradesAndTheReceiptsDate() throws {
+        let store = try store()
+        let receipt = UploadedReceipt(receiptID: "rc1", userID: "u1", format: .appReceipt, data: "AAAA")
+        try LedgerWriter(store: store).upsert(receipt, source: "r.jsonl", line: 1)
+        let entry = EvidenceEntry(
+            transactionID: "t1", productID: "gems100", cancellationDate: 1_794_000_000_000, isUpgraded: true,
+            isTrialPeriod: true, isInIntroOfferPeriod: false, offerType: 1, offerDiscountType: "FREE_TRIAL",
+            receiptCreationDate: 1_794_500_000_000)
+        try store.recordDecodes(
+            [
+                (
+                    receipt,
+                    .success(
+                        ReceiptEvidence(
+                            format: .appReceipt, environment: .production, creationDate: 1_794_600_000_000,
+                            signature: .verified, entries: [entry]))
+                )
+            ], at: 1_795_000_000_000)
+        func read() throws -> EvidenceEntry? {
+            var found: EvidenceEntry?
+            try store.forEachTransactionGroup { if $0.transactionID == "t1" { found = $0.evidence.first?.entry } }
+            return found
+        }
+        #expect(try read() == entry)
+        try store.db.execute("UPDATE evidence SET receipt_creation_date = NULL")
+        #expect(try read()?.receiptCreationDate == 1_794_600_000_000)
+    }
+
     @Test func anUnknownProductTypeIsAStoreError() throws {
         let store = try store()
         try store.db.execute("UPDATE products SET type = 'bundle'")

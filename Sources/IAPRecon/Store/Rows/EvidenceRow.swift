@@ -2,6 +2,9 @@ import Foundation
 
 /// An `evidence` row (joined with its receipt, aliased `r`) as an ``EvidenceRecord``: the only
 /// place stored evidence becomes a value.
+///
+/// Offline app-receipt evidence stored before `receipt_creation_date` existed reads its receipt's creation date
+/// from the receipt's check.
 enum EvidenceRow {
     static let table = "evidence"
 
@@ -18,7 +21,14 @@ enum EvidenceRow {
         e.in_app_ownership_type AS in_app_ownership_type, e.source AS source, e.receipt_id AS receipt_id,
         r.format AS receipt_format, e.environment AS environment, e.bundle_id AS bundle_id, e.signature AS signature,
         e.apple_status AS apple_status, r.user_id AS uploader_user_id, e.recorded_at AS recorded_at,
-        e.signed_date AS signed_date, e.is_upgraded AS is_upgraded,
+        e.signed_date AS signed_date, e.is_upgraded AS is_upgraded, e.is_trial_period AS is_trial_period,
+        e.is_in_intro_offer_period AS is_in_intro_offer_period, e.offer_type AS offer_type,
+        e.offer_discount_type AS offer_discount_type,
+        COALESCE(
+            e.receipt_creation_date,
+            CASE WHEN e.source = 'offline' AND r.format = 'app-receipt' THEN
+                (SELECT c.creation_date FROM receipt_checks c WHERE c.receipt_id = e.receipt_id) END)
+            AS receipt_creation_date,
         (SELECT COALESCE(v.learned_at, v.verified_at) FROM verifications v WHERE v.id = e.verification_id)
             AS learned_at
         """
@@ -44,7 +54,11 @@ enum EvidenceRow {
             appAccountToken: row.optionalText("app_account_token"),
             inAppOwnershipType: row.optionalText("in_app_ownership_type"),
             signedDate: row.optionalInt64("signed_date"),
-            isUpgraded: row.optionalInt64("is_upgraded").map { $0 != 0 })
+            isUpgraded: row.optionalInt64("is_upgraded").map { $0 != 0 },
+            isTrialPeriod: row.optionalInt64("is_trial_period").map { $0 != 0 },
+            isInIntroOfferPeriod: row.optionalInt64("is_in_intro_offer_period").map { $0 != 0 },
+            offerType: row.optionalInt("offer_type"), offerDiscountType: row.optionalText("offer_discount_type"),
+            receiptCreationDate: row.optionalInt64("receipt_creation_date"))
         var record = EvidenceRecord(
             entry: entry, source: try row.value("source", as: EvidenceSource.self),
             receiptID: row.optionalText("receipt_id"),

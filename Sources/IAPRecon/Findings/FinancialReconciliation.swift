@@ -132,22 +132,25 @@ public struct FinancialReconciliation {
         // A refund Apple reversed is a return in the month of the refund and a sale again in the month of the
         // reversal, as Apple's books keep it.
         for reversed in RevenuePolicy.reversedRefunds(facts, of: value) {
+            // A partial refund takes no unit back, in Apple's books as in its Sales Reports.
+            let back = reversed.reversal.refund.isPartial ? 0 : quantity
             let given = stated.map { ProceedsPricer.returned($0.amount, refunded: reversed.amount, of: value) }
             if let period = period(of: reversed.refundedAt) {
                 addLedger(
-                    period, record, country: country, currency: value.currency, units: -quantity,
+                    period, record, country: country, currency: value.currency, units: -back,
                     amount: -reversed.amount.milliunits, proceeds: given, rate: rate)
             }
             if let period = period(of: reversed.reversedAt) {
                 addLedger(
-                    period, record, country: country, currency: value.currency, units: quantity,
+                    period, record, country: country, currency: value.currency, units: back,
                     amount: reversed.amount.milliunits,
                     proceeds: given.map { Money(milliunits: -$0.milliunits, currency: $0.currency) }, rate: rate)
             }
         }
         if let refund = RevenuePolicy.refund(facts, of: value), let period = period(of: refund.date) {
             addLedger(
-                period, record, country: country, currency: value.currency, units: -quantity,
+                period, record, country: country, currency: value.currency,
+                units: facts.refund.isPartial ? 0 : -quantity,
                 amount: -refund.amount.milliunits,
                 proceeds: stated.map { ProceedsPricer.returned($0.amount, refunded: refund.amount, of: value) },
                 rate: rate)

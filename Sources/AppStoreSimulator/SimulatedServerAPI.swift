@@ -194,15 +194,18 @@ enum SimulatedServerAPI {
     }
 
     static func payload(_ transaction: SimulatorTransaction, store: SimulatorStore, now: Date) -> TransactionPayload {
-        // A reversed refund: Apple's current word is "not revoked".
+        // Signed at `now`, the transaction shows only what had happened by then: a refund not yet made is not
+        // there, and a refund Apple reversed by then is gone again ("not revoked" is Apple's current word).
         var transaction = transaction
-        if transaction.refundReversedDate != nil {
+        let signedAt = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        let refundNotYet = transaction.revocationDate.map { $0 > signedAt } ?? false
+        let reversedByNow = transaction.refundReversedDate.map { $0 <= signedAt } ?? false
+        if refundNotYet || reversedByNow {
             transaction.revocationDate = nil
             transaction.revocationType = nil
             transaction.revocationPercentage = nil
         }
         // Upgraded by a later purchase signed by `now` (Apple sends `isUpgraded` only when true).
-        let signedAt = Int64((now.timeIntervalSince1970 * 1000).rounded())
         let upgraded = store.upgraded[transaction.transactionId].map { $0 <= signedAt } ?? false
         // An upgrade starts a new period at once: a `PURCHASE`, not a renewal (Apple's transactionReason).
         let isRenewal =

@@ -4,7 +4,7 @@ import Hummingbird
 import IAPRecon
 
 /// Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`), answered from the seed as of the
-/// simulator's now.
+/// simulator's now (the seed's ``SimulatorSeed/subscriptionStatusesAsOf`` when set).
 ///
 /// The subscription of the id asked (any of its transaction ids) is its transactions purchased by now, in the asked
 /// environment; its latest one decides Apple's `status`
@@ -158,9 +158,12 @@ extension AppStoreSimulator {
     static func addSubscriptionStatusRoute(to router: Router<SimulatorContext>, state: SimulatorState) {
         router.get("/:environment/inApps/v1/subscriptions/:id") { request, context -> Response in
             serverAPI(request, context, state) { environment, now, bundleID in
-                SimulatedSubscriptionStatus.answer(
+                let asOf = state.store.seed.subscriptionStatusesAsOf.map {
+                    Date(timeIntervalSince1970: Double($0) / 1000)
+                }
+                return SimulatedSubscriptionStatus.answer(
                     store: state.store, authority: state.authority, environment: environment,
-                    id: context.parameters.get("id") ?? "", now: now, bundleID: bundleID)
+                    id: context.parameters.get("id") ?? "", now: asOf ?? now, bundleID: bundleID)
             }
         }
     }

@@ -26,12 +26,17 @@ public struct SimulatorSeed: Codable, Sendable, Hashable {
     /// How auto-renewable subscriptions renew, by original transaction id (auto-renew turned off, billing retry,
     /// grace period); a subscription not listed renews as its transactions show, and lapses when they end.
     public var subscriptions: [SimulatorSubscription]?
+    /// The moment Get All Subscription Statuses answers as of (epoch ms); nil: the wall clock.
+    ///
+    /// A generated store fixed at an as-of (the demo) sets it, so the statuses stay those of its as-of however long
+    /// after it the simulator runs. The other routes, and the bearer token's check, keep the wall clock.
+    public var subscriptionStatusesAsOf: Int64?
 
     /// Creates a seed.
     public init(
         bundleId: String, appAppleId: Int64? = nil, sharedSecret: String? = nil, historyPageSize: Int? = nil,
         apiKey: SimulatorAPIKey? = nil, transactions: [SimulatorTransaction] = [], receipts: [SimulatorReceipt] = [],
-        subscriptions: [SimulatorSubscription]? = nil
+        subscriptions: [SimulatorSubscription]? = nil, subscriptionStatusesAsOf: Int64? = nil
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -41,6 +46,7 @@ public struct SimulatorSeed: Codable, Sendable, Hashable {
         self.transactions = transactions
         self.receipts = receipts
         self.subscriptions = subscriptions
+        self.subscriptionStatusesAsOf = subscriptionStatusesAsOf
     }
 
     /// Reads a seed file.

@@ -18,6 +18,10 @@ extension DemoDataset {
         var receiptLines: [String] = []
         var seedTransactions: [SimulatorTransaction] = []
         var seedReceipts: [SimulatorReceipt] = []
+        /// How the seed's subscriptions renew (auto-renew off, grace period, billing retry).
+        var subscriptions: [SimulatorSubscription] = []
+        /// The backend's entitlements file, header first.
+        var entitlementLines: [String] = []
         var injected: [(FindingCode, String)] = []
         /// Transactions whose Server API calls fail.
         var unreachable: [String] = []
@@ -227,9 +231,12 @@ extension DemoDataset.Builder {
     }
 
     /// The App Store simulator's seed: Apple's truth about every transaction and receipt.
+    ///
+    /// Its subscription statuses are those of the as-of, whenever the demo runs.
     func simulatorSeed() -> SimulatorSeed {
         SimulatorSeed(
             bundleId: bundle, appAppleId: 1_234_567_890, sharedSecret: DemoDataset.sharedSecret, historyPageSize: 20,
-            apiKey: nil, transactions: seedTransactions, receipts: seedReceipts)
+            apiKey: nil, transactions: seedTransactions, receipts: seedReceipts, subscriptions: subscriptions,
+            subscriptionStatusesAsOf: asOf)
     }
 }

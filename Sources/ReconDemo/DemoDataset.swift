@@ -5,7 +5,8 @@ import IAPRecon
 
 /// A generated, realistic store for the demo: a catalog, a ledger of thousands of purchases over 30 days in USD,
 /// EUR and JPY storefronts, receipts in all three formats, and the App Store simulator's seed that agrees with
-/// them — with every finding code the detectors implement (CONTRACT §4) injected on purpose.
+/// them, and the backend's subscription entitlements — with every finding code the detectors implement (CONTRACT §4)
+/// injected on purpose.
 ///
 /// Deterministic for a seed.
 public struct DemoDataset: Sendable {
@@ -14,6 +15,8 @@ public struct DemoDataset: Sendable {
     public var products: String
     public var transactions: String
     public var receipts: String
+    /// The backend's subscription entitlements (`entitlements.csv`, CONTRACT §1.8).
+    public var entitlements = ""
     public var seed: SimulatorSeed
     /// Transactions whose Server API calls should fail (to show a purchase stuck pending).
     public var unreachableTransactionIDs: [String]
@@ -133,11 +136,13 @@ extension DemoDataset {
         try builder.addSalesReportMismatches()
         try builder.addUpgrade()
         builder.addMonthCloseMismatches()
+        try builder.addSubscriptions()
         var dataset = DemoDataset(
             bundleID: builder.bundle, asOf: asOf, products: builder.productsCSV(), transactions: builder.ledgerCSV(),
             receipts: builder.receiptLines.joined(separator: "\n") + "\n", seed: builder.simulatorSeed(),
             unreachableTransactionIDs: builder.unreachable, injected: builder.injected,
             salesReportDays: builder.salesReportDays)
+        dataset.entitlements = builder.entitlementLines.joined(separator: "\n") + "\n"
         dataset.financialPeriod = builder.financialPeriod
         dataset.otherAppSales = builder.otherAppSales
         dataset.undownloadedReportRegions = builder.undownloadedReportRegions

@@ -87,6 +87,7 @@ public enum DemoRun {
         let transactions = try write(inputs, "transactions.csv", dataset.transactions)
         let receipts = try write(inputs, "receipts.jsonl", dataset.receipts)
         let products = try write(inputs, "products.csv", dataset.products)
+        let entitlements = try write(inputs, "entitlements.csv", dataset.entitlements)
         let salesReports = try dataset.writeSalesReports(into: inputs)
         let finance = try dataset.writeFinancialReports(into: inputs)
         var config = simulatorConfig
@@ -99,7 +100,7 @@ public enum DemoRun {
                 ImportRequest(
                     transactions: [transactions], receipts: [receipts], products: [products],
                     salesReports: salesReports,
-                    financialReports: finance.reports, payments: finance.payments),
+                    financialReports: finance.reports, payments: finance.payments, entitlements: [entitlements]),
                 progress: progress)
         } catch {
             await simulator.stop()
@@ -111,9 +112,14 @@ public enum DemoRun {
         let financeInputs = (finance.reports + finance.payments).map { URL(fileURLWithPath: $0).lastPathComponent }
         lines.append(
             "inputs: \(inputs)/ ("
-                + (["transactions.csv", "receipts.jsonl", "products.csv", "simulator-seed.json", "S_D_*.txt.gz"]
+                + ([
+                    "transactions.csv", "receipts.jsonl", "products.csv", "entitlements.csv", "simulator-seed.json",
+                    "S_D_*.txt.gz",
+                ]
                 + financeInputs).joined(separator: ", ") + ")")
-        let reports = ReportStage.fileNames + [ReportStage.salesFileName] + ReportStage.monthCloseFileNames
+        let reports =
+            ReportStage.fileNames + [ReportStage.salesFileName, ReportStage.subscriptionsFileName]
+            + ReportStage.monthCloseFileNames
         lines.append("reports: " + reports.map { "\(out)/\($0)" }.joined(separator: ", "))
         lines.append("try: iap-recon lookup --db \(database) --user user-paid-nothing-1")
         lines.append(
@@ -121,6 +127,9 @@ public enum DemoRun {
         lines.append(
             "try: iap-recon lookup --db \(database) --user user-upgrade  (a subscription upgrade; Apple states no "
                 + "amount for its prorated refund)")
+        lines.append(
+            "try: iap-recon lookup --db \(database) --user user-sub-grace-cut  (Apple keeps access in the billing "
+                + "grace period; the backend cut it off)")
         lines.append(
             "serve: iap-recon serve --db \(database)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)"
         )

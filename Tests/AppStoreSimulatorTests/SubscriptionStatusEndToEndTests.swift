@@ -65,6 +65,26 @@ struct SubscriptionStatusEndToEndTests {
         }
     }
 
+    @Test("A seed fixed at a moment: the statuses are those of that moment, the token still checked at the wall clock")
+    func seedFixedAtAMoment() async throws {
+        let day = SubscriptionStatusFixture.day
+        var seed = fixture.seed
+        // 30 days back: 5100's first period is active, 5500 not yet purchased.
+        seed.subscriptionStatusesAsOf = fixture.now - 30 * day
+        try await withSimulator(seed: seed) { simulator, transport in
+            let api = try client(simulator, transport)
+            let answer = try #require(try await api.allSubscriptionStatuses(transactionID: "5100").value)
+            let item = try #require(answer.lastTransaction(originalTransactionID: "5100"))
+            #expect(item.status == 1)
+            let signedTransaction = try #require(item.signedTransactionInfo)
+            let transaction = try #require(jwsPayload(signedTransaction))
+            #expect(transaction["transactionId"] as? String == "5100")
+            #expect(transaction["signedDate"] as? Int64 == fixture.now - 30 * day)
+            let unknown = try #require(try await api.allSubscriptionStatuses(transactionID: "5500").failure)
+            #expect(unknown.apiError == .originalTransactionIDNotFound)
+        }
+    }
+
     @Test("Unknown anywhere: 404 with OriginalTransactionIdNotFoundError (4040005), not retried")
     func notFound() async throws {
         try await withSimulator(seed: fixture.seed) { simulator, transport in

@@ -28,7 +28,7 @@ import Testing
                 receipts: [try dir.write("r.jsonl", dataset.receipts)],
                 products: [try dir.write("p.csv", dataset.products)],
                 salesReports: try dataset.writeSalesReports(into: dir.path), financialReports: finance.reports,
-                payments: finance.payments))
+                payments: finance.payments, entitlements: [try dir.write("e.csv", dataset.entitlements)]))
         return (dataset, simulator, config)
     }
 
@@ -46,8 +46,14 @@ import Testing
         #expect(first.exitCode == 0)
         // With Server API credentials, verify swept Apple's notification history to the last page
         // and recorded it in the verify stage of its run.
-        #expect(first.lines.last?.hasPrefix("notification history: ") == true, "\(first.lines)")
-        #expect(first.lines.last?.contains("left open") == false)
+        let history = first.lines.first { $0.hasPrefix("notification history: ") }
+        #expect(history != nil, "\(first.lines)")
+        #expect(history?.contains("left open") == false)
+        // Then asked Apple once for the status of every subscription an entitlement may hold.
+        #expect(
+            first.lines.last
+                == "subscription statuses: 7 asked, 7 recorded, 0 unknown to Apple, 0 unreachable, 0 rejected",
+            "\(first.lines)")
         let runJSON = try #require(try ReconStore(path: config.databasePath).runRecordJSON(1))
         let run = try #require(try JSONSerialization.jsonObject(with: Data(runJSON.utf8)) as? [String: Any])
         let verifyStage = (run["stages"] as? [[String: Any]])?.first { $0["name"] as? String == "verify" }

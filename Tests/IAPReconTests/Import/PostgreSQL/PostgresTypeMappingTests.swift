@@ -107,6 +107,39 @@ extension PostgresTests {
             #expect(rows.last?.originalTransactionID == "2000002")
         }
 
+        /// The backend's entitlement table (CONTRACT §1.8) read through `--entitlements-query`: the same fields and
+        /// judge as a file's rows.
+        @Test func entitlementsFromTypedColumns() async throws {
+            let store = try PostgresTests.store(dir, "entitlements.sqlite")
+            let source = try PostgresTests.source([
+                (
+                    .entitlements,
+                    """
+                    SELECT '7f0c2e1a-9b8d-4c3e-a1f2-0123456789ab'::uuid AS user_id,
+                        2000000111::int8 AS original_transaction_id, 'pro_monthly'::varchar AS product_id,
+                        timestamptz '2026-12-01 02:00:00-08' AS expires_at, 'Production' AS environment,
+                        timestamptz '2026-11-01 10:00:00+00' AS updated_at
+                    UNION ALL
+                    SELECT '00000000-0000-0000-0000-000000000002', 2000000222, 'pro_monthly',
+                        NULL, NULL, NULL
+                    """
+                )
+            ])
+            let summaries = try await PostgresTests.importing(source, into: store)
+            #expect(
+                summaries.map(\.line) == [
+                    "entitlements \(source.name) entitlements-query: read 2, accepted 1, rejected 1"
+                ])
+            #expect(
+                try store.entitlements() == [
+                    Entitlement(
+                        userID: "7f0c2e1a-9b8d-4c3e-a1f2-0123456789ab", originalTransactionID: "2000000111",
+                        productID: "pro_monthly", expiresAt: 1_796_119_200_000, environment: .production,
+                        updatedAt: 1_793_527_200_000)
+                ])
+            #expect(try store.rejectedRows().first?.reason == "missing required field 'expires_at'")
+        }
+
         /// A `timestamp` without time zone is a rejected row naming the option, its position and id.
         @Test func timestampWithoutTimeZoneIsARejectedRow() async throws {
             let store = try PostgresTests.store(dir)

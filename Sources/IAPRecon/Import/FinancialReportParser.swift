@@ -50,11 +50,10 @@ enum FinancialReportParser {
     ///   Report, has a malformed row, or does not add up to its own trailer.
     static func parse(_ path: String) throws(ImportFileError) -> Report {
         let reader = try GzipLineReader(path: path)
-        guard var header = try reader.nextLine() else {
+        guard let header = try reader.nextLine() else {
             throw .readFailed(path: path, reason: "not an Apple Financial Report (empty file)")
         }
-        if header.hasPrefix("\u{FEFF}") { header.removeFirst() }
-        let layout = try Layout(header: header, path: path)
+        let layout = try Layout(header, path: path, report: "an Apple Financial Report")
         var rows: [FinancialReportRow] = []
         var section = Trailer.Sums()
         var trailer: Trailer?
@@ -111,37 +110,13 @@ enum FinancialReportParser {
         return region.count == 2 ? region.uppercased() : ""
     }
 
-    /// The column positions of a header line.
-    struct Layout {
-        var index: [Column: Int]
-        var width: Int
-
-        init(header: String, path: String) throws(ImportFileError) {
-            let names = header.split(separator: "\t", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-            var index: [Column: Int] = [:]
-            for (position, name) in names.enumerated() {
-                if let column = Column(rawValue: name), index[column] == nil { index[column] = position }
-            }
-            let missing = Column.allCases.filter { index[$0] == nil }.map { "'\($0.rawValue)'" }
-            guard missing.isEmpty else {
-                throw .readFailed(
-                    path: path,
-                    reason: "not an Apple Financial Report (header lacks \(missing.joined(separator: ", ")))")
-            }
-            self.index = index
-            width = names.count
-        }
-    }
+    typealias Layout = TabSeparatedHeader<Column>
 
     /// One data row.
     static func row(_ text: String, line: Int, layout: Layout, path: String) throws(ImportFileError)
         -> FinancialReportRow
     {
-        let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
+        let fields = Layout.fields(text)
         func fail(_ reason: String) -> ImportFileError { refused(path, "line \(line): \(reason)") }
         guard fields.count == layout.width else {
             throw fail("row has \(fields.count) fields, header has \(layout.width)")

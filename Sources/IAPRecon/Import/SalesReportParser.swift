@@ -35,33 +35,7 @@ enum SalesReportParser {
         case rejected(RejectedRow)
     }
 
-    /// The column positions of a header line.
-    struct Layout {
-        var index: [Column: Int]
-        var width: Int
-
-        /// - Throws: ``ImportFileError/readFailed(path:reason:)`` when the header is not a
-        ///   Summary Sales Report's.
-        init(header: String, path: String) throws(ImportFileError) {
-            let names = header.split(separator: "\t", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-            var index: [Column: Int] = [:]
-            for (position, name) in names.enumerated() {
-                if let column = Column(rawValue: name), index[column] == nil { index[column] = position }
-            }
-            let missing = Column.allCases.filter { index[$0] == nil && !Column.optional.contains($0) }.map {
-                "'\($0.rawValue)'"
-            }
-            guard missing.isEmpty else {
-                throw .readFailed(
-                    path: path,
-                    reason: "not an Apple Summary Sales Report (header lacks \(missing.joined(separator: ", ")))")
-            }
-            self.index = index
-            width = names.count
-        }
-    }
+    typealias Layout = TabSeparatedHeader<Column>
 
     /// Reads every row of the report at `path`, handing each outcome to `emit` in file order.
     ///
@@ -72,7 +46,8 @@ enum SalesReportParser {
         guard let header = try reader.nextLine() else {
             throw ImportFileError.readFailed(path: path, reason: "not an Apple Summary Sales Report (empty file)")
         }
-        let layout = try Layout(header: header.hasPrefix("\u{FEFF}") ? String(header.dropFirst()) : header, path: path)
+        let layout = try Layout(
+            header, path: path, optional: Column.optional, report: "an Apple Summary Sales Report")
         while let text = try reader.nextLine() {
             if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             try emit(outcome(text, line: reader.lineNumber, layout: layout, path: path))
@@ -81,9 +56,7 @@ enum SalesReportParser {
 
     /// One data row's outcome.
     static func outcome(_ text: String, line: Int, layout: Layout, path: String) -> Outcome {
-        let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
+        let fields = Layout.fields(text)
         func field(_ column: Column) -> String { layout.index[column].map { fields[$0] } ?? "" }
         func reject(_ reason: String) -> Outcome {
             let sku = fields.count == layout.width ? field(.sku) : nil

@@ -238,9 +238,7 @@ public enum Lookup {
         }
         for event in subscriptionEvents(
             evidence: evidence, entitlements: entitlements,
-            statuses: try store.subscriptionStatuses(learnedBy: .max).filter {
-                originals.contains($0.originalTransactionID)
-            },
+            statuses: try store.subscriptionStatuses(originalTransactionIDs: originals.sorted()),
             context: DetectionContext.readingEvidence(bundleIDs: bundleIDs))
         {
             add(event.time, event.order, event.kind, event.text, transaction: event.transactionID, user: event.userID)

@@ -135,24 +135,19 @@ extension NightlyRun {
                 timeZone: zone, comparedDays: sales.comparedDays, lines: lines, rowsOfOtherApps: sales.rowsOfOtherApps,
                 skusOfOtherApps: sales.skusOfOtherApps)
         }
-        var monthClose: MonthCloseReport?
-        if let reconciliation = totals.finance {
-            let built = MonthCloseBuilder.build(
-                reconciliation, summaries: try deps.store.paymentSummaries(), reportPeriods: finance.periods,
-                timeZone: settings.salesReportTimeZone.identifier, financial: stage.detectors.financial,
-                payment: stage.detectors.payment)
-            for finding in built.findings { try spool.add(finding) }
-            monthClose = built.report
-        } else if !stage.detectors.payment.isEmpty {
-            // Payments with no Financial Report in the store: every region paid is unexplained.
-            let none = FinancialReconciliation(
+        // With no Financial Report in the store the reconciliation is empty: every region a payment summary pays is
+        // then unexplained, and there is no month to close.
+        let reconciliation =
+            totals.finance
+            ?? FinancialReconciliation(
                 timeZone: settings.salesReportTimeZone, rows: [], asOf: asOf, app: SalesReportApp(),
                 pricer: ProceedsPricer(context: stage.context, appleProceeds: nil))
-            let built = MonthCloseBuilder.build(
-                none, summaries: try deps.store.paymentSummaries(), reportPeriods: [],
-                timeZone: settings.salesReportTimeZone.identifier, financial: [], payment: stage.detectors.payment)
-            for finding in built.findings { try spool.add(finding) }
-        }
+        let built = MonthCloseBuilder.build(
+            reconciliation, summaries: try deps.store.paymentSummaries(), reportPeriods: finance.periods,
+            timeZone: settings.salesReportTimeZone.identifier, financial: stage.detectors.financial,
+            payment: stage.detectors.payment)
+        for finding in built.findings { try spool.add(finding) }
+        let monthClose = built.report
         let subscriptions = try compareSubscriptions(stage, spool: spool)
         try spool.flush()
         let findings: FindingTotals

@@ -106,6 +106,23 @@ extension ReconStore {
             SELECT * FROM subscription_statuses WHERE learned_at <= ? ORDER BY original_transaction_id, environment
             """)
         try stmt.bind([.integer(asOf)])
+        return try Self.statuses(stmt)
+    }
+
+    /// Apple's answers about any of the subscriptions, by original transaction id and environment.
+    public func subscriptionStatuses(originalTransactionIDs: [String]) throws(StoreError) -> [SubscriptionStatus] {
+        let stmt = try db.prepare(
+            "SELECT * FROM subscription_statuses WHERE original_transaction_id = ? ORDER BY environment")
+        var rows: [SubscriptionStatus] = []
+        for id in Set(originalTransactionIDs).sorted() {
+            try stmt.bind([.text(id)])
+            rows += try Self.statuses(stmt)
+        }
+        return rows
+    }
+
+    /// The statuses a bound statement over `subscription_statuses` reads.
+    private static func statuses(_ stmt: SQLiteStatement) throws(StoreError) -> [SubscriptionStatus] {
         var rows: [SubscriptionStatus] = []
         while try stmt.step() {
             let row = SQLiteRow(stmt, table: "subscription_statuses")

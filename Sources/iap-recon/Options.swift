@@ -93,6 +93,11 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .customLong("fail-on"), help: .setting("fail-on", valueName: "severity"))
     var failOn: String?
 
+    @Flag(
+        name: .customLong("full"),
+        help: "Judge every transaction again instead of only those changed since the last report (same reports).")
+    var full = false
+
     /// The settings these flags give, by config key.
     var settings: [(String, ReconConfig.Input?)] {
         [
@@ -118,6 +123,7 @@ struct ReportOptions: ParsableArguments {
         if let asOf { config.asOf = Timestamp.parse(asOf) }
         config.fromDay = fromDay
         config.toDay = toDay
+        config.fullReport = full
     }
 }
 

@@ -30,6 +30,12 @@ public struct ReconConfig: Sendable, Hashable {
     public var failOn: Severity?
     /// Any rejected input row fails the command.
     public var strict = false
+    /// Judge every transaction, whatever the last report kept (`--full`, CONTRACT §5 "Incremental reports").
+    public var fullReport = false
+    /// A report judges every transaction once more than this share of the ledger (percent) would be judged again.
+    ///
+    /// Reading the whole ledger in order is then faster than looking the changed ones up; 100: never. Not a flag.
+    public var incrementalLimitPercent = 25
     public var deliveryGraceMillis: Int64 = 3_600_000
     public var finishGraceMillis: Int64 = 86_400_000
     public var pendingLimitMillis: Int64 = 86_400_000

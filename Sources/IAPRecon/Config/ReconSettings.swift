@@ -47,6 +47,10 @@ public struct ReconSettings: Sendable {
     /// `--entitlement-lookback` and `--entitlement-tolerance` (CONTRACT §3, §4).
     public var entitlementLookback: Duration = .seconds(60 * 86_400)
     public var entitlementTolerance: Duration = .seconds(86_400)
+    /// Judge every transaction, whatever the last report kept (`--full`).
+    public var fullReport = false
+    /// Judge every transaction once more than this share of the ledger (percent) would be judged again.
+    public var incrementalLimitPercent = 25
 
     /// Inclusive bounds in days since 1970-01-01; nil = open.
     public struct DayRange: Sendable, Hashable {
@@ -166,7 +170,8 @@ extension ReconConfig {
             sharedSecret: sharedSecret.map(SharedSecret.init),
             serverAPIKey: serverAPIKey,
             entitlementLookback: .milliseconds(entitlementLookbackMillis),
-            entitlementTolerance: .milliseconds(entitlementToleranceMillis))
+            entitlementTolerance: .milliseconds(entitlementToleranceMillis), fullReport: fullReport,
+            incrementalLimitPercent: incrementalLimitPercent)
     }
 
     /// `--ledger-start`: a day (`2026-01-01`, midnight UTC) or an ISO 8601 time / epoch ms.

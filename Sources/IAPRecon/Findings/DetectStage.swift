@@ -34,7 +34,17 @@ public struct DetectStage {
         store: ReconStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
         each: (Extra) throws -> Void, found: (Finding) throws -> Void
     ) throws {
-        try transactionPass(store: store, alongside: alongside, each: each, found: found)
+        try judgeTransactions(
+            store.forEachTransactionGroup, alongside: alongside,
+            each: { judged in
+                if let made = judged.made { try each(made) }
+                for finding in judged.findings { try found(finding) }
+            })
+        try judgeOthers(store: store, found: found)
+    }
+
+    /// The original-transaction groups and the receipts, after the transactions.
+    public func judgeOthers(store: ReconStore, found: (Finding) throws -> Void) throws {
         try store.forEachOriginalTransactionGroup { group in
             var collector = FindingCollector()
             detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
@@ -52,29 +62,51 @@ public struct DetectStage {
     /// Groups handed to the detecting thread at a time.
     static let batchSize = 256
 
-    /// The transaction groups: read here, detected on a second thread, `each` here, in order.
-    private func transactionPass<Extra: Sendable>(
-        store: ReconStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
-        each: (Extra) throws -> Void, found: (Finding) throws -> Void
+    /// One transaction as judged: what `alongside` made of it (nil when nothing of it had happened by the as-of),
+    /// its findings in the order found, and when judging it again could next give another outcome
+    /// (``TransactionGroup/nextChange(in:ages:)``).
+    public struct Judged<Extra: Sendable>: Sendable {
+        public var transactionID: String
+        public var made: Extra?
+        public var findings: [Finding]
+        public var nextChange: Int64?
+    }
+
+    /// The transaction groups `groups` reads: read here, judged on a second thread, `each` here, in order.
+    public func judgeTransactions<Extra: Sendable>(
+        _ groups: ((TransactionGroup) throws -> Void) throws -> Void,
+        alongside: @escaping @Sendable (TransactionFacts) -> Extra, each: (Judged<Extra>) throws -> Void
     ) throws {
-        let groups = OrderedChannel<[TransactionGroup]>(capacity: 4)
+        let batches = OrderedChannel<[TransactionGroup]>(capacity: 4)
         // The groups come back with what was made of them, so their rows are freed by the thread
         // that allocated them: freeing another thread's memory contends for the allocator's lock.
-        let made = OrderedChannel<(made: [Extra], findings: [Finding], groups: [TransactionGroup])>()
+        let made = OrderedChannel<(judged: [Judged<Extra>], groups: [TransactionGroup])>()
         let (context, detectors) = (context, detectors)
         let worker = Thread {
-            while let batch = groups.receive() {
-                var done: [Extra] = []
+            while let batch = batches.receive() {
+                var done: [Judged<Extra>] = []
                 done.reserveCapacity(batch.count)
-                var collector = FindingCollector()
-                for group in batch {
-                    let group = group.asOf(context.asOf)
-                    guard !group.records.isEmpty || !group.evidence.isEmpty else { continue }
+                for whole in batch {
+                    let group = whole.asOf(context.asOf)
+                    guard !group.records.isEmpty || !group.evidence.isEmpty else {
+                        // Nothing of it yet: judged once its first time comes.
+                        done.append(
+                            Judged(
+                                transactionID: whole.transactionID, made: nil, findings: [],
+                                nextChange: whole.nextChange(in: context, ages: false)))
+                        continue
+                    }
+                    var collector = FindingCollector()
                     let groupFacts = TransactionFacts(group, in: context)
                     detectors.inspect(groupFacts, into: &collector)
-                    done.append(alongside(groupFacts))
+                    let findings = collector.reported
+                    let ages = findings.contains { FindingCode.aging.contains($0.code) }
+                    done.append(
+                        Judged(
+                            transactionID: whole.transactionID, made: alongside(groupFacts), findings: findings,
+                            nextChange: whole.nextChange(in: context, ages: ages)))
                 }
-                made.send((done, collector.reported, batch))
+                made.send((done, batch))
             }
             // The last thing the worker does: once `made` ends, it is done.
             made.close()
@@ -82,24 +114,26 @@ public struct DetectStage {
         worker.start()
         // However this thread leaves, the worker is stopped and waited for.
         defer {
-            groups.close()
+            batches.close()
             while made.receive() != nil {}
         }
-        func use(_ ready: (made: [Extra], findings: [Finding], groups: [TransactionGroup])) throws {
-            for item in ready.made { try each(item) }
-            for finding in ready.findings { try found(finding) }
+        // `each` runs on this thread only, between reads: never while another call of it is under way.
+        try withoutActuallyEscaping(each) { each in
+            func use(_ ready: (judged: [Judged<Extra>], groups: [TransactionGroup])) throws {
+                for item in ready.judged { try each(item) }
+            }
+            var batch: [TransactionGroup] = []
+            batch.reserveCapacity(Self.batchSize)
+            try groups { group in
+                batch.append(group)
+                guard batch.count == Self.batchSize else { return }
+                batches.send(batch)
+                batch.removeAll(keepingCapacity: true)
+                while let ready = made.poll() { try use(ready) }
+            }
+            if !batch.isEmpty { batches.send(batch) }
+            batches.close()
+            while let ready = made.receive() { try use(ready) }
         }
-        var batch: [TransactionGroup] = []
-        batch.reserveCapacity(Self.batchSize)
-        try store.forEachTransactionGroup { group in
-            batch.append(group)
-            guard batch.count == Self.batchSize else { return }
-            groups.send(batch)
-            batch.removeAll(keepingCapacity: true)
-            while let ready = made.poll() { try use(ready) }
-        }
-        if !batch.isEmpty { groups.send(batch) }
-        groups.close()
-        while let ready = made.receive() { try use(ready) }
     }
 }

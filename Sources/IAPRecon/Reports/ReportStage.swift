@@ -73,7 +73,7 @@ public struct ReportStage {
             duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: run)
         // Revenue never changes silently: detection compared it with what the previous report
         // showed; this report becomes the next one's baseline once written
-        // (``recordShown(_:runID:store:)``).
+        // (``recordShown(_:keeping:store:)``).
         report.revenueChanges = revenue.changes
         report.sales = sales
         report.salesReportInStore = try !store.salesReportDays().isEmpty
@@ -142,10 +142,16 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.financialReconciliation(close).encoded(), to: paths[1])
     }
 
-    /// Makes what `report` shows the baseline of the next report's `revenue_changes.csv`: only a
-    /// report that was written.
-    public func recordShown(_ report: ReconciliationReport, runID: Int64, store: ReconStore) throws {
-        try store.promoteStagedRevenueShown()
+    /// Makes what `report` shows the baseline of the next report's `revenue_changes.csv`, and what the next report
+    /// builds on: only a report that was written.
+    func recordShown(_ report: ReconciliationReport, keeping detection: NightlyRun.Detection, store: ReconStore) throws
+    {
+        let plan = detection.plan
+        try store.keepTransactionResults(
+            everything: plan.everything,
+            state: ReconStore.DetectionState(
+                fingerprint: plan.fingerprint, asOf: report.asOf, counters: detection.revenueCounters),
+            samePurchase: plan.samePurchase)
     }
 
     /// One line saying what the report concluded.

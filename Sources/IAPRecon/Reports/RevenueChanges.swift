@@ -50,27 +50,27 @@ enum RevenueChanges {
 }
 
 /// Compares this report's revenue with the previous report's baseline one transaction at a time,
-/// in transaction id order, and stages this report's baseline as it goes.
+/// in transaction id order.
 ///
 /// Memory: the lines (day, product, currency) and the changes, never one entry per transaction.
 final class RevenueChangeTracker {
     private typealias Line = RevenueChanges.Line
     private let previousLines: Set<Line>
-    private let previous: RevenueShownCursor
-    private let staging: RevenueShownStaging
+    private let previous: any RevenueBaselineCursor
     private let learnedBySweep: (String) throws(StoreError) -> Bool
     private var previousNet: [Line: Int64] = [:]
     private var currentNet: [Line: Int64] = [:]
-    /// The lines this report shows (the next report's shown lines).
-    private var currentLines: Set<Line> = []
     private var changed: [Line: [(transactionID: String, reasons: [String])]] = [:]
 
-    /// Starts a comparison with the baseline `store` holds, staging the next one in it.
-    init(store: ReconStore) throws(StoreError) {
-        previousLines = Set(try store.revenueShownLines())
-        previous = try store.revenueShownCursor()
-        staging = try store.stageRevenueShown()
-        learnedBySweep = try store.refundLearnedBySweep()
+    /// Starts a comparison with the baseline `previous` reads (the contributions of every transaction the
+    /// transactions to compare may hold, in transaction id order) of a report that showed `previousLines`.
+    init(
+        previousLines: Set<RevenueLine>, previous: any RevenueBaselineCursor,
+        learnedBySweep: @escaping (String) throws(StoreError) -> Bool
+    ) {
+        self.previousLines = previousLines
+        self.previous = previous
+        self.learnedBySweep = learnedBySweep
     }
 
     /// One transaction's contributions (at most one per line); transactions come in ascending id
@@ -81,20 +81,26 @@ final class RevenueChangeTracker {
             try compare(old.key.transactionID, was: try takePrevious(old.key.transactionID), now: [])
         }
         try compare(transactionID, was: try takePrevious(transactionID), now: contributions)
-        for item in contributions { try staging.add(item) }
     }
 
-    /// The changes, by date, product, currency; the next baseline is staged (and committed).
-    func finish() throws(StoreError) -> [RevenueChange] {
+    /// The changes, by date, product, currency.
+    ///
+    /// - Parameter shownNets: each shown line's net as the previous report showed it, when only some of the
+    ///   transactions were compared (an incremental report): a line's nets are then that net, and that net plus what
+    ///   the compared transactions changed. Nil: every transaction was compared, and the sums are whole.
+    func finish(shownNets: [RevenueLine: Int64]? = nil) throws(StoreError) -> [RevenueChange] {
         while let old = previous.current {
             try compare(old.key.transactionID, was: try takePrevious(old.key.transactionID), now: [])
         }
-        try staging.addLines(currentLines.sorted())
-        try staging.commit()
         var changes: [RevenueChange] = []
         for shown in previousLines.sorted() {
-            let previousNet = previousNet[shown] ?? 0
-            let currentNet = currentNet[shown] ?? 0
+            var previousNet = previousNet[shown] ?? 0
+            var currentNet = currentNet[shown] ?? 0
+            if let shownNets {
+                let base = shownNets[shown] ?? 0
+                currentNet = base - previousNet + currentNet
+                previousNet = base
+            }
             var ids: [String] = []
             var reasons: [String] = []
             for item in (changed[shown] ?? []).sorted(by: { $0.transactionID < $1.transactionID }) {
@@ -126,7 +132,6 @@ final class RevenueChangeTracker {
 
     /// Sums both sides per line and notes a transaction whose contribution to a shown line changed.
     private func compare(_ id: String, was: [RevenueContribution], now: [RevenueContribution]) throws(StoreError) {
-        for item in now { currentLines.insert(Self.line(item.key)) }
         guard !previousLines.isEmpty else { return }
         // Only lines the previous report showed are compared (and summed).
         for item in was where previousLines.contains(Self.line(item.key)) {

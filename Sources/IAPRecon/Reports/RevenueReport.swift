@@ -67,6 +67,15 @@ public struct RevenueBuilder {
             }
         }
 
+        /// Adds one sale or refund: the same sums whatever the order parts come in.
+        mutating func add(_ part: RevenuePart) {
+            units = Money.sum(units, part.units)
+            gross = Money.sum(gross, part.gross)
+            refunds = Money.sum(refunds, part.refunds)
+            netByRate[part.rate] = Money.sum(netByRate[part.rate] ?? 0, part.net)
+            addProceeds(part.stated.map { ($0, part.statedSource ?? .estimate) }, net: part.net, rate: part.rate)
+        }
+
         /// Adds proceeds of one sale (positive) or refund (negative): `stated` per the source, else estimated from
         /// `net` at `rate`.
         mutating func addProceeds(_ stated: (amount: Money, source: ProceedsSource)?, net: Int64, rate: Int64) {
@@ -111,6 +120,13 @@ public struct RevenueBuilder {
     /// What the transaction added last contributed to each row (for `revenue_changes.csv`): at most
     /// one contribution per row, so memory does not grow with the ledger.
     public private(set) var lastContributions: [RevenueContribution] = []
+    /// The parts the transaction added last added to the lines, in the order added.
+    public private(set) var lastParts: [RevenuePart] = []
+    /// What the transaction added last added to the counts beside the lines.
+    public private(set) var lastCounters = TransactionCounters()
+    /// The rows as a report kept them, for a report that added up only the lines that changed
+    /// (``restored(timeZone:context:rows:counters:)``); nil: the rows come from the sums.
+    private var restoredRows: [RevenueRow]?
     /// The changes to days the previous report showed (CONTRACT §5, `revenue_changes.csv`), once
     /// detection has compared every transaction (``RevenueChangeTracker``).
     public var changes: [RevenueChange] = []
@@ -150,6 +166,8 @@ public struct RevenueBuilder {
     public mutating func add(_ facts: TransactionFacts) {
         let group = facts.group
         lastContributions.removeAll(keepingCapacity: true)
+        lastParts.removeAll(keepingCapacity: true)
+        lastCounters = TransactionCounters()
         guard let record = RevenuePolicy.countedRecord(facts) else {
             // Booked as revenue, but the evidence says it was a test purchase (a family member's access is no
             // purchase at all).
@@ -158,29 +176,33 @@ public struct RevenueBuilder {
                 let value = facts.value(of: booked)
             {
                 excludedAsSandbox[value.currency] = Money.sum(excludedAsSandbox[value.currency] ?? 0, value.milliunits)
+                lastCounters.excludedAsSandbox = value
             }
             return
         }
-        duplicateRowsIgnored += max(0, group.records.count(where: facts.isCredited) - 1)
+        let duplicates = max(0, group.records.count(where: facts.isCredited) - 1)
+        duplicateRowsIgnored += duplicates
+        lastCounters.duplicateRowsIgnored = duplicates
         guard let value = facts.value(of: record) else {
             unpricedTransactions += 1
+            lastCounters.unpriced = true
             return
         }
         let rate = pricer.rate(of: record)
         if !record.environment.isProduction {
             recoveredFromSandbox[value.currency] = Money.sum(
                 recoveredFromSandbox[value.currency] ?? 0, value.milliunits)
+            lastCounters.recoveredFromSandbox = value
         }
         let stated = pricer.stated(facts, record, value: value)
         let purchaseDay = day(of: record.purchaseDate)
         if inRange(purchaseDay) {
             let key = Key(day: purchaseDay, productID: record.productID, currency: value.currency)
-            update(key) { sums in
-                sums.units = Money.sum(sums.units, Int64(record.quantity))
-                sums.gross = Money.sum(sums.gross, value.milliunits)
-                sums.netByRate[rate] = Money.sum(sums.netByRate[rate] ?? 0, value.milliunits)
-                sums.addProceeds(stated, net: value.milliunits, rate: rate)
-            }
+            apply(
+                RevenuePart(
+                    day: purchaseDay, productID: record.productID, currency: value.currency,
+                    units: Int64(record.quantity), gross: value.milliunits, refunds: 0, rate: rate,
+                    net: value.milliunits, stated: stated?.amount, statedSource: stated?.source))
             contribute(key, group.transactionID, gross: value.milliunits, refunds: 0, refundSource: nil)
         }
         let line = Sale(
@@ -227,19 +249,20 @@ public struct RevenueBuilder {
         let returned = line.proceeds.map {
             (amount: ProceedsPricer.returned($0.amount, refunded: amount, of: line.value), source: $0.source)
         }
-        update(key) { sums in
-            sums.refunds = Money.sum(sums.refunds, amount.milliunits)
-            sums.netByRate[line.rate] = Money.difference(sums.netByRate[line.rate] ?? 0, amount.milliunits)
-            sums.addProceeds(returned, net: -amount.milliunits, rate: line.rate)
-        }
+        apply(
+            RevenuePart(
+                day: refundDay, productID: line.productID, currency: amount.currency, units: 0, gross: 0,
+                refunds: amount.milliunits, rate: line.rate, net: -amount.milliunits, stated: returned?.amount,
+                statedSource: returned?.source))
         contribute(
             key, line.transactionID, gross: 0, refunds: amount.milliunits, refundSource: source,
             reversalSource: reversalSource)
     }
 
-    /// Changes one line's sums in place (one lookup of the line).
-    private mutating func update(_ key: Key, _ change: (inout Sums) -> Void) {
-        change(&sums[key, default: Sums()])
+    /// Adds one part to its line (one lookup of the line), and to what the transaction added last.
+    private mutating func apply(_ part: RevenuePart) {
+        sums[Key(day: part.day, productID: part.productID, currency: part.currency), default: Sums()].add(part)
+        lastParts.append(part)
     }
 
     private mutating func contribute(
@@ -261,13 +284,42 @@ public struct RevenueBuilder {
 
     /// The rows, by day, product, currency.
     public func rows() -> [RevenueRow] {
-        sums.keys.sorted().map { key in
-            let s = sums[key] ?? Sums()
-            let (proceeds, proceedsCurrency, source) = s.proceeds(currency: key.currency)
-            return RevenueRow(
-                day: key.day, productID: key.productID, currency: key.currency, units: s.units, gross: s.gross,
-                refunds: s.refunds, estimatedProceeds: s.estimatedProceeds(currency: key.currency),
-                proceeds: proceeds, proceedsCurrency: proceedsCurrency, proceedsSource: source)
-        }
+        if let restoredRows { return restoredRows }
+        return sums.keys.sorted().map { key in Self.row(key, sums[key] ?? Sums()) }
+    }
+
+    private static func row(_ key: Key, _ s: Sums) -> RevenueRow {
+        let (proceeds, proceedsCurrency, source) = s.proceeds(currency: key.currency)
+        return RevenueRow(
+            day: key.day, productID: key.productID, currency: key.currency, units: s.units, gross: s.gross,
+            refunds: s.refunds, estimatedProceeds: s.estimatedProceeds(currency: key.currency),
+            proceeds: proceeds, proceedsCurrency: proceedsCurrency, proceedsSource: source)
+    }
+
+    /// One line added up from its parts alone, as ``rows()`` shows it when these are all its parts.
+    public static func row(day: Int, productID: String, currency: String, parts: [RevenuePart]) -> RevenueRow {
+        var sums = Sums()
+        for part in parts { sums.add(part) }
+        return row(Key(day: day, productID: productID, currency: currency), sums)
+    }
+
+    /// The revenue a report kept (its rows, already added up) with the counts beside them.
+    public static func restored(
+        timeZone: TimeZone, context: DetectionContext, rows: [RevenueRow], counters: RevenueCounters
+    ) -> RevenueBuilder {
+        var builder = RevenueBuilder(timeZone: timeZone, context: context)
+        builder.restoredRows = rows
+        builder.recoveredFromSandbox = counters.recoveredFromSandbox
+        builder.excludedAsSandbox = counters.excludedAsSandbox
+        builder.unpricedTransactions = counters.unpricedTransactions
+        builder.duplicateRowsIgnored = counters.duplicateRowsIgnored
+        return builder
+    }
+
+    /// The counts beside the lines, as added so far.
+    public var counters: RevenueCounters {
+        RevenueCounters(
+            recoveredFromSandbox: recoveredFromSandbox, excludedAsSandbox: excludedAsSandbox,
+            unpricedTransactions: unpricedTransactions, duplicateRowsIgnored: duplicateRowsIgnored)
     }
 }

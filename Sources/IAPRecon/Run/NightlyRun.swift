@@ -55,7 +55,15 @@ public struct NightlyRun {
     /// The common end of `run` and `report`: detect, write the reports, complete the run, and
     /// decide how the command ends.
     func detectAndReport(_ recorder: RunRecorder) throws -> CommandOutput {
-        let detected = try recorder.stage("detect", counts: { ["findings": $0.findings.totals.count] }) {
+        let detected = try recorder.stage(
+            "detect",
+            counts: {
+                [
+                    "findings": $0.findings.totals.count, "transactions_judged": $0.judgedTransactions,
+                    "incremental": $0.plan.everything ? 0 : 1,
+                ]
+            }
+        ) {
             try detect(asOf: recorder.asOf, runID: recorder.runID)
         }
         let findings = detected.findings
@@ -67,7 +75,7 @@ public struct NightlyRun {
                 run: recorder.record, sales: detected.sales, monthClose: detected.monthClose,
                 subscriptions: detected.subscriptions)
             try reportStage.write(&report, store: deps.store)
-            try reportStage.recordShown(report, runID: recorder.runID, store: deps.store)
+            try reportStage.recordShown(report, keeping: detected, store: deps.store)
             return report
         }
         recorder.update { record in
@@ -97,95 +105,12 @@ extension NightlyRun {
         public var monthClose: MonthCloseReport?
         /// The entitlements beside Apple's state of their subscriptions; nil when none is in the store.
         public var subscriptions: SubscriptionsReport?
-    }
-
-    /// Detects at `asOf` and records the findings under `runID` (with their history).
-    ///
-    /// The sales reconciliation sees every transaction in the same pass; its mismatches join the findings. A report
-    /// for an as-of earlier than the latest recorded one reads the history but never writes it: resolving or
-    /// reopening the live history from an old point of view would rewrite what is known now.
-    public func detect(asOf: Int64, runID: Int64) throws -> Detection {
-        let settings = deps.settings
-        let stage = try deps.detectStage(asOf: asOf)
-        let (salesStart, salesRows) = try deps.salesReconciliation(stage.context)
-        let finance = try deps.financialReconciliation(asOf: asOf, context: stage.context, sales: salesRows)
-        let totals = DetectionTotals(
-            revenue: RevenueBuilder(
-                timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
-                to: settings.revenueDays.to, appleProceeds: finance.proceeds),
-            sales: salesStart, finance: finance.reconciliation)
-        let changes = try RevenueChangeTracker(store: deps.store)
-        let spool = try deps.store.startRunFindings()
-        try stage.run(
-            store: deps.store, alongside: totals.add,
-            each: { added in
-                try changes.add(transactionID: added.transactionID, contributions: added.contributions)
-            }, found: spool.add)
-        var revenue = totals.revenue
-        let sales = totals.sales
-        revenue.changes = try changes.finish()
-        var report: SalesReconciliationReport?
-        if !sales.comparedDays.isEmpty {
-            let zone = settings.salesReportTimeZone.identifier
-            let lines = sales.lines()
-            for finding in SalesReportMismatch.findings(lines, timeZone: zone, detectors: stage.detectors.sales) {
-                try spool.add(finding)
-            }
-            report = SalesReconciliationReport(
-                timeZone: zone, comparedDays: sales.comparedDays, lines: lines, rowsOfOtherApps: sales.rowsOfOtherApps,
-                skusOfOtherApps: sales.skusOfOtherApps)
-        }
-        // With no Financial Report in the store the reconciliation is empty: every region a payment summary pays is
-        // then unexplained, and there is no month to close.
-        let reconciliation =
-            totals.finance
-            ?? FinancialReconciliation(
-                timeZone: settings.salesReportTimeZone, rows: [], asOf: asOf, app: SalesReportApp(),
-                pricer: ProceedsPricer(context: stage.context, appleProceeds: nil))
-        let built = MonthCloseBuilder.build(
-            reconciliation, summaries: try deps.store.paymentSummaries(), reportPeriods: finance.periods,
-            timeZone: settings.salesReportTimeZone.identifier, financial: stage.detectors.financial,
-            payment: stage.detectors.payment)
-        for finding in built.findings { try spool.add(finding) }
-        let monthClose = built.report
-        let subscriptions = try compareSubscriptions(stage, spool: spool)
-        try spool.flush()
-        let findings: FindingTotals
-        let recorded: Bool
-        if let latest = try deps.store.latestFindingsAsOf(), asOf < latest {
-            findings = try deps.store.lookUpRunFindings()
-            recorded = false
-        } else {
-            findings = try deps.store.recordRunFindings(runID: runID, at: asOf)
-            recorded = true
-        }
-        return Detection(
-            findings: ReportStage.RecordedFindings(totals: findings, runID: recorded ? runID : nil),
-            revenue: revenue, sales: report, monthClose: monthClose, subscriptions: subscriptions)
-    }
-}
-
-/// Revenue and Apple's sales as detection accumulates them, on its detecting thread.
-///
-/// Only that thread touches them until ``DetectStage/run(store:alongside:each:)`` returns, which
-/// waits for it.
-private final class DetectionTotals: @unchecked Sendable {
-    var revenue: RevenueBuilder
-    var sales: SalesReconciliation
-    var finance: FinancialReconciliation?
-
-    init(revenue: RevenueBuilder, sales: SalesReconciliation, finance: FinancialReconciliation?) {
-        self.revenue = revenue
-        self.sales = sales
-        self.finance = finance
-    }
-
-    /// Adds one transaction; returns what it contributed to each revenue line.
-    @Sendable func add(_ facts: TransactionFacts) -> (transactionID: String, contributions: [RevenueContribution]) {
-        revenue.add(facts)
-        sales.add(facts)
-        finance?.add(facts)
-        return (facts.group.transactionID, revenue.lastContributions)
+        /// How the transactions were judged, and what the store keeps of them once the report is written.
+        var plan: TransactionPlan
+        /// The counts beside the revenue lines, with how many transactions make up each currency's.
+        var revenueCounters: RevenueCounters
+        /// How many transaction groups were judged (every one, or only those that could have changed).
+        var judgedTransactions: Int
     }
 }
 

@@ -17,6 +17,8 @@ extension ReconStore {
         try db.execute("PRAGMA temp_store=FILE", context: "preparing a bulk load")
         try db.execute("BEGIN IMMEDIATE", context: "starting a bulk load")
         do {
+            // Every row is new: the next report judges everything rather than list each one as changed.
+            try forgetDetectionState()
             try dropTransactionIndexes()
         } catch {
             abortBulkLoad()

@@ -50,13 +50,20 @@ extension ReconStore {
     ///
     /// Memory: one group.
     public func forEachTransactionGroup(_ body: (TransactionGroup) throws -> Void) throws {
-        let ledger = try db.prepare(
-            "SELECT \(TransactionsRow.columns) FROM transactions ORDER BY transaction_id, record_id")
-        let evidence = try db.prepare(
-            """
-            SELECT \(EvidenceRow.columns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
-            ORDER BY e.transaction_id, e.recorded_at, e.id
-            """)
+        try forEachTransactionGroup(
+            ledgerSQL: "SELECT \(TransactionsRow.columns) FROM transactions ORDER BY transaction_id, record_id",
+            evidenceSQL: """
+                SELECT \(EvidenceRow.columns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
+                ORDER BY e.transaction_id, e.recorded_at, e.id
+                """, body)
+    }
+
+    /// Merges the ledger rows and evidence the two queries read (each in transaction id order) into groups.
+    func forEachTransactionGroup(
+        ledgerSQL: String, evidenceSQL: String, _ body: (TransactionGroup) throws -> Void
+    ) throws {
+        let ledger = try db.prepare(ledgerSQL)
+        let evidence = try db.prepare(evidenceSQL)
         var nextRow: LedgerTransaction? = try ledger.step() ? TransactionsRow.read(ledger) : nil
         var nextEvidence: EvidenceRecord? = try evidence.step() ? EvidenceRow.read(evidence) : nil
         while nextRow != nil || nextEvidence != nil {

@@ -1,73 +1,56 @@
-/// What the last report showed, per transaction, day, product and currency: the baseline of
-/// `revenue_changes.csv`.
+/// What the last report showed, per transaction and revenue line: the baseline of `revenue_changes.csv`.
 ///
-/// Kept in transaction id order, the order detection reads the store in, so a report compares
-/// it with what it counts now in one pass (memory for one transaction), and stages the next
-/// baseline the same way; the staged baseline replaces this one only once the report is written.
+/// The kept revenue parts (``RevenuePart``) are that baseline: read in transaction id order, the order detection reads
+/// the store in, so a report compares it with what it counts now in one pass (memory for one transaction). A store
+/// whose last report was written by an earlier version keeps its baseline in `revenue_shown_by_transaction` until
+/// its first report here replaces it.
 extension ReconStore {
-    /// The lines (day, product, currency) the latest report showed; empty before the first report.
-    func revenueShownLines() throws(StoreError) -> [RevenueLine] {
-        let stmt = try db.prepare("SELECT date, product_id, currency FROM revenue_shown_lines")
-        var lines: [RevenueLine] = []
+    /// The lines (day, product, currency) the latest report showed, with each one's net; empty before the first
+    /// report.
+    func revenueShownLines() throws(StoreError) -> [RevenueLine: Int64] {
+        var lines: [RevenueLine: Int64] = [:]
+        if try hasLegacyRevenueBaseline() {
+            let stmt = try db.prepare("SELECT date, product_id, currency FROM revenue_shown_lines")
+            while try stmt.step() {
+                lines[RevenueLine(date: stmt.text(0), productID: stmt.text(1), currency: stmt.text(2))] = 0
+            }
+            return lines
+        }
+        let stmt = try db.prepare("SELECT day, product_id, currency, gross_milli, refunds_milli FROM revenue_lines")
         while try stmt.step() {
-            lines.append(RevenueLine(date: stmt.text(0), productID: stmt.text(1), currency: stmt.text(2)))
+            let line = RevenueLine(
+                date: Timestamp.dayString(Int(stmt.int64(0))), productID: stmt.text(1), currency: stmt.text(2))
+            lines[line] = Money.difference(stmt.int64(3), stmt.int64(4))
         }
         return lines
     }
 
-    /// The contributions the latest report showed, in transaction id order (then day, product,
-    /// currency), read one at a time.
-    func revenueShownCursor() throws(StoreError) -> RevenueShownCursor {
-        try RevenueShownCursor(
+    /// Whether the baseline is still the one an earlier version wrote (no revenue parts kept yet).
+    func hasLegacyRevenueBaseline() throws(StoreError) -> Bool {
+        let legacy = try db.scalar(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'revenue_shown_by_transaction'")
+        guard legacy == 1 else { return false }
+        return try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM revenue_parts)") == 1
+    }
+
+    /// The contributions the latest report showed, in transaction id order (then day, product, currency), read one
+    /// transaction at a time; only those of `temp.rerun` when `rerunOnly`.
+    func revenueShownCursor(rerunOnly: Bool) throws(StoreError) -> any RevenueBaselineCursor {
+        if !rerunOnly, try hasLegacyRevenueBaseline() {
+            return try LegacyRevenueShownCursor(
+                try db.prepare(
+                    """
+                    SELECT \(RevenueShownRow.columns) FROM revenue_shown_by_transaction
+                    ORDER BY transaction_id, date, product_id, currency
+                    """))
+        }
+        let filter = rerunOnly ? "WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun)" : ""
+        return try RevenuePartsCursor(
             try db.prepare(
                 """
-                SELECT \(RevenueShownRow.columns) FROM revenue_shown_by_transaction
-                ORDER BY transaction_id, date, product_id, currency
+                SELECT transaction_id, day, product_id, currency, gross_milli, refunds_milli FROM revenue_parts
+                \(filter) ORDER BY transaction_id, seq
                 """))
-    }
-
-    /// Starts staging the next baseline (an empty staging table; an unfinished one is dropped).
-    func stageRevenueShown() throws(StoreError) -> RevenueShownStaging {
-        try db.execute(
-            """
-            DROP TABLE IF EXISTS revenue_shown_staged;
-            DROP TABLE IF EXISTS revenue_shown_lines_staged;
-            CREATE TABLE revenue_shown_staged (
-                transaction_id TEXT NOT NULL, date TEXT NOT NULL, product_id TEXT NOT NULL, currency TEXT NOT NULL,
-                gross_milli INTEGER NOT NULL, refunds_milli INTEGER NOT NULL,
-                PRIMARY KEY (transaction_id, date, product_id, currency)
-            ) WITHOUT ROWID;
-            CREATE TABLE revenue_shown_lines_staged (
-                date TEXT NOT NULL, product_id TEXT NOT NULL, currency TEXT NOT NULL,
-                PRIMARY KEY (date, product_id, currency)
-            ) WITHOUT ROWID;
-            """, context: "staging the revenue shown")
-        return RevenueShownStaging(
-            db: db,
-            insert: try db.prepare(
-                """
-                INSERT INTO revenue_shown_staged
-                    (transaction_id, date, product_id, currency, gross_milli, refunds_milli)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """),
-            insertLine: try db.prepare(
-                "INSERT OR IGNORE INTO revenue_shown_lines_staged (date, product_id, currency) VALUES (?, ?, ?)"))
-    }
-
-    /// Makes the staged baseline the baseline of the next report (nothing when none is staged).
-    public func promoteStagedRevenueShown() throws {
-        try write {
-            let staged = try db.scalar(
-                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'revenue_shown_staged'")
-            guard staged == 1 else { return }
-            try db.execute(
-                """
-                DROP TABLE revenue_shown_by_transaction;
-                DROP TABLE revenue_shown_lines;
-                ALTER TABLE revenue_shown_staged RENAME TO revenue_shown_by_transaction;
-                ALTER TABLE revenue_shown_lines_staged RENAME TO revenue_shown_lines;
-                """, context: "replacing the revenue shown")
-        }
     }
 
     /// Whether the transaction's refund or revocation reached the store through the
@@ -87,9 +70,53 @@ extension ReconStore {
 }
 
 /// The previous baseline, one contribution at a time in transaction id order.
-final class RevenueShownCursor {
-    private let statement: SQLiteStatement
+protocol RevenueBaselineCursor: AnyObject {
     /// The contribution under the cursor; nil once every one was read.
+    var current: RevenueContribution? { get }
+    /// Moves to the next contribution.
+    func advance() throws(StoreError)
+}
+
+/// The baseline from the kept revenue parts: a transaction's parts added up per line.
+final class RevenuePartsCursor: RevenueBaselineCursor {
+    private let statement: SQLiteStatement
+    private var pending: [RevenueContribution] = []
+    private var hasRow: Bool
+    private(set) var current: RevenueContribution?
+
+    init(_ statement: SQLiteStatement) throws(StoreError) {
+        self.statement = statement
+        hasRow = try statement.step()
+        try advance()
+    }
+
+    func advance() throws(StoreError) {
+        if pending.isEmpty { try readTransaction() }
+        current = pending.isEmpty ? nil : pending.removeFirst()
+    }
+
+    /// Reads the next transaction's parts into its contributions, by day, product, currency.
+    private func readTransaction() throws(StoreError) {
+        guard hasRow else { return }
+        let id = statement.text(0)
+        var byLine: [RevenueContribution.Key: RevenueContribution] = [:]
+        while hasRow, statement.textMatches(0, id) {
+            let key = RevenueContribution.Key(
+                date: Timestamp.dayString(Int(statement.int64(1))), productID: statement.text(2),
+                currency: statement.text(3), transactionID: id)
+            var item = byLine[key] ?? RevenueContribution(key: key, gross: 0, refunds: 0, refundSource: nil)
+            item.gross += statement.int64(4)
+            item.refunds += statement.int64(5)
+            byLine[key] = item
+            hasRow = try statement.step()
+        }
+        pending = byLine.values.sorted { $0.key < $1.key }
+    }
+}
+
+/// The baseline an earlier version kept, one row per contribution.
+final class LegacyRevenueShownCursor: RevenueBaselineCursor {
+    private let statement: SQLiteStatement
     private(set) var current: RevenueContribution?
 
     init(_ statement: SQLiteStatement) throws(StoreError) {
@@ -97,63 +124,7 @@ final class RevenueShownCursor {
         try advance()
     }
 
-    /// Moves to the next contribution.
     func advance() throws(StoreError) {
         current = try statement.step() ? RevenueShownRow.contribution(statement) : nil
-    }
-}
-
-/// The next baseline as a report counts it, written while detection runs.
-///
-/// One write transaction for the whole baseline: the staging tables are the report's own until
-/// they are promoted, and a commit every few thousand rows made the write-ahead log checkpoint
-/// over and over while detection was reading.
-final class RevenueShownStaging {
-    private let db: SQLiteDatabase
-    private let insert: SQLiteStatement
-    private let insertLine: SQLiteStatement
-    private var inTransaction = false
-
-    fileprivate init(db: SQLiteDatabase, insert: SQLiteStatement, insertLine: SQLiteStatement) {
-        self.db = db
-        self.insert = insert
-        self.insertLine = insertLine
-    }
-
-    deinit {
-        if inTransaction { try? db.execute("ROLLBACK") }
-    }
-
-    /// Stages one transaction's contribution to one line.
-    func add(_ item: RevenueContribution) throws(StoreError) {
-        if !inTransaction {
-            try db.execute("BEGIN IMMEDIATE", context: "staging the revenue shown")
-            inTransaction = true
-        }
-        // Bound one by one: no array of values per row. Each transaction stages at most one
-        // contribution per line, so the key is new (a plain INSERT).
-        try insert.bindText(item.key.transactionID, at: 1)
-        try insert.bindText(item.key.date, at: 2)
-        try insert.bindText(item.key.productID, at: 3)
-        try insert.bindText(item.key.currency, at: 4)
-        try insert.bindInt64(item.gross, at: 5)
-        try insert.bindInt64(item.refunds, at: 6)
-        try insert.runBound()
-    }
-
-    /// Stages the lines the report shows (once each, at the end).
-    func addLines(_ lines: some Sequence<RevenueLine>) throws(StoreError) {
-        if !inTransaction {
-            try db.execute("BEGIN IMMEDIATE", context: "staging the revenue shown")
-            inTransaction = true
-        }
-        for line in lines { try insertLine.run([.text(line.date), .text(line.productID), .text(line.currency)]) }
-    }
-
-    /// Commits what is staged so far.
-    func commit() throws(StoreError) {
-        guard inTransaction else { return }
-        try db.execute("COMMIT", context: "staging the revenue shown")
-        inTransaction = false
     }
 }

@@ -214,31 +214,9 @@ public final class RunFindingSpool {
     }
 
     private func write(_ findings: [Finding]) throws(StoreError) {
-        // Bound one by one: no array of values per finding.
-        func bind(_ text: String?, at index: Int32) throws(StoreError) {
-            if let text { try insert.bindText(text, at: index) } else { try insert.bindNull(at: index) }
-        }
         for finding in findings {
             let key = finding.fingerprint
-            try insert.bindText(key, at: 1)
-            try insert.bindInt64(Int64(finding.severity.rank), at: 2)
-            try insert.bindText(finding.code.rawValue, at: 3)
-            try insert.bindText(finding.transactionID, at: 4)
-            try bind(finding.originalTransactionID, at: 5)
-            try insert.bindText(finding.userIDs.joined(separator: RunFindingsRow.userSeparator), at: 6)
-            try bind(finding.productID, at: 7)
-            try bind(finding.environment?.rawValue, at: 8)
-            if let amount = finding.amount {
-                try insert.bindInt64(amount.milliunits, at: 9)
-                try insert.bindText(amount.currency, at: 10)
-            } else {
-                try insert.bindNull(at: 9)
-                try insert.bindNull(at: 10)
-            }
-            try insert.bindText(finding.detail, at: 11)
-            try insert.bindText(finding.recordIDs.joined(separator: " "), at: 12)
-            try bind(finding.receiptID, at: 13)
-            try bind(finding.subject, at: 14)
+            try Self.bind(finding, fingerprint: key, to: insert, from: 1)
             try insert.runBound()
             // A finding already in keeps its own users.
             guard db.changes == 1 else { continue }
@@ -248,5 +226,39 @@ public final class RunFindingSpool {
                 try insertUser.runBound()
             }
         }
+    }
+
+    /// Binds the finding's 14 columns (fingerprint, severity rank, code, transaction id, original transaction id,
+    /// users, product, environment, amount, currency, detail, records, receipt, subject) from parameter `first` on,
+    /// one by one: no array of values per finding.
+    static func bind(
+        _ finding: Finding, fingerprint: String, to insert: SQLiteStatement, from first: Int32
+    ) throws(StoreError) {
+        func bind(_ text: String?, at index: Int32) throws(StoreError) {
+            if let text {
+                try insert.bindText(text, at: first + index - 1)
+            } else {
+                try insert.bindNull(at: first + index - 1)
+            }
+        }
+        try insert.bindText(fingerprint, at: first)
+        try insert.bindInt64(Int64(finding.severity.rank), at: first + 1)
+        try insert.bindText(finding.code.rawValue, at: first + 2)
+        try insert.bindText(finding.transactionID, at: first + 3)
+        try bind(finding.originalTransactionID, at: 5)
+        try insert.bindText(finding.userIDs.joined(separator: RunFindingsRow.userSeparator), at: first + 5)
+        try bind(finding.productID, at: 7)
+        try bind(finding.environment?.rawValue, at: 8)
+        if let amount = finding.amount {
+            try insert.bindInt64(amount.milliunits, at: first + 8)
+            try insert.bindText(amount.currency, at: first + 9)
+        } else {
+            try insert.bindNull(at: first + 8)
+            try insert.bindNull(at: first + 9)
+        }
+        try insert.bindText(finding.detail, at: first + 10)
+        try insert.bindText(finding.recordIDs.joined(separator: " "), at: first + 11)
+        try bind(finding.receiptID, at: 13)
+        try bind(finding.subject, at: 14)
     }
 }

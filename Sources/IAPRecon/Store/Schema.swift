@@ -36,6 +36,8 @@ enum Schema {
         Migration(name: "issue23-evidence-offers-and-receipt-date", sql: evidenceOffersAndReceiptDate),
         // Evidence by subscription period, to tie the transaction ids of one purchase together.
         Migration(name: "issue23-evidence-by-web-order-line-item", sql: evidenceByWebOrderLineItem),
+        // Each transaction's share of the report, kept for the next one, and the transactions changed since.
+        Migration(name: "issue24-incremental-detection", sql: incrementalDetection),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

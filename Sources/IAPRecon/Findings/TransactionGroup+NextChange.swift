@@ -1,0 +1,54 @@
+/// When a transaction's findings and revenue can next change with nothing but time passing: what lets a later report
+/// keep them as they are until then (CONTRACT §5 "Incremental reports").
+///
+/// A group is judged as of the report's as-of: rows and evidence dated later are left out
+/// (``TransactionGroup/asOf(_:)``), and the deadlines compare a row's times, plus the delivery grace, the finish
+/// grace or the pending limit, with the as-of. So the outcome can only change when the as-of passes one of the
+/// group's times, or one of them plus one of those three durations; this takes the earliest such moment after the
+/// as-of. It is a bound that may come early (the group is then judged again, and comes out the same), never late.
+extension TransactionGroup {
+    /// The earliest moment after `context.asOf` at which judging this group again could give another outcome; nil
+    /// when none can (every time, plus every grace, is already past).
+    ///
+    /// - Parameter ages: whether an outcome states how long ago something happened (a finding's "3 days after
+    ///   purchase"): its words change as the as-of moves, so it is judged again at every later as-of.
+    func nextChange(in context: DetectionContext, ages: Bool) -> Int64? {
+        let asOf = context.asOf
+        if ages { return asOf + 1 }
+        let offsets = [0, context.deliveryGraceMillis, context.finishGraceMillis, context.pendingLimitMillis]
+        var next: Int64?
+        func consider(_ time: Int64?) {
+            guard let time else { return }
+            for offset in offsets {
+                let (moment, overflow) = time.addingReportingOverflow(offset)
+                guard !overflow, moment > asOf else { continue }
+                next = min(next ?? moment, moment)
+            }
+        }
+        for row in records {
+            consider(row.purchaseDate)
+            consider(row.settledAt)
+            consider(row.deliveredAt)
+            consider(row.finishedAt)
+        }
+        for record in evidence {
+            consider(record.recordedAt)
+            consider(record.learnedAt)
+            let entry = record.entry
+            consider(entry.purchaseDate)
+            consider(entry.originalPurchaseDate)
+            consider(entry.expiresDate)
+            consider(entry.cancellationDate)
+            consider(entry.signedDate)
+            consider(entry.receiptCreationDate)
+        }
+        // Another transaction id of the same purchase counts once booked (``SamePurchaseIndex``).
+        consider(context.samePurchase.purchase(of: transactionID)?.bookedAt)
+        return next
+    }
+}
+
+extension FindingCode {
+    /// Codes whose words state an age measured from the as-of (``FindingText/duration(_:)``).
+    static let aging: Set<FindingCode> = [.undelivered, .deliveredUnverified, .unfinished, .stuckPending]
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+extension NightlyRun {
+    /// Detects at `asOf` and records the findings under `runID` (with their history).
+    ///
+    /// The transactions are judged all, or only those that can have changed since the last written report
+    /// (``TransactionPlan``): the others' findings, revenue parts and counts come from the store as that report
+    /// left them, and the revenue lines they touch are added up again from their parts. Either way the report is the
+    /// same, byte for byte.
+    ///
+    /// The sales reconciliation sees every transaction in the same pass; its mismatches join the findings. A report
+    /// for an as-of earlier than the latest recorded one reads the history but never writes it: resolving or
+    /// reopening the live history from an old point of view would rewrite what is known now.
+    public func detect(asOf: Int64, runID: Int64) throws -> Detection {
+        let settings = deps.settings
+        let store = deps.store
+        let stage = try deps.detectStage(asOf: asOf)
+        let (salesStart, salesRows) = try deps.salesReconciliation(stage.context)
+        let finance = try deps.financialReconciliation(asOf: asOf, context: stage.context, sales: salesRows)
+        let totals = DetectionTotals(
+            revenue: RevenueBuilder(
+                timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
+                to: settings.revenueDays.to, appleProceeds: finance.proceeds),
+            sales: salesStart, finance: finance.reconciliation)
+        let plan = try TransactionPlan.make(
+            store: store, settings: settings, context: stage.context, full: settings.fullReport,
+            appleReports: !salesRows.isEmpty || !(try store.salesReportDays().isEmpty) || finance.reconciliation != nil)
+        if let reason = plan.reason {
+            deps.logger.info("judging every transaction", metadata: ["why": "\(reason)"])
+        } else {
+            deps.logger.info("judging the changed transactions", metadata: ["transactions": "\(plan.rerun)"])
+        }
+
+        let spool = try store.startRunFindings()
+        let shown = try store.revenueShownLines()
+        let changes = RevenueChangeTracker(
+            previousLines: Set(shown.keys), previous: try store.revenueShownCursor(rerunOnly: !plan.everything),
+            learnedBySweep: try store.refundLearnedBySweep())
+        let results = try store.startTransactionResults(everything: plan.everything)
+        var judgedCounters = RevenueCounters()
+        var judgedTransactions = 0
+        try stage.judgeTransactions(
+            plan.everything ? store.forEachTransactionGroup : store.forEachRerunTransactionGroup,
+            alongside: totals.add,
+            each: { judged in
+                let made = judged.made
+                let counters = made?.counters ?? TransactionCounters()
+                try results.add(
+                    judged.transactionID, findings: judged.findings, parts: made?.parts ?? [], counters: counters,
+                    nextChange: judged.nextChange)
+                try changes.add(transactionID: judged.transactionID, contributions: made?.contributions ?? [])
+                judgedCounters.add(counters)
+                judgedTransactions += 1
+                if plan.everything { for finding in judged.findings { try spool.add(finding) } }
+            })
+        var revenue: RevenueBuilder
+        var revenueCounters: RevenueCounters
+        if let kept = plan.kept {
+            // The lines the judged transactions touch, now or before, added up again from all their parts.
+            var lines: [RevenueRow] = []
+            for line in try store.markDirtyLines() {
+                let parts = try store.revenueParts(day: line.day, productID: line.productID, currency: line.currency)
+                guard !parts.isEmpty else { continue }
+                lines.append(
+                    RevenueBuilder.row(day: line.day, productID: line.productID, currency: line.currency, parts: parts))
+            }
+            try results.addLines(lines)
+            revenueCounters = kept.counters
+            for old in try store.keptCounters() { revenueCounters.add(old, sign: -1) }
+            revenueCounters.add(judgedCounters)
+            revenue = RevenueBuilder.restored(
+                timeZone: settings.timeZone, context: stage.context, rows: try store.revenueLinesKeptAndNew(),
+                counters: revenueCounters)
+            revenue.changes = try changes.finish(shownNets: shown)
+            try spool.flush()
+            try store.spoolKeptFindings()
+        } else {
+            revenue = totals.revenue
+            revenueCounters = judgedCounters
+            try results.addLines(revenue.rows())
+            revenue.changes = try changes.finish()
+        }
+        try results.commit()
+        try stage.judgeOthers(store: store, found: spool.add)
+
+        let sales = totals.sales
+        var report: SalesReconciliationReport?
+        if !sales.comparedDays.isEmpty {
+            let zone = settings.salesReportTimeZone.identifier
+            let lines = sales.lines()
+            for finding in SalesReportMismatch.findings(lines, timeZone: zone, detectors: stage.detectors.sales) {
+                try spool.add(finding)
+            }
+            report = SalesReconciliationReport(
+                timeZone: zone, comparedDays: sales.comparedDays, lines: lines, rowsOfOtherApps: sales.rowsOfOtherApps,
+                skusOfOtherApps: sales.skusOfOtherApps)
+        }
+        // With no Financial Report in the store the reconciliation is empty: every region a payment summary pays is
+        // then unexplained, and there is no month to close.
+        let reconciliation =
+            totals.finance
+            ?? FinancialReconciliation(
+                timeZone: settings.salesReportTimeZone, rows: [], asOf: asOf, app: SalesReportApp(),
+                pricer: ProceedsPricer(context: stage.context, appleProceeds: nil))
+        let built = MonthCloseBuilder.build(
+            reconciliation, summaries: try store.paymentSummaries(), reportPeriods: finance.periods,
+            timeZone: settings.salesReportTimeZone.identifier, financial: stage.detectors.financial,
+            payment: stage.detectors.payment)
+        for finding in built.findings { try spool.add(finding) }
+        let subscriptions = try compareSubscriptions(stage, spool: spool)
+        try spool.flush()
+        let findings: FindingTotals
+        let recorded: Bool
+        if let latest = try store.latestFindingsAsOf(), asOf < latest {
+            findings = try store.lookUpRunFindings()
+            recorded = false
+        } else {
+            findings = try store.recordRunFindings(runID: runID, at: asOf)
+            recorded = true
+        }
+        return Detection(
+            findings: ReportStage.RecordedFindings(totals: findings, runID: recorded ? runID : nil),
+            revenue: revenue, sales: report, monthClose: built.report, subscriptions: subscriptions, plan: plan,
+            revenueCounters: revenueCounters, judgedTransactions: judgedTransactions)
+    }
+}
+
+/// What one transaction made of the revenue: its contributions to each line (for `revenue_changes.csv`), its parts
+/// and its counts (kept for the next report).
+struct RevenueMade: Sendable {
+    var transactionID: String
+    var contributions: [RevenueContribution]
+    var parts: [RevenuePart]
+    var counters: TransactionCounters
+}
+
+/// Revenue and Apple's sales as detection accumulates them, on its detecting thread.
+///
+/// Only that thread touches them until ``DetectStage/judgeTransactions(_:alongside:each:)`` returns, which
+/// waits for it.
+final class DetectionTotals: @unchecked Sendable {
+    var revenue: RevenueBuilder
+    var sales: SalesReconciliation
+    var finance: FinancialReconciliation?
+
+    init(revenue: RevenueBuilder, sales: SalesReconciliation, finance: FinancialReconciliation?) {
+        self.revenue = revenue
+        self.sales = sales
+        self.finance = finance
+    }
+
+    /// Adds one transaction; returns what it made of the revenue.
+    @Sendable func add(_ facts: TransactionFacts) -> RevenueMade {
+        revenue.add(facts)
+        sales.add(facts)
+        finance?.add(facts)
+        return RevenueMade(
+            transactionID: facts.group.transactionID, contributions: revenue.lastContributions,
+            parts: revenue.lastParts, counters: revenue.lastCounters)
+    }
+}

@@ -1,0 +1,210 @@
+/// Each transaction's share of the report, as detection works it out, kept for the next report (CONTRACT §5
+/// "Incremental reports").
+///
+/// A report that judges every transaction stages a whole new set of tables, which replaces the kept one once the
+/// report is written; a report that judges only some writes theirs to temporary tables, merged over the kept ones
+/// then. Until then the kept tables stay what the last written report showed, so a report that fails changes
+/// nothing the next one builds on.
+extension ReconStore {
+    /// Where this report's results go: `everything` replaces the kept tables; otherwise only the transactions of
+    /// `temp.rerun` are replaced.
+    func startTransactionResults(everything: Bool) throws(StoreError) -> TransactionResultsWriter {
+        let schema = everything ? "main" : "temp"
+        let suffix = everything ? "_staged" : ""
+        func table(_ name: String) -> String { "\(schema).\(everything ? name : "new_" + name)\(suffix)" }
+        try db.execute("PRAGMA temp_store = FILE", context: "keeping the results")
+        for name in ["transaction_results", "transaction_findings", "revenue_parts", "revenue_lines"] {
+            try db.execute(
+                "DROP TABLE IF EXISTS \(table(name)); \(Schema.create(name, as: table(name)))",
+                context: "keeping the results")
+        }
+        try db.execute(
+            """
+            DROP TABLE IF EXISTS temp.dirty_lines;
+            CREATE TEMP TABLE dirty_lines (
+                day INTEGER NOT NULL, product_id TEXT NOT NULL, currency TEXT NOT NULL,
+                PRIMARY KEY (day, product_id, currency)
+            ) WITHOUT ROWID;
+            """, context: "keeping the results")
+        return TransactionResultsWriter(
+            db: db, everything: everything,
+            insertResult: try db.prepare(
+                """
+                INSERT INTO \(table("transaction_results")) (transaction_id, next_change_at, excluded_currency,
+                    excluded_milli, recovered_currency, recovered_milli, unpriced, duplicates)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """),
+            insertFinding: try db.prepare(
+                """
+                INSERT INTO \(table("transaction_findings")) (group_id, seq, fingerprint, severity_rank, code,
+                    transaction_id, original_transaction_id, user_ids, product_id, environment, amount_milli, currency,
+                    detail, record_ids, receipt_id, subject)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """),
+            insertPart: try db.prepare(
+                """
+                INSERT INTO \(table("revenue_parts")) (transaction_id, seq, day, product_id, currency, units,
+                    gross_milli, refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """),
+            insertLine: try db.prepare(
+                """
+                INSERT INTO \(table("revenue_lines")) (day, product_id, currency, units, gross_milli, refunds_milli,
+                    estimated_milli, proceeds_milli, proceeds_currency, proceeds_source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """))
+    }
+
+    /// Makes this report's results the kept ones, with the state they were worked out in.
+    ///
+    /// The transactions judged are no longer "changed since the last report". Call once the report is written.
+    func keepTransactionResults(everything: Bool, state: DetectionState, samePurchase: [String: String]) throws {
+        try write {
+            if everything {
+                try db.execute(
+                    """
+                    DROP TABLE main.transaction_results;
+                    ALTER TABLE main.transaction_results_staged RENAME TO transaction_results;
+                    CREATE INDEX transaction_results_by_next_change ON transaction_results(next_change_at)
+                        WHERE next_change_at IS NOT NULL;
+                    DROP TABLE main.transaction_findings;
+                    ALTER TABLE main.transaction_findings_staged RENAME TO transaction_findings;
+                    DROP TABLE main.revenue_parts;
+                    ALTER TABLE main.revenue_parts_staged RENAME TO revenue_parts;
+                    CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
+                    DROP TABLE main.revenue_lines;
+                    ALTER TABLE main.revenue_lines_staged RENAME TO revenue_lines;
+                    DROP TABLE IF EXISTS revenue_shown_by_transaction;
+                    DROP TABLE IF EXISTS revenue_shown_lines;
+                    DELETE FROM dirty_transactions;
+                    """, context: "keeping the results")
+            } else {
+                try db.execute(
+                    """
+                    DELETE FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
+                    INSERT INTO transaction_results SELECT * FROM temp.new_transaction_results;
+                    DELETE FROM transaction_findings WHERE group_id IN (SELECT transaction_id FROM temp.rerun);
+                    INSERT INTO transaction_findings SELECT * FROM temp.new_transaction_findings;
+                    DELETE FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
+                    INSERT INTO revenue_parts SELECT * FROM temp.new_revenue_parts;
+                    DELETE FROM revenue_lines
+                        WHERE (day, product_id, currency) IN (SELECT day, product_id, currency FROM temp.dirty_lines);
+                    INSERT INTO revenue_lines SELECT * FROM temp.new_revenue_lines;
+                    DELETE FROM dirty_transactions WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
+                    """, context: "keeping the results")
+            }
+            try db.prepare(
+                "INSERT OR REPLACE INTO detection_state (id, fingerprint, as_of, counters) VALUES (1, ?, ?, ?)"
+            ).run([.text(state.fingerprint), .integer(state.asOf), .text(StoredCounters(state.counters).json)])
+            try db.execute("DELETE FROM same_purchase_shown", context: "keeping the results")
+            let insert = try db.prepare("INSERT INTO same_purchase_shown (transaction_id, purchase) VALUES (?, ?)")
+            for (id, purchase) in samePurchase { try insert.run([.text(id), .text(purchase)]) }
+        }
+    }
+
+    /// Adds the kept findings of every transaction not judged again, and this report's of those judged again, to
+    /// this run's findings (``startRunFindings()``), in transaction id order as a whole detection finds them.
+    func spoolKeptFindings() throws(StoreError) {
+        let columns = """
+            fingerprint, severity_rank, code, transaction_id, original_transaction_id, user_ids, product_id,
+            environment, amount_milli, currency, detail, record_ids, receipt_id, subject
+            """
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO temp.run_findings (\(columns))
+            SELECT \(columns) FROM (
+                SELECT * FROM main.transaction_findings
+                WHERE group_id NOT IN (SELECT transaction_id FROM temp.rerun)
+                UNION ALL SELECT * FROM temp.new_transaction_findings)
+            ORDER BY group_id, seq;
+            INSERT OR IGNORE INTO temp.run_finding_users (fingerprint, user_id)
+            WITH RECURSIVE split(fingerprint, rest, user_id) AS (
+                SELECT fingerprint, user_ids || char(31), NULL FROM temp.run_findings WHERE user_ids <> ''
+                UNION ALL
+                SELECT fingerprint, substr(rest, instr(rest, char(31)) + 1), substr(rest, 1, instr(rest, char(31)) - 1)
+                FROM split WHERE rest <> ''
+            )
+            SELECT fingerprint, user_id FROM split WHERE user_id IS NOT NULL;
+            """, context: "keeping this run's findings")
+    }
+
+    /// What the transactions of `temp.rerun` added to the counts beside the revenue lines when last judged.
+    func keptCounters() throws(StoreError) -> [TransactionCounters] {
+        let stmt = try db.prepare(
+            """
+            SELECT excluded_currency, excluded_milli, recovered_currency, recovered_milli, unpriced, duplicates
+            FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun)
+            """)
+        var kept: [TransactionCounters] = []
+        while try stmt.step() {
+            kept.append(
+                TransactionCounters(
+                    excludedAsSandbox: stmt.optionalText(0).map { Money(milliunits: stmt.int64(1), currency: $0) },
+                    recoveredFromSandbox: stmt.optionalText(2).map { Money(milliunits: stmt.int64(3), currency: $0) },
+                    unpriced: stmt.int64(4) != 0, duplicateRowsIgnored: Int(stmt.int64(5))))
+        }
+        return kept
+    }
+
+    /// Marks as changed every line the kept parts of `temp.rerun` and this report's parts touch (``temp.dirty_lines``),
+    /// and returns them.
+    func markDirtyLines() throws(StoreError) -> [(day: Int, productID: String, currency: String)] {
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO temp.dirty_lines
+            SELECT day, product_id, currency FROM revenue_parts
+            WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
+            INSERT OR IGNORE INTO temp.dirty_lines SELECT day, product_id, currency FROM temp.new_revenue_parts;
+            """, context: "listing the changed revenue lines")
+        let stmt = try db.prepare("SELECT day, product_id, currency FROM temp.dirty_lines")
+        var lines: [(day: Int, productID: String, currency: String)] = []
+        while try stmt.step() { lines.append((Int(stmt.int64(0)), stmt.text(1), stmt.text(2))) }
+        return lines
+    }
+
+    /// Every part of one line: the kept ones of transactions not judged again, and this report's.
+    func revenueParts(day: Int, productID: String, currency: String) throws(StoreError) -> [RevenuePart] {
+        let stmt = try db.prepare(
+            """
+            SELECT units, gross_milli, refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source
+            FROM revenue_parts
+            WHERE day = ?1 AND product_id = ?2 AND currency = ?3
+                AND transaction_id NOT IN (SELECT transaction_id FROM temp.rerun)
+            UNION ALL
+            SELECT units, gross_milli, refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source
+            FROM temp.new_revenue_parts WHERE day = ?1 AND product_id = ?2 AND currency = ?3
+            """)
+        try stmt.bind([.integer(Int64(day)), .text(productID), .text(currency)])
+        var parts: [RevenuePart] = []
+        while try stmt.step() {
+            parts.append(
+                RevenuePart(
+                    day: day, productID: productID, currency: currency, units: stmt.int64(0), gross: stmt.int64(1),
+                    refunds: stmt.int64(2), rate: stmt.int64(3), net: stmt.int64(4),
+                    stated: stmt.optionalText(6).map { Money(milliunits: stmt.int64(5), currency: $0) },
+                    statedSource: stmt.optionalText(7).flatMap(ProceedsSource.init(rawValue:))))
+        }
+        return parts
+    }
+
+    /// The revenue lines as the last report showed them, but for the changed ones (``markDirtyLines()``), which come
+    /// as this report added them up.
+    func revenueLinesKeptAndNew() throws(StoreError) -> [RevenueRow] {
+        let stmt = try db.prepare(
+            """
+            SELECT * FROM revenue_lines
+            WHERE (day, product_id, currency) NOT IN (SELECT day, product_id, currency FROM temp.dirty_lines)
+            UNION ALL SELECT * FROM temp.new_revenue_lines
+            """)
+        var rows: [RevenueRow] = []
+        while try stmt.step() {
+            rows.append(
+                RevenueRow(
+                    day: Int(stmt.int64(0)), productID: stmt.text(1), currency: stmt.text(2), units: stmt.int64(3),
+                    gross: stmt.int64(4), refunds: stmt.int64(5), estimatedProceeds: stmt.int64(6),
+                    proceeds: stmt.int64(7), proceedsCurrency: stmt.text(8),
+                    proceedsSource: ProceedsSource(rawValue: stmt.text(9)) ?? .estimate))
+        }
+        return rows.sorted { ($0.day, $0.productID, $0.currency) < ($1.day, $1.productID, $1.currency) }
+    }
+}

@@ -1,0 +1,116 @@
+/// Writes each judged transaction's results (``ReconStore/startTransactionResults(everything:)``) while detection
+/// runs, in one write transaction (a commit every few thousand rows made the write-ahead log checkpoint over and over
+/// while detection was reading).
+final class TransactionResultsWriter {
+    private let db: SQLiteDatabase
+    /// Whether every transaction is judged (the tables replace the kept ones) or only `temp.rerun`'s.
+    let everything: Bool
+    private let insertResult: SQLiteStatement
+    private let insertFinding: SQLiteStatement
+    private let insertPart: SQLiteStatement
+    private let insertLine: SQLiteStatement
+    private var inTransaction = false
+
+    init(
+        db: SQLiteDatabase, everything: Bool, insertResult: SQLiteStatement, insertFinding: SQLiteStatement,
+        insertPart: SQLiteStatement, insertLine: SQLiteStatement
+    ) {
+        self.db = db
+        self.everything = everything
+        self.insertResult = insertResult
+        self.insertFinding = insertFinding
+        self.insertPart = insertPart
+        self.insertLine = insertLine
+    }
+
+    deinit {
+        if inTransaction { try? db.execute("ROLLBACK") }
+    }
+
+    private func begin() throws(StoreError) {
+        guard !inTransaction, !db.isInTransaction else { return }
+        try db.execute("BEGIN IMMEDIATE", context: "keeping the results")
+        inTransaction = true
+    }
+
+    /// One transaction's results; a transaction with no counts and no moment of change keeps no result row.
+    func add(
+        _ transactionID: String, findings: [Finding], parts: [RevenuePart], counters: TransactionCounters,
+        nextChange: Int64?
+    ) throws(StoreError) {
+        try begin()
+        if nextChange != nil || counters != TransactionCounters() {
+            try insertResult.bindText(transactionID, at: 1)
+            try bind(nextChange, at: 2, of: insertResult)
+            try bind(counters.excludedAsSandbox, at: 3, of: insertResult)
+            try bind(counters.recoveredFromSandbox, at: 5, of: insertResult)
+            try insertResult.bindInt64(counters.unpriced ? 1 : 0, at: 7)
+            try insertResult.bindInt64(Int64(counters.duplicateRowsIgnored), at: 8)
+            try insertResult.runBound()
+        }
+        for (seq, finding) in findings.enumerated() {
+            try insertFinding.bindText(transactionID, at: 1)
+            try insertFinding.bindInt64(Int64(seq), at: 2)
+            try RunFindingSpool.bind(finding, fingerprint: finding.fingerprint, to: insertFinding, from: 3)
+            try insertFinding.runBound()
+        }
+        for (seq, part) in parts.enumerated() {
+            try insertPart.bindText(transactionID, at: 1)
+            try insertPart.bindInt64(Int64(seq), at: 2)
+            try insertPart.bindInt64(Int64(part.day), at: 3)
+            try insertPart.bindText(part.productID, at: 4)
+            try insertPart.bindText(part.currency, at: 5)
+            try insertPart.bindInt64(part.units, at: 6)
+            try insertPart.bindInt64(part.gross, at: 7)
+            try insertPart.bindInt64(part.refunds, at: 8)
+            try insertPart.bindInt64(part.rate, at: 9)
+            try insertPart.bindInt64(part.net, at: 10)
+            try bind(part.stated?.milliunits, at: 11, of: insertPart)
+            if let stated = part.stated {
+                try insertPart.bindText(stated.currency, at: 12)
+            } else {
+                try insertPart.bindNull(at: 12)
+            }
+            if let source = part.statedSource {
+                try insertPart.bindText(source.rawValue, at: 13)
+            } else {
+                try insertPart.bindNull(at: 13)
+            }
+            try insertPart.runBound()
+        }
+    }
+
+    /// The revenue lines this report added up: every line (``everything``), or the changed ones.
+    func addLines(_ rows: some Sequence<RevenueRow>) throws(StoreError) {
+        try begin()
+        for row in rows {
+            try insertLine.run([
+                .integer(Int64(row.day)), .text(row.productID), .text(row.currency), .integer(row.units),
+                .integer(row.gross), .integer(row.refunds), .integer(row.estimatedProceeds), .integer(row.proceeds),
+                .text(row.proceedsCurrency), .text(row.proceedsSource.rawValue),
+            ])
+        }
+    }
+
+    /// Commits what is written so far.
+    func commit() throws(StoreError) {
+        guard inTransaction else { return }
+        try db.execute("COMMIT", context: "keeping the results")
+        inTransaction = false
+    }
+
+    private func bind(_ value: Int64?, at index: Int32, of statement: SQLiteStatement) throws(StoreError) {
+        if let value { try statement.bindInt64(value, at: index) } else { try statement.bindNull(at: index) }
+    }
+
+    /// Binds the currency at `index` and the amount after it.
+    private func bind(_ money: Money?, at index: Int32, of statement: SQLiteStatement) throws(StoreError) {
+        if let money {
+            try statement.bindText(money.currency, at: index)
+            try statement.bindInt64(money.milliunits, at: index + 1)
+        } else {
+            try statement.bindNull(at: index)
+            try statement.bindNull(at: index + 1)
+        }
+    }
+}

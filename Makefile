@@ -20,9 +20,11 @@ MEMORY_RECEIPTS ?= 1000000
 MEMORY_LIMIT_MB ?= 300
 MEMORY_BUILD ?= release
 RELEASE_FLAGS ?=
+# `make bench-sizes`: the ledger sizes iap-recon and DuckDB are compared at (the 10,000,000-row file takes 2.3 GB).
+SIZES ?= 1000000 10000000
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: all build test lint reliability demo bench bench-night bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
+.PHONY: all build test lint reliability demo bench bench-night bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
 
 all: build
 
@@ -93,6 +95,11 @@ bench: bench-deps
 bench-night: bench-deps
 	$(SWIFT) build -c release --product iap-recon
 	./scripts/bench-night.sh
+
+# Import + report from scratch beside DuckDB at each of $(SIZES) rows: ratios, cost per row, peak RSS.
+bench-sizes: bench-deps
+	$(SWIFT) build -c release --product iap-recon
+	SIZES="$(SIZES)" ./scripts/bench-sizes.sh
 
 # Peak RSS of import and report at 10,000,000 rows (iap-recon alone; the file takes a few GB).
 bench-memory: bench-deps

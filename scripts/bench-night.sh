@@ -178,10 +178,11 @@ if [ "$CHECK" = 1 ]; then
     export_is "$CSV"
     remove_store "$CHECKDB"
     for step in night reexport; do
+        name=$([ "$step" = night ] && echo "night" || echo "re-export")
         if compare_reports "$W/report-$step" "$W/check-$step" >"$W/check-$step.txt"; then
-            echo "  the $step's CSV reports are those of a fresh store given the same rows (but for detected_at)"
+            echo "  the $name's CSV reports are those of a fresh store given the same rows (but for detected_at)"
         else
-            echo "  the $step's CSV reports differ from a fresh store's given the same rows:"
+            echo "  the $name's CSV reports differ from a fresh store's given the same rows:"
             cat "$W/check-$step.txt"
             status=1
         fi

@@ -133,6 +133,14 @@ for ((run = 1; run <= REPEAT; run++)); do
     RE_X+=("$(ratio "${RE_T[-1]}" "$scratch")")
     export_is "$CSV"
 done
+SIZE_BEFORE=$(store_bytes "$BEFORE")
+SIZE_NIGHT=$(store_bytes "$STORE")
+SIZE_RE=$(store_bytes "$RESTORE")
+free_mb() { mb "$(sqlite3 -readonly "$1" "PRAGMA freelist_count" "PRAGMA page_size" | paste -sd '*' | bc)"; }
+FREE_NIGHT=$(free_mb "$STORE")
+FREE_RE=$(free_mb "$RESTORE")
+remove_store "$BEFORE"
+remove_store "$RESTORE"
 
 row() { printf '| %-58s | %11s s | %11s s | %15s s | %9s MB |\n' "$@"; }
 echo "== the night and the re-export: a $ROWS-row store ($IDS record ids), $REPEAT run(s) =="
@@ -153,6 +161,8 @@ echo
 echo "ratios (each run against its own from-scratch import + report):"
 echo "  the night's import + report vs from scratch $(span "${NIGHT_X[@]}") (target <= 0.05)"
 echo "  the re-export's import + report vs from scratch $(span "${RE_X[@]}") (target <= 0.15)"
+echo "  store size (file + WAL, last run): $(mb "$SIZE_BEFORE") MB from scratch, $(mb "$SIZE_NIGHT") MB after the night" \
+     "($FREE_NIGHT MB of it free pages), $(mb "$SIZE_RE") MB after the re-export ($FREE_RE MB free)"
 
 # The reports after the night and after the re-export: the full set of files, saying what a fresh store's would.
 status=0

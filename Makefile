@@ -20,9 +20,11 @@ MEMORY_RECEIPTS ?= 1000000
 MEMORY_LIMIT_MB ?= 300
 MEMORY_BUILD ?= release
 RELEASE_FLAGS ?=
+# `make bench-sizes`: the ledger sizes iap-recon and DuckDB are compared at (the 10,000,000-row file takes 2.3 GB).
+SIZES ?= 1000000 10000000
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: all build test lint reliability demo bench bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
+.PHONY: all build test lint reliability demo bench bench-night bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
 
 all: build
 
@@ -84,14 +86,25 @@ demo: deps
 	$(SWIFT) build
 	./.build/debug/iap-recon demo --out reports
 
+# The references' table, then the night, the re-export and store growth (scripts/bench-night.sh).
 bench: bench-deps
 	$(SWIFT) build -c release
 	./scripts/bench.sh
 
+# The night, the re-export and store growth alone (ROWS, NIGHT_ROWS, REPEAT, ROWS_GROWTH, ...: see the script).
+bench-night: bench-deps
+	$(SWIFT) build -c release --product iap-recon
+	./scripts/bench-night.sh
+
+# Import + report from scratch beside DuckDB at each of $(SIZES) rows: ratios, cost per row, peak RSS.
+bench-sizes: bench-deps
+	$(SWIFT) build -c release --product iap-recon
+	SIZES="$(SIZES)" ./scripts/bench-sizes.sh
+
 # Peak RSS of import and report at 10,000,000 rows (iap-recon alone; the file takes a few GB).
 bench-memory: bench-deps
 	$(SWIFT) build -c release
-	ROWS=10000000 SKIP_REFERENCES=1 SKIP_POSTGRES=1 SKIP_SWIFT_FIGURES=1 ./scripts/bench.sh
+	ROWS=10000000 SKIP_REFERENCES=1 SKIP_POSTGRES=1 SKIP_SWIFT_FIGURES=1 SKIP_NIGHT=1 ./scripts/bench.sh
 
 clean:
 	rm -rf .build .build-fuzz reports/*.csv reports/*.xlsx reports/*.json reports/*.sqlite*

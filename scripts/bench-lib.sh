@@ -1,0 +1,77 @@
+# Sourced by the benchmark scripts (bench.sh, bench-night.sh, bench-sizes.sh): measuring a command,
+# ratios and ranges, store sizes, the generated inputs and the references' virtual environment.
+# Expects DATA (the directory of generated inputs and stores) to be set.
+
+# measure COMMAND...: runs it with its output discarded (stderr appended to $DATA/bench.log) and sets
+# M_WALL (seconds) and M_RSS (peak RSS, MB). A command that fails stops the benchmark with its log.
+measure_run() {
+    local log status=0
+    log=$(mktemp)
+    /usr/bin/time -f "%e %M" -o "$log" "$@" >/dev/null 2>>"$DATA/bench.log" || status=$?
+    if [ "$status" != 0 ] && [ "$status" != 3 ]; then  # 3: findings at or above --fail-on, not a failure
+        echo "failed (exit $status): $*" >&2
+        tail -5 "$DATA/bench.log" >&2
+        rm -f "$log"
+        exit 1
+    fi
+    read -r M_WALL kb < <(tail -1 "$log")
+    rm -f "$log"
+    M_RSS=$(( kb / 1024 ))
+}
+
+# ratio A B: A / B with two decimals.
+ratio() { printf "%.2f" "$(echo "$1 / $2" | bc -l)"; }
+
+# sum A B...: the sum, with two decimals.
+sum() { local IFS=+; printf "%.2f" "$(echo "$*" | bc -l)"; }
+
+# span VALUE...: "min–max" of the values (one value when they are equal), with the given decimals (SPAN_DECIMALS, default 2).
+span() {
+    printf '%s\n' "$@" | sort -g | awk -v d="${SPAN_DECIMALS:-2}" 'NR == 1 { lo = $1 } { hi = $1 }
+        END { a = sprintf("%." d "f", lo); b = sprintf("%." d "f", hi); print (a == b ? a : a "–" b) }'
+}
+
+# store_bytes DB: bytes of the store's file and its write-ahead log (absent when SQLite removed it on close).
+store_bytes() {
+    local total=0 f
+    for f in "$1" "$1-wal"; do
+        [ -f "$f" ] && total=$(( total + $(stat -c %s "$f") ))
+    done
+    echo "$total"
+}
+
+# mb BYTES: megabytes with one decimal.
+mb() { printf "%.1f" "$(echo "$1 / 1048576" | bc -l)"; }
+
+# copy_store FROM TO: the store's file and write-ahead log, taken while no process has it open.
+copy_store() {
+    rm -f "$2" "$2-wal" "$2-shm"
+    cp "$1" "$2"
+    if [ -f "$1-wal" ]; then cp "$1-wal" "$2-wal"; fi
+}
+
+# remove_store DB
+remove_store() { rm -f "$1" "$1-wal" "$1-shm" "$1.lock"; }
+
+# ensure_ledger ROWS IDS: generates $DATA/ledger-IDS-ROWS.csv (and $DATA/products.csv) when missing; prints its path.
+ensure_ledger() {
+    local csv="$DATA/ledger-$2-$1.csv"
+    [ -f "$csv" ] || python3 scripts/gen_ledger.py "$1" "$csv" --ids "$2" >&2
+    [ -f "$DATA/products.csv" ] || python3 scripts/gen_ledger.py 1 /dev/null --products "$DATA/products.csv"
+    echo "$csv"
+}
+
+# ensure_venv: pandas, XlsxWriter and DuckDB in a throw-away virtual environment ($DATA/venv); sets VENV, and
+# REFERENCES=0 with a message when the package registry cannot be reached.
+ensure_venv() {
+    VENV="$DATA/venv"
+    if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import pandas, xlsxwriter, duckdb" 2>/dev/null; then
+        return
+    fi
+    rm -rf "$VENV"
+    if ! { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q --disable-pip-version-check \
+            pandas xlsxwriter duckdb; } >"$DATA/venv.log" 2>&1; then
+        echo "pandas and DuckDB references skipped: the package registry could not be reached (see $DATA/venv.log)"
+        REFERENCES=0
+    fi
+}

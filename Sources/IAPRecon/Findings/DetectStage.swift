@@ -45,11 +45,31 @@ public struct DetectStage {
 
     /// The original-transaction groups and the receipts, after the transactions.
     public func judgeOthers(store: ReconStore, found: (Finding) throws -> Void) throws {
-        try store.forEachOriginalTransactionGroup { group in
-            var collector = FindingCollector()
-            detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
-            for finding in collector.reported { try found(finding) }
+        try judgeOriginalGroups(store.forEachOriginalTransactionGroup) { _, findings, _ in
+            for finding in findings { try found(finding) }
         }
+        try judgeReceipts(store: store, found: found)
+    }
+
+    /// The original-transaction groups `groups` reads, each with its findings and the moment judging it again could
+    /// next give another outcome (``OriginalTransactionGroup/nextChange(in:ages:)``).
+    public func judgeOriginalGroups(
+        _ groups: ((OriginalTransactionGroup) throws -> Void) throws -> Void,
+        each: (String, [Finding], Int64?) throws -> Void
+    ) throws {
+        try withoutActuallyEscaping(each) { each in
+            try groups { group in
+                var collector = FindingCollector()
+                detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
+                let findings = collector.reported
+                let ages = findings.contains { FindingCode.aging.contains($0.code) }
+                try each(group.originalTransactionID, findings, group.nextChange(in: context, ages: ages))
+            }
+        }
+    }
+
+    /// The receipts, judged whole every time.
+    public func judgeReceipts(store: ReconStore, found: (Finding) throws -> Void) throws {
         try store.forEachReceiptCase(learnedBy: context.asOf) { receiptCase in
             var receiptCase = receiptCase
             receiptCase.records = receiptCase.records.compactMap { $0.asOf(context.asOf) }

@@ -6,6 +6,36 @@
 /// grace or the pending limit, with the as-of. So the outcome can only change when the as-of passes one of the
 /// group's times, or one of them plus one of those three durations; this takes the earliest such moment after the
 /// as-of. It is a bound that may come early (the group is then judged again, and comes out the same), never late.
+struct NextChange {
+    private let asOf: Int64
+    private let offsets: [Int64]
+    /// The earliest moment found so far; nil while none is after the as-of.
+    private(set) var moment: Int64?
+
+    init(_ context: DetectionContext) {
+        asOf = context.asOf
+        offsets = [0, context.deliveryGraceMillis, context.finishGraceMillis, context.pendingLimitMillis]
+    }
+
+    /// Takes `time`, and `time` plus each duration, into account.
+    mutating func consider(_ time: Int64?) {
+        guard let time else { return }
+        for offset in offsets {
+            let (candidate, overflow) = time.addingReportingOverflow(offset)
+            guard !overflow, candidate > asOf else { continue }
+            moment = min(moment ?? candidate, candidate)
+        }
+    }
+
+    /// Every time of a ledger row.
+    mutating func consider(_ row: LedgerTransaction) {
+        consider(row.purchaseDate)
+        consider(row.settledAt)
+        consider(row.deliveredAt)
+        consider(row.finishedAt)
+    }
+}
+
 extension TransactionGroup {
     /// The earliest moment after `context.asOf` at which judging this group again could give another outcome; nil
     /// when none can (every time, plus every grace, is already past).
@@ -13,38 +43,33 @@ extension TransactionGroup {
     /// - Parameter ages: whether an outcome states how long ago something happened (a finding's "3 days after
     ///   purchase"): its words change as the as-of moves, so it is judged again at every later as-of.
     func nextChange(in context: DetectionContext, ages: Bool) -> Int64? {
-        let asOf = context.asOf
-        if ages { return asOf + 1 }
-        let offsets = [0, context.deliveryGraceMillis, context.finishGraceMillis, context.pendingLimitMillis]
-        var next: Int64?
-        func consider(_ time: Int64?) {
-            guard let time else { return }
-            for offset in offsets {
-                let (moment, overflow) = time.addingReportingOverflow(offset)
-                guard !overflow, moment > asOf else { continue }
-                next = min(next ?? moment, moment)
-            }
-        }
-        for row in records {
-            consider(row.purchaseDate)
-            consider(row.settledAt)
-            consider(row.deliveredAt)
-            consider(row.finishedAt)
-        }
+        if ages { return context.asOf + 1 }
+        var next = NextChange(context)
+        for row in records { next.consider(row) }
         for record in evidence {
-            consider(record.recordedAt)
-            consider(record.learnedAt)
+            next.consider(record.recordedAt)
+            next.consider(record.learnedAt)
             let entry = record.entry
-            consider(entry.purchaseDate)
-            consider(entry.originalPurchaseDate)
-            consider(entry.expiresDate)
-            consider(entry.cancellationDate)
-            consider(entry.signedDate)
-            consider(entry.receiptCreationDate)
+            next.consider(entry.purchaseDate)
+            next.consider(entry.originalPurchaseDate)
+            next.consider(entry.expiresDate)
+            next.consider(entry.cancellationDate)
+            next.consider(entry.signedDate)
+            next.consider(entry.receiptCreationDate)
         }
         // Another transaction id of the same purchase counts once booked (``SamePurchaseIndex``).
-        consider(context.samePurchase.purchase(of: transactionID)?.bookedAt)
-        return next
+        next.consider(context.samePurchase.purchase(of: transactionID)?.bookedAt)
+        return next.moment
+    }
+}
+
+extension OriginalTransactionGroup {
+    /// As ``TransactionGroup/nextChange(in:ages:)``, for the rows sharing an original transaction id.
+    func nextChange(in context: DetectionContext, ages: Bool) -> Int64? {
+        if ages { return context.asOf + 1 }
+        var next = NextChange(context)
+        for row in records { next.consider(row) }
+        return next.moment
     }
 }
 

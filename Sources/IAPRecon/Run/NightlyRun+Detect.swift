@@ -80,8 +80,20 @@ extension NightlyRun {
             try results.addLines(revenue.rows())
             revenue.changes = try changes.finish()
         }
+        // The original-transaction groups: all, or those with a changed row or whose moment came.
+        try spool.flush()
+        try stage.judgeOriginalGroups(
+            plan.everything ? store.forEachOriginalTransactionGroup : store.forEachRerunOriginalTransactionGroup
+        ) { originalID, findings, nextChange in
+            try results.addOriginal(originalID, findings: findings, nextChange: nextChange)
+            if plan.everything { for finding in findings { try spool.add(finding) } }
+        }
+        if !plan.everything {
+            try spool.flush()
+            try store.spoolKeptOriginalFindings()
+        }
         try results.commit()
-        try stage.judgeOthers(store: store, found: spool.add)
+        try stage.judgeReceipts(store: store, found: spool.add)
 
         let sales = totals.sales
         var report: SalesReconciliationReport?

@@ -43,7 +43,39 @@ extension ReconStore {
         ).run([.integer(asOf)])
         let insert = try db.prepare("INSERT OR IGNORE INTO temp.rerun (transaction_id) VALUES (?)")
         for id in more { try insert.run([.text(id)]) }
+        try db.execute(
+            """
+            DROP TABLE IF EXISTS temp.rerun_originals;
+            CREATE TEMP TABLE rerun_originals (original_transaction_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+            INSERT OR IGNORE INTO temp.rerun_originals SELECT original_transaction_id FROM dirty_originals;
+            """, context: "listing the changed transactions")
+        try db.prepare(
+            """
+            INSERT OR IGNORE INTO temp.rerun_originals
+            SELECT original_transaction_id FROM original_results
+            WHERE next_change_at IS NOT NULL AND next_change_at <= ?1
+            """
+        ).run([.integer(asOf)])
         return Int(try db.scalar("SELECT COUNT(*) FROM temp.rerun") ?? 0)
+    }
+
+    /// The original-transaction groups of `temp.rerun_originals` with two or more ledger rows, as
+    /// ``forEachOriginalTransactionGroup(_:)`` reads every one: in original transaction id order.
+    public func forEachRerunOriginalTransactionGroup(_ body: (OriginalTransactionGroup) throws -> Void) throws {
+        let ids = try db.prepare("SELECT original_transaction_id FROM temp.rerun_originals ORDER BY 1")
+        let rows = try db.prepare(
+            """
+            SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id = ?
+            ORDER BY purchase_date, record_id
+            """)
+        while try ids.step() {
+            let id = ids.text(0)
+            try rows.bind([.text(id)])
+            var group = OriginalTransactionGroup(originalTransactionID: id, records: [])
+            while try rows.step() { group.records.append(try TransactionsRow.read(rows)) }
+            guard group.records.count > 1 else { continue }
+            try body(group)
+        }
     }
 
     /// About how many rows the ledger holds (its largest rowid, read in constant time): what a re-run is weighed

@@ -13,7 +13,7 @@ extension ReconStore {
         let suffix = everything ? "_staged" : ""
         func table(_ name: String) -> String { "\(schema).\(everything ? name : "new_" + name)\(suffix)" }
         try db.execute("PRAGMA temp_store = FILE", context: "keeping the results")
-        for name in ["transaction_results", "transaction_findings", "revenue_parts", "revenue_lines"] {
+        for name in Schema.resultTables.map(\.name) {
             try db.execute(
                 "DROP TABLE IF EXISTS \(table(name)); \(Schema.create(name, as: table(name)))",
                 context: "keeping the results")
@@ -47,6 +47,15 @@ extension ReconStore {
                     gross_milli, refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """),
+            insertOriginalResult: try db.prepare(
+                "INSERT INTO \(table("original_results")) (original_transaction_id, next_change_at) VALUES (?, ?)"),
+            insertOriginalFinding: try db.prepare(
+                """
+                INSERT INTO \(table("original_findings")) (group_id, seq, fingerprint, severity_rank, code,
+                    transaction_id, original_transaction_id, user_ids, product_id, environment, amount_milli, currency,
+                    detail, record_ids, receipt_id, subject)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """),
             insertLine: try db.prepare(
                 """
                 INSERT INTO \(table("revenue_lines")) (day, product_id, currency, units, gross_milli, refunds_milli,
@@ -74,6 +83,13 @@ extension ReconStore {
                     CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
                     DROP TABLE main.revenue_lines;
                     ALTER TABLE main.revenue_lines_staged RENAME TO revenue_lines;
+                    DROP TABLE main.original_results;
+                    ALTER TABLE main.original_results_staged RENAME TO original_results;
+                    CREATE INDEX original_results_by_next_change ON original_results(next_change_at)
+                        WHERE next_change_at IS NOT NULL;
+                    DROP TABLE main.original_findings;
+                    ALTER TABLE main.original_findings_staged RENAME TO original_findings;
+                    DELETE FROM dirty_originals;
                     DROP TABLE IF EXISTS revenue_shown_by_transaction;
                     DROP TABLE IF EXISTS revenue_shown_lines;
                     DELETE FROM dirty_transactions;
@@ -91,6 +107,14 @@ extension ReconStore {
                         WHERE (day, product_id, currency) IN (SELECT day, product_id, currency FROM temp.dirty_lines);
                     INSERT INTO revenue_lines SELECT * FROM temp.new_revenue_lines;
                     DELETE FROM dirty_transactions WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
+                    DELETE FROM original_results
+                        WHERE original_transaction_id IN (SELECT original_transaction_id FROM temp.rerun_originals);
+                    INSERT INTO original_results SELECT * FROM temp.new_original_results;
+                    DELETE FROM original_findings
+                        WHERE group_id IN (SELECT original_transaction_id FROM temp.rerun_originals);
+                    INSERT INTO original_findings SELECT * FROM temp.new_original_findings;
+                    DELETE FROM dirty_originals
+                        WHERE original_transaction_id IN (SELECT original_transaction_id FROM temp.rerun_originals);
                     """, context: "keeping the results")
             }
             try db.prepare(
@@ -105,6 +129,17 @@ extension ReconStore {
     /// Adds the kept findings of every transaction not judged again, and this report's of those judged again, to
     /// this run's findings (``startRunFindings()``), in transaction id order as a whole detection finds them.
     func spoolKeptFindings() throws(StoreError) {
+        try spoolKeptFindings(
+            kept: "main.transaction_findings", judged: "temp.new_transaction_findings", rerun: "temp.rerun")
+    }
+
+    /// The same for the original-transaction groups, after the transactions' (``spoolKeptFindings()``).
+    func spoolKeptOriginalFindings() throws(StoreError) {
+        try spoolKeptFindings(
+            kept: "main.original_findings", judged: "temp.new_original_findings", rerun: "temp.rerun_originals")
+    }
+
+    private func spoolKeptFindings(kept: String, judged: String, rerun: String) throws(StoreError) {
         let columns = """
             fingerprint, severity_rank, code, transaction_id, original_transaction_id, user_ids, product_id,
             environment, amount_milli, currency, detail, record_ids, receipt_id, subject
@@ -113,13 +148,13 @@ extension ReconStore {
             """
             INSERT OR IGNORE INTO temp.run_findings (\(columns))
             SELECT \(columns) FROM (
-                SELECT * FROM main.transaction_findings
-                WHERE group_id NOT IN (SELECT transaction_id FROM temp.rerun)
-                UNION ALL SELECT * FROM temp.new_transaction_findings)
+                SELECT * FROM \(kept) WHERE group_id NOT IN (SELECT * FROM \(rerun))
+                UNION ALL SELECT * FROM \(judged))
             ORDER BY group_id, seq;
             INSERT OR IGNORE INTO temp.run_finding_users (fingerprint, user_id)
             WITH RECURSIVE split(fingerprint, rest, user_id) AS (
                 SELECT fingerprint, user_ids || char(31), NULL FROM temp.run_findings WHERE user_ids <> ''
+                    AND fingerprint NOT IN (SELECT fingerprint FROM temp.run_finding_users)
                 UNION ALL
                 SELECT fingerprint, substr(rest, instr(rest, char(31)) + 1), substr(rest, 1, instr(rest, char(31)) - 1)
                 FROM split WHERE rest <> ''

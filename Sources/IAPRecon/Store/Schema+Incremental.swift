@@ -17,6 +17,7 @@ extension Schema {
             counters TEXT NOT NULL
         );
         CREATE TABLE dirty_transactions (transaction_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+        CREATE TABLE dirty_originals (original_transaction_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
         \(dirtyTriggers(table: "transactions", judged: judgedLedgerColumns))
         \(dirtyTriggers(table: "evidence"))
         \(receiptTriggers(table: "receipts", judged: ["user_id", "format", "data"]))
@@ -26,6 +27,8 @@ extension Schema {
         CREATE INDEX transaction_results_by_next_change ON transaction_results(next_change_at)
             WHERE next_change_at IS NOT NULL;
         CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
+        CREATE INDEX original_results_by_next_change ON original_results(next_change_at)
+            WHERE next_change_at IS NOT NULL;
 
         CREATE TABLE same_purchase_shown (
             transaction_id TEXT PRIMARY KEY NOT NULL,
@@ -49,10 +52,20 @@ extension Schema {
             judged.isEmpty ? "" : " AND (" + judged.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") + ")"
         // Not `INSERT OR IGNORE`: a trigger's conflict clause gives way to the outer statement's (an upsert's ABORT).
         func note(_ row: String) -> String {
-            """
-            INSERT INTO dirty_transactions (transaction_id) SELECT \(row).transaction_id
-                WHERE NOT EXISTS (SELECT 1 FROM dirty_transactions WHERE transaction_id = \(row).transaction_id);
-            """
+            var sql = """
+                INSERT INTO dirty_transactions (transaction_id) SELECT \(row).transaction_id
+                    WHERE NOT EXISTS (SELECT 1 FROM dirty_transactions WHERE transaction_id = \(row).transaction_id);
+                """
+            // A ledger row also belongs to the group of its original transaction id.
+            if table == "transactions" {
+                sql += """
+
+                    INSERT INTO dirty_originals (original_transaction_id) SELECT \(row).original_transaction_id
+                        WHERE NOT EXISTS (SELECT 1 FROM dirty_originals
+                            WHERE original_transaction_id = \(row).original_transaction_id);
+                    """
+            }
+            return sql
         }
         return """
             CREATE TRIGGER \(table)_dirty_insert AFTER INSERT ON \(table) \(when)
@@ -104,6 +117,25 @@ extension Schema {
         ),
         (
             "transaction_findings",
+            """
+            group_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            fingerprint TEXT NOT NULL, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
+            transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
+            environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
+            receipt_id TEXT, subject TEXT,
+            PRIMARY KEY (group_id, seq)
+            """
+        ),
+        (
+            "original_results",
+            """
+            original_transaction_id TEXT PRIMARY KEY NOT NULL,
+            next_change_at INTEGER
+            """
+        ),
+        (
+            "original_findings",
             """
             group_id TEXT NOT NULL,
             seq INTEGER NOT NULL,

@@ -8,18 +8,23 @@ final class TransactionResultsWriter {
     private let insertResult: SQLiteStatement
     private let insertFinding: SQLiteStatement
     private let insertPart: SQLiteStatement
+    private let insertOriginalResult: SQLiteStatement
+    private let insertOriginalFinding: SQLiteStatement
     private let insertLine: SQLiteStatement
     private var inTransaction = false
 
     init(
         db: SQLiteDatabase, everything: Bool, insertResult: SQLiteStatement, insertFinding: SQLiteStatement,
-        insertPart: SQLiteStatement, insertLine: SQLiteStatement
+        insertPart: SQLiteStatement, insertOriginalResult: SQLiteStatement, insertOriginalFinding: SQLiteStatement,
+        insertLine: SQLiteStatement
     ) {
         self.db = db
         self.everything = everything
         self.insertResult = insertResult
         self.insertFinding = insertFinding
         self.insertPart = insertPart
+        self.insertOriginalResult = insertOriginalResult
+        self.insertOriginalFinding = insertOriginalFinding
         self.insertLine = insertLine
     }
 
@@ -77,6 +82,20 @@ final class TransactionResultsWriter {
                 try insertPart.bindNull(at: 13)
             }
             try insertPart.runBound()
+        }
+    }
+
+    /// One original-transaction group's findings; a group with no moment of change keeps no result row.
+    func addOriginal(_ originalTransactionID: String, findings: [Finding], nextChange: Int64?) throws(StoreError) {
+        try begin()
+        if let nextChange {
+            try insertOriginalResult.run([.text(originalTransactionID), .integer(nextChange)])
+        }
+        for (seq, finding) in findings.enumerated() {
+            try insertOriginalFinding.bindText(originalTransactionID, at: 1)
+            try insertOriginalFinding.bindInt64(Int64(seq), at: 2)
+            try RunFindingSpool.bind(finding, fingerprint: finding.fingerprint, to: insertOriginalFinding, from: 3)
+            try insertOriginalFinding.runBound()
         }
     }
 

@@ -81,7 +81,8 @@ import Testing
                 INSERT INTO revenue_shown_lines SELECT DISTINCT date, product_id, currency FROM revenue_shown_by_transaction;
                 DROP TABLE detection_state; DROP TABLE dirty_transactions; DROP TABLE transaction_results;
                 DROP TABLE transaction_findings; DROP TABLE revenue_parts; DROP TABLE revenue_lines;
-                DROP TABLE same_purchase_shown;
+                DROP TABLE same_purchase_shown; DROP TABLE dirty_originals; DROP TABLE original_results;
+                DROP TABLE original_findings;
                 \(["transactions", "evidence", "receipts", "receipt_checks"].map { table in
                     ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_dirty_\($0);" }.joined(separator: " ")
                 }.joined(separator: "\n"))

@@ -31,22 +31,22 @@ public struct DeliveredUnverified: TransactionDetector {
 fileprivate extension Finding.Message {
     static func deliveredUnverified(_ row: LedgerTransaction, facts: TransactionFacts, value: Money?) -> Self {
         let worth = value.map { " worth \($0.text)" } ?? ""
-        let state: String
+        let delivered = row.deliveredAt.map(FindingText.timestamp) ?? "?"
+        let opening =
+            "Record \(row.recordID) delivered \(row.productID)\(worth) to user \(row.userID) "
+            + "(transaction \(row.transactionID)) on \(delivered), but "
         switch row.verificationStatus {
         case .invalid:
-            state =
-                facts.confirmedByApple
-                ? "its verification is recorded as invalid (Apple's evidence says valid: correct the ledger status)"
-                : "its verification says invalid"
-        case .error: state = "its verification ended in an error"
+            return Self(
+                opening
+                    + (facts.confirmedByApple
+                        ? "its verification is recorded as invalid (Apple's evidence says valid: correct the ledger status)"
+                        : "its verification says invalid"))
+        case .error: return Self(opening + "its verification ended in an error")
         case .pending, .verified:
-            state =
-                "it is still pending verification "
-                + "\(FindingText.duration(facts.context.asOf - row.purchaseDate)) after purchase"
+            return Self(
+                opening + "it is still pending verification ", ageFrom: row.purchaseDate, to: facts.context.asOf,
+                " after purchase")
         }
-        let delivered = row.deliveredAt.map(FindingText.timestamp) ?? "?"
-        return Self(
-            "Record \(row.recordID) delivered \(row.productID)\(worth) to user \(row.userID) "
-                + "(transaction \(row.transactionID)) on \(delivered), but \(state)")
     }
 }

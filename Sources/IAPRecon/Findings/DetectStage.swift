@@ -52,7 +52,7 @@ public struct DetectStage {
     }
 
     /// The original-transaction groups `groups` reads, each with its findings and the moment judging it again could
-    /// next give another outcome (``OriginalTransactionGroup/nextChange(in:ages:)``).
+    /// next give another outcome (``OriginalTransactionGroup/nextChange(in:)``).
     public func judgeOriginalGroups(
         _ groups: ((OriginalTransactionGroup) throws -> Void) throws -> Void,
         each: (String, [Finding], Int64?) throws -> Void
@@ -61,9 +61,7 @@ public struct DetectStage {
             try groups { group in
                 var collector = FindingCollector()
                 detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
-                let findings = collector.reported
-                let ages = findings.contains { FindingCode.aging.contains($0.code) }
-                try each(group.originalTransactionID, findings, group.nextChange(in: context, ages: ages))
+                try each(group.originalTransactionID, collector.reported, group.nextChange(in: context))
             }
         }
     }
@@ -84,7 +82,7 @@ public struct DetectStage {
 
     /// One transaction as judged: what `alongside` made of it (nil when nothing of it had happened by the as-of),
     /// its findings in the order found, and when judging it again could next give another outcome
-    /// (``TransactionGroup/nextChange(in:ages:)``).
+    /// (``TransactionGroup/nextChange(in:)``).
     public struct Judged<Extra: Sendable>: Sendable {
         public var transactionID: String
         public var made: Extra?
@@ -113,18 +111,16 @@ public struct DetectStage {
                         done.append(
                             Judged(
                                 transactionID: whole.transactionID, made: nil, findings: [],
-                                nextChange: whole.nextChange(in: context, ages: false)))
+                                nextChange: whole.nextChange(in: context)))
                         continue
                     }
                     var collector = FindingCollector()
                     let groupFacts = TransactionFacts(group, in: context)
                     detectors.inspect(groupFacts, into: &collector)
-                    let findings = collector.reported
-                    let ages = findings.contains { FindingCode.aging.contains($0.code) }
                     done.append(
                         Judged(
-                            transactionID: whole.transactionID, made: alongside(groupFacts), findings: findings,
-                            nextChange: whole.nextChange(in: context, ages: ages)))
+                            transactionID: whole.transactionID, made: alongside(groupFacts),
+                            findings: collector.reported, nextChange: whole.nextChange(in: context)))
                 }
                 made.send((done, batch))
             }

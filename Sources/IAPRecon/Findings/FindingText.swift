@@ -68,8 +68,16 @@ extension Finding {
     struct Message: Sendable, Hashable, CustomStringConvertible {
         /// The line a person reads.
         var text: String
+        /// The same words around the age they state, if any.
+        var aged: AgedText?
 
         init(_ text: String) { self.text = text }
+
+        /// `before`, the age from `since` to `asOf`, then `after`.
+        init(_ before: String, ageFrom since: Int64, to asOf: Int64, _ after: String) {
+            text = before + FindingText.duration(asOf - since) + after
+            aged = AgedText(before: before, since: since, after: after)
+        }
 
         var description: String { text }
     }
@@ -85,5 +93,6 @@ extension Finding {
             code: code, transactionID: transactionID, originalTransactionID: originalTransactionID,
             userIDs: userIDs, productID: productID, environment: environment, amount: amount,
             detail: message.text, recordIDs: recordIDs, receiptID: receiptID, subject: subject)
+        aged = message.aged
     }
 }

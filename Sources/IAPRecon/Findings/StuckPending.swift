@@ -36,7 +36,7 @@ fileprivate extension Finding.Message {
         let note = facts.confirmedByApple ? " although Apple's evidence confirms it" : ""
         return Self(
             "Record \(row.recordID) (transaction \(row.transactionID), \(row.productID)\(worth), "
-                + "user \(row.userID)) is still pending verification\(note), "
-                + "\(FindingText.duration(facts.context.asOf - row.purchaseDate)) after purchase")
+                + "user \(row.userID)) is still pending verification\(note), ", ageFrom: row.purchaseDate,
+            to: facts.context.asOf, " after purchase")
     }
 }

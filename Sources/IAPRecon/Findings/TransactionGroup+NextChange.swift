@@ -40,10 +40,9 @@ extension TransactionGroup {
     /// The earliest moment after `context.asOf` at which judging this group again could give another outcome; nil
     /// when none can (every time, plus every grace, is already past).
     ///
-    /// - Parameter ages: whether an outcome states how long ago something happened (a finding's "3 days after
-    ///   purchase"): its words change as the as-of moves, so it is judged again at every later as-of.
-    func nextChange(in context: DetectionContext, ages: Bool) -> Int64? {
-        if ages { return context.asOf + 1 }
+    /// A finding that states an age ("3 days after purchase", ``AgedText``) is worded again for each as-of from what
+    /// is kept: its words alone never make the group be judged again.
+    func nextChange(in context: DetectionContext) -> Int64? {
         var next = NextChange(context)
         for row in records { next.consider(row) }
         for record in evidence {
@@ -64,16 +63,10 @@ extension TransactionGroup {
 }
 
 extension OriginalTransactionGroup {
-    /// As ``TransactionGroup/nextChange(in:ages:)``, for the rows sharing an original transaction id.
-    func nextChange(in context: DetectionContext, ages: Bool) -> Int64? {
-        if ages { return context.asOf + 1 }
+    /// As ``TransactionGroup/nextChange(in:)``, for the rows sharing an original transaction id.
+    func nextChange(in context: DetectionContext) -> Int64? {
         var next = NextChange(context)
         for row in records { next.consider(row) }
         return next.moment
     }
-}
-
-extension FindingCode {
-    /// Codes whose words state an age measured from the as-of (``FindingText/duration(_:)``).
-    static let aging: Set<FindingCode> = [.undelivered, .deliveredUnverified, .unfinished, .stuckPending]
 }

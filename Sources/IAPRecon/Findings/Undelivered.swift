@@ -30,11 +30,10 @@ public struct Undelivered: TransactionDetector {
 fileprivate extension Finding.Message {
     static func undelivered(_ row: LedgerTransaction, facts: TransactionFacts, value: Money?) -> Self {
         let why = row.verificationStatus == .verified ? "verified" : "confirmed by Apple"
-        let age = FindingText.duration(facts.context.asOf - row.purchaseDate)
         let worth = value.map { " worth \($0.text)" } ?? ""
         return Self(
             "Transaction \(row.transactionID) (\(row.productID)\(worth)) for user \(row.userID) is paid and "
-                + "\(why) but was never delivered; purchased \(FindingText.timestamp(row.purchaseDate)), \(age) ago"
-        )
+                + "\(why) but was never delivered; purchased \(FindingText.timestamp(row.purchaseDate)), ",
+            ageFrom: row.purchaseDate, to: facts.context.asOf, " ago")
     }
 }

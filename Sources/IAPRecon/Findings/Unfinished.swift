@@ -27,7 +27,7 @@ fileprivate extension Finding.Message {
     static func unfinished(_ row: LedgerTransaction, delivered: Int64, asOf: Int64) -> Self {
         Self(
             "Record \(row.recordID) (transaction \(row.transactionID), user \(row.userID)) was delivered "
-                + "\(FindingText.timestamp(delivered)) but the app has not finished the transaction "
-                + "\(FindingText.duration(asOf - delivered)) later")
+                + "\(FindingText.timestamp(delivered)) but the app has not finished the transaction ",
+            ageFrom: delivered, to: asOf, " later")
     }
 }

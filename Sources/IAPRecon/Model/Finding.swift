@@ -81,6 +81,10 @@ public struct Finding: Sendable, Hashable {
     /// What the finding is about when no single transaction is (a sales report's day, product,
     /// storefront and currency); part of its identity.
     public var subject: String?
+    /// The detail's words before and after an age counted from a moment to the as-of ("… 26 h after purchase"),
+    /// when it states one: what lets a kept finding be worded for a later as-of without judging it again. Not part of
+    /// the finding's identity or equality (the detail is).
+    public var aged: AgedText?
 
     public init(
         code: FindingCode, transactionID: String, originalTransactionID: String? = nil,
@@ -101,6 +105,18 @@ public struct Finding: Sendable, Hashable {
         self.subject = subject
     }
 
+    public static func == (lhs: Finding, rhs: Finding) -> Bool {
+        (lhs.code, lhs.transactionID, lhs.originalTransactionID, lhs.userIDs, lhs.productID)
+            == (rhs.code, rhs.transactionID, rhs.originalTransactionID, rhs.userIDs, rhs.productID)
+            && (lhs.environment, lhs.amount, lhs.detail, lhs.recordIDs, lhs.receiptID, lhs.subject)
+                == (rhs.environment, rhs.amount, rhs.detail, rhs.recordIDs, rhs.receiptID, rhs.subject)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fingerprint)
+        hasher.combine(detail)
+    }
+
     /// Identity across runs: the same problem found again is the same finding.
     public var fingerprint: String {
         let base = [code.rawValue, transactionID, receiptID ?? "", recordIDs.joined(separator: ",")]
@@ -114,4 +130,12 @@ public struct Finding: Sendable, Hashable {
         if lhs.transactionID != rhs.transactionID { return lhs.transactionID < rhs.transactionID }
         return lhs.fingerprint < rhs.fingerprint
     }
+}
+
+/// A finding's detail with its age left out: `before`, the age from `since` to the as-of
+/// (``FindingText/duration(_:)``), then `after`.
+public struct AgedText: Sendable, Hashable {
+    public var before: String
+    public var since: Int64
+    public var after: String
 }

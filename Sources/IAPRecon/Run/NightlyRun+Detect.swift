@@ -73,7 +73,7 @@ extension NightlyRun {
                 counters: revenueCounters)
             revenue.changes = try changes.finish(shownNets: shown)
             try spool.flush()
-            try store.spoolKeptFindings()
+            try store.spoolKeptFindings(asOf: asOf)
         } else {
             revenue = totals.revenue
             revenueCounters = judgedCounters
@@ -90,7 +90,7 @@ extension NightlyRun {
         }
         if !plan.everything {
             try spool.flush()
-            try store.spoolKeptOriginalFindings()
+            try store.spoolKeptOriginalFindings(asOf: asOf)
         }
         try results.commit()
         try stage.judgeReceipts(store: store, found: spool.add)

@@ -26,7 +26,7 @@ extension ReconStore {
     }
 
     /// The transactions changed since the last report, or whose next moment of change (``TransactionGroup/
-    /// nextChange(in:ages:)``) came by `asOf`, plus `more`, into `temp.rerun`; returns how many.
+    /// nextChange(in:)``) came by `asOf`, plus `more`, into `temp.rerun`; returns how many.
     func prepareRerun(asOf: Int64, more: some Sequence<String>) throws(StoreError) -> Int {
         try db.execute(
             """

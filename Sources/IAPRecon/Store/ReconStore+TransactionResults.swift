@@ -38,8 +38,8 @@ extension ReconStore {
                 """
                 INSERT INTO \(table("transaction_findings")) (group_id, seq, fingerprint, severity_rank, code,
                     transaction_id, original_transaction_id, user_ids, product_id, environment, amount_milli, currency,
-                    detail, record_ids, receipt_id, subject)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    detail, record_ids, receipt_id, subject, aged_before, aged_since, aged_after)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """),
             insertPart: try db.prepare(
                 """
@@ -53,8 +53,8 @@ extension ReconStore {
                 """
                 INSERT INTO \(table("original_findings")) (group_id, seq, fingerprint, severity_rank, code,
                     transaction_id, original_transaction_id, user_ids, product_id, environment, amount_milli, currency,
-                    detail, record_ids, receipt_id, subject)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    detail, record_ids, receipt_id, subject, aged_before, aged_since, aged_after)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """),
             insertLine: try db.prepare(
                 """
@@ -99,10 +99,22 @@ extension ReconStore {
                     """
                     DELETE FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
                     INSERT INTO transaction_results SELECT * FROM temp.new_transaction_results;
-                    DELETE FROM transaction_findings WHERE group_id IN (SELECT transaction_id FROM temp.rerun);
-                    INSERT INTO transaction_findings SELECT * FROM temp.new_transaction_findings;
-                    DELETE FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
-                    INSERT INTO revenue_parts SELECT * FROM temp.new_revenue_parts;
+                    CREATE TEMP TABLE changed_findings AS
+                        SELECT group_id FROM (
+                            SELECT * FROM transaction_findings
+                            WHERE group_id IN (SELECT transaction_id FROM temp.rerun)
+                            EXCEPT SELECT * FROM temp.new_transaction_findings)
+                        UNION SELECT group_id FROM (
+                            SELECT * FROM temp.new_transaction_findings
+                            EXCEPT SELECT * FROM transaction_findings
+                            WHERE group_id IN (SELECT transaction_id FROM temp.rerun));
+                    DELETE FROM transaction_findings WHERE group_id IN (SELECT group_id FROM temp.changed_findings);
+                    INSERT INTO transaction_findings SELECT * FROM temp.new_transaction_findings
+                        WHERE group_id IN (SELECT group_id FROM temp.changed_findings);
+                    DROP TABLE temp.changed_findings;
+                    DELETE FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM temp.changed_parts);
+                    INSERT INTO revenue_parts SELECT * FROM temp.new_revenue_parts
+                        WHERE transaction_id IN (SELECT transaction_id FROM temp.changed_parts);
                     DELETE FROM revenue_lines
                         WHERE (day, product_id, currency) IN (SELECT day, product_id, currency FROM temp.dirty_lines);
                     INSERT INTO revenue_lines SELECT * FROM temp.new_revenue_lines;
@@ -128,26 +140,41 @@ extension ReconStore {
 
     /// Adds the kept findings of every transaction not judged again, and this report's of those judged again, to
     /// this run's findings (``startRunFindings()``), in transaction id order as a whole detection finds them.
-    func spoolKeptFindings() throws(StoreError) {
+    func spoolKeptFindings(asOf: Int64) throws(StoreError) {
         try spoolKeptFindings(
-            kept: "main.transaction_findings", judged: "temp.new_transaction_findings", rerun: "temp.rerun")
+            kept: "main.transaction_findings", judged: "temp.new_transaction_findings", rerun: "temp.rerun", asOf: asOf)
     }
 
-    /// The same for the original-transaction groups, after the transactions' (``spoolKeptFindings()``).
-    func spoolKeptOriginalFindings() throws(StoreError) {
+    /// The same for the original-transaction groups, after the transactions' (``spoolKeptFindings(asOf:)``).
+    func spoolKeptOriginalFindings(asOf: Int64) throws(StoreError) {
         try spoolKeptFindings(
-            kept: "main.original_findings", judged: "temp.new_original_findings", rerun: "temp.rerun_originals")
+            kept: "main.original_findings", judged: "temp.new_original_findings", rerun: "temp.rerun_originals",
+            asOf: asOf)
     }
 
-    private func spoolKeptFindings(kept: String, judged: String, rerun: String) throws(StoreError) {
+    /// A kept finding's detail at `asOf`: its words as kept, or around its age worded as ``FindingText/duration(_:)``
+    /// words it (minutes below two hours, hours below two days, then days, rounded down).
+    private static func detail(asOf: Int64) -> String {
+        let age = "MAX(0, \(asOf) - aged_since)"
+        return """
+            CASE WHEN aged_since IS NULL THEN detail ELSE aged_before || (CASE
+                WHEN \(age) / 60000 < 120 THEN (\(age) / 60000) || ' min'
+                WHEN \(age) / 3600000 < 48 THEN (\(age) / 3600000) || ' h'
+                ELSE (\(age) / 86400000) || ' days' END) || aged_after END
+            """
+    }
+
+    private func spoolKeptFindings(kept: String, judged: String, rerun: String, asOf: Int64) throws(StoreError) {
         let columns = """
             fingerprint, severity_rank, code, transaction_id, original_transaction_id, user_ids, product_id,
             environment, amount_milli, currency, detail, record_ids, receipt_id, subject
             """
+        let selected = columns.replacingOccurrences(
+            of: "currency, detail,", with: "currency, \(Self.detail(asOf: asOf)),")
         try db.execute(
             """
             INSERT OR IGNORE INTO temp.run_findings (\(columns))
-            SELECT \(columns) FROM (
+            SELECT \(selected) FROM (
                 SELECT * FROM \(kept) WHERE group_id NOT IN (SELECT * FROM \(rerun))
                 UNION ALL SELECT * FROM \(judged))
             ORDER BY group_id, seq;
@@ -181,15 +208,22 @@ extension ReconStore {
         return kept
     }
 
-    /// Marks as changed every line the kept parts of `temp.rerun` and this report's parts touch (``temp.dirty_lines``),
-    /// and returns them.
+    /// Marks as changed every line where a transaction of `temp.rerun` now adds other parts than it did
+    /// (``temp.dirty_lines``), and returns them; the transactions whose parts changed go to `temp.changed_parts`.
+    ///
+    /// A transaction judged again only because its moment came (a finding's age) mostly adds what it added before:
+    /// its lines need no adding up again, and its kept parts no rewriting.
     func markDirtyLines() throws(StoreError) -> [(day: Int, productID: String, currency: String)] {
         try db.execute(
             """
-            INSERT OR IGNORE INTO temp.dirty_lines
-            SELECT day, product_id, currency FROM revenue_parts
-            WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
-            INSERT OR IGNORE INTO temp.dirty_lines SELECT day, product_id, currency FROM temp.new_revenue_parts;
+            DROP TABLE IF EXISTS temp.changed_parts;
+            CREATE TEMP TABLE changed_parts AS
+                SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun)
+                EXCEPT SELECT * FROM temp.new_revenue_parts;
+            INSERT INTO temp.changed_parts
+                SELECT * FROM temp.new_revenue_parts
+                EXCEPT SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
+            INSERT OR IGNORE INTO temp.dirty_lines SELECT day, product_id, currency FROM temp.changed_parts;
             """, context: "listing the changed revenue lines")
         let stmt = try db.prepare("SELECT day, product_id, currency FROM temp.dirty_lines")
         var lines: [(day: Int, productID: String, currency: String)] = []

@@ -123,7 +123,7 @@ extension Schema {
             fingerprint TEXT NOT NULL, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
             transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
             environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
-            receipt_id TEXT, subject TEXT,
+            receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
             PRIMARY KEY (group_id, seq)
             """
         ),
@@ -142,7 +142,7 @@ extension Schema {
             fingerprint TEXT NOT NULL, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
             transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
             environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
-            receipt_id TEXT, subject TEXT,
+            receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
             PRIMARY KEY (group_id, seq)
             """
         ),

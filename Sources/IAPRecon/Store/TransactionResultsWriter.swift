@@ -56,7 +56,7 @@ final class TransactionResultsWriter {
         for (seq, finding) in findings.enumerated() {
             try insertFinding.bindText(transactionID, at: 1)
             try insertFinding.bindInt64(Int64(seq), at: 2)
-            try RunFindingSpool.bind(finding, fingerprint: finding.fingerprint, to: insertFinding, from: 3)
+            try bind(finding, to: insertFinding)
             try insertFinding.runBound()
         }
         for (seq, part) in parts.enumerated() {
@@ -94,7 +94,7 @@ final class TransactionResultsWriter {
         for (seq, finding) in findings.enumerated() {
             try insertOriginalFinding.bindText(originalTransactionID, at: 1)
             try insertOriginalFinding.bindInt64(Int64(seq), at: 2)
-            try RunFindingSpool.bind(finding, fingerprint: finding.fingerprint, to: insertOriginalFinding, from: 3)
+            try bind(finding, to: insertOriginalFinding)
             try insertOriginalFinding.runBound()
         }
     }
@@ -116,6 +116,21 @@ final class TransactionResultsWriter {
         guard inTransaction else { return }
         try db.execute("COMMIT", context: "keeping the results")
         inTransaction = false
+    }
+
+    /// Binds a kept finding from parameter 3 on: a finding that states an age keeps its words around it instead of
+    /// its detail, so it reads the same kept whatever the as-of.
+    private func bind(_ finding: Finding, to statement: SQLiteStatement) throws(StoreError) {
+        var kept = finding
+        if finding.aged != nil { kept.detail = "" }
+        try RunFindingSpool.bind(kept, fingerprint: finding.fingerprint, to: statement, from: 3)
+        if let aged = finding.aged {
+            try statement.bindText(aged.before, at: 17)
+            try statement.bindInt64(aged.since, at: 18)
+            try statement.bindText(aged.after, at: 19)
+        } else {
+            for index in Int32(17)...19 { try statement.bindNull(at: index) }
+        }
     }
 
     private func bind(_ value: Int64?, at index: Int32, of statement: SQLiteStatement) throws(StoreError) {

@@ -81,9 +81,10 @@ public struct Finding: Sendable, Hashable {
     /// What the finding is about when no single transaction is (a sales report's day, product,
     /// storefront and currency); part of its identity.
     public var subject: String?
-    /// The detail's words before and after an age counted from a moment to the as-of ("… 26 h after purchase"),
-    /// when it states one: what lets a kept finding be worded for a later as-of without judging it again. Not part of
-    /// the finding's identity or equality (the detail is).
+    /// The detail's words before and after an age counted from a moment to the as-of ("… 26 h after purchase").
+    ///
+    /// Set when the detail states one: what lets a kept finding be worded for a later as-of without judging it
+    /// again. Not part of the finding's identity or equality (the detail is).
     public var aged: AgedText?
 
     public init(

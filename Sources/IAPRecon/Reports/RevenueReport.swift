@@ -315,11 +315,4 @@ public struct RevenueBuilder {
         builder.duplicateRowsIgnored = counters.duplicateRowsIgnored
         return builder
     }
-
-    /// The counts beside the lines, as added so far.
-    public var counters: RevenueCounters {
-        RevenueCounters(
-            recoveredFromSandbox: recoveredFromSandbox, excludedAsSandbox: excludedAsSandbox,
-            unpricedTransactions: unpricedTransactions, duplicateRowsIgnored: duplicateRowsIgnored)
-    }
 }

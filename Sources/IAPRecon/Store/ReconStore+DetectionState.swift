@@ -62,20 +62,8 @@ extension ReconStore {
     /// The original-transaction groups of `temp.rerun_originals` with two or more ledger rows, as
     /// ``forEachOriginalTransactionGroup(_:)`` reads every one: in original transaction id order.
     public func forEachRerunOriginalTransactionGroup(_ body: (OriginalTransactionGroup) throws -> Void) throws {
-        let ids = try db.prepare("SELECT original_transaction_id FROM temp.rerun_originals ORDER BY 1")
-        let rows = try db.prepare(
-            """
-            SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id = ?
-            ORDER BY purchase_date, record_id
-            """)
-        while try ids.step() {
-            let id = ids.text(0)
-            try rows.bind([.text(id)])
-            var group = OriginalTransactionGroup(originalTransactionID: id, records: [])
-            while try rows.step() { group.records.append(try TransactionsRow.read(rows)) }
-            guard group.records.count > 1 else { continue }
-            try body(group)
-        }
+        try forEachOriginalTransactionGroup(
+            ids: "SELECT original_transaction_id FROM temp.rerun_originals ORDER BY 1", body)
     }
 
     /// About how many rows the ledger holds (its largest rowid, read in constant time): what a re-run is weighed

@@ -93,11 +93,17 @@ extension ReconStore {
     /// The ids come from one scan of their index, each group from its own lookup: no list of every id is built
     /// (with millions of subscriptions it would grow with the ledger).
     public func forEachOriginalTransactionGroup(_ body: (OriginalTransactionGroup) throws -> Void) throws {
-        let ids = try db.prepare(
-            """
-            SELECT original_transaction_id FROM transactions
-            GROUP BY original_transaction_id HAVING COUNT(*) > 1 ORDER BY original_transaction_id
-            """)
+        try forEachOriginalTransactionGroup(
+            ids: """
+                SELECT original_transaction_id FROM transactions
+                GROUP BY original_transaction_id HAVING COUNT(*) > 1 ORDER BY original_transaction_id
+                """, body)
+    }
+
+    /// The groups of the original transaction ids `ids` selects (in the order it gives), each looked up on its own;
+    /// an id with fewer than two ledger rows is no group.
+    func forEachOriginalTransactionGroup(ids sql: String, _ body: (OriginalTransactionGroup) throws -> Void) throws {
+        let ids = try db.prepare(sql)
         let rows = try db.prepare(
             """
             SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id = ?
@@ -108,6 +114,7 @@ extension ReconStore {
             try rows.bind([.text(id)])
             var group = OriginalTransactionGroup(originalTransactionID: id, records: [])
             while try rows.step() { group.records.append(try TransactionsRow.read(rows)) }
+            guard group.records.count > 1 else { continue }
             try body(group)
         }
     }

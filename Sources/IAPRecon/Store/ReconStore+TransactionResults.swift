@@ -34,13 +34,7 @@ extension ReconStore {
                     excluded_milli, recovered_currency, recovered_milli, unpriced, duplicates)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """),
-            insertFinding: try db.prepare(
-                """
-                INSERT INTO \(table("transaction_findings")) (group_id, seq, fingerprint, severity_rank, code,
-                    transaction_id, original_transaction_id, user_ids, product_id, environment, amount_milli, currency,
-                    detail, record_ids, receipt_id, subject, aged_before, aged_since, aged_after)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """),
+            insertFinding: try db.prepare(insertKeptFinding(into: table("transaction_findings"))),
             insertPart: try db.prepare(
                 """
                 INSERT INTO \(table("revenue_parts")) (transaction_id, seq, day, product_id, currency, units,
@@ -49,13 +43,7 @@ extension ReconStore {
                 """),
             insertOriginalResult: try db.prepare(
                 "INSERT INTO \(table("original_results")) (original_transaction_id, next_change_at) VALUES (?, ?)"),
-            insertOriginalFinding: try db.prepare(
-                """
-                INSERT INTO \(table("original_findings")) (group_id, seq, fingerprint, severity_rank, code,
-                    transaction_id, original_transaction_id, user_ids, product_id, environment, amount_milli, currency,
-                    detail, record_ids, receipt_id, subject, aged_before, aged_since, aged_after)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """),
+            insertOriginalFinding: try db.prepare(insertKeptFinding(into: table("original_findings"))),
             insertLine: try db.prepare(
                 """
                 INSERT INTO \(table("revenue_lines")) (day, product_id, currency, units, gross_milli, refunds_milli,
@@ -64,54 +52,54 @@ extension ReconStore {
                 """))
     }
 
+    /// Replaces the kept findings of the groups judged again (`rerun` selects their ids) whose findings changed, with
+    /// this report's (`temp.new_<table>`); a group whose findings read the same is not rewritten.
+    private static func replaceChangedFindings(_ table: String, rerun: String) -> String {
+        """
+        CREATE TEMP TABLE changed_findings AS
+            SELECT group_id FROM (
+                SELECT * FROM \(table) WHERE group_id IN (\(rerun)) EXCEPT SELECT * FROM temp.new_\(table))
+            UNION SELECT group_id FROM (
+                SELECT * FROM temp.new_\(table) EXCEPT SELECT * FROM \(table) WHERE group_id IN (\(rerun)));
+        DELETE FROM \(table) WHERE group_id IN (SELECT group_id FROM temp.changed_findings);
+        INSERT INTO \(table) SELECT * FROM temp.new_\(table) WHERE group_id IN (SELECT group_id FROM temp.changed_findings);
+        DROP TABLE temp.changed_findings;
+        """
+    }
+
+    /// The insert of a kept finding (``Schema/keptFindingColumns``) into `table`.
+    private func insertKeptFinding(into table: String) -> String {
+        """
+        INSERT INTO \(table) (group_id, seq, fingerprint, severity_rank, code, transaction_id, original_transaction_id,
+            user_ids, product_id, environment, amount_milli, currency, detail, record_ids, receipt_id, subject,
+            aged_before, aged_since, aged_after)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    }
+
     /// Makes this report's results the kept ones, with the state they were worked out in.
     ///
     /// The transactions judged are no longer "changed since the last report". Call once the report is written.
     func keepTransactionResults(everything: Bool, state: DetectionState, samePurchase: [String: String]) throws {
         try write {
             if everything {
+                let swaps = Schema.resultTables.map { table in
+                    "DROP TABLE main.\(table.name); ALTER TABLE main.\(table.name)_staged RENAME TO \(table.name);"
+                }
                 try db.execute(
-                    """
-                    DROP TABLE main.transaction_results;
-                    ALTER TABLE main.transaction_results_staged RENAME TO transaction_results;
-                    CREATE INDEX transaction_results_by_next_change ON transaction_results(next_change_at)
-                        WHERE next_change_at IS NOT NULL;
-                    DROP TABLE main.transaction_findings;
-                    ALTER TABLE main.transaction_findings_staged RENAME TO transaction_findings;
-                    DROP TABLE main.revenue_parts;
-                    ALTER TABLE main.revenue_parts_staged RENAME TO revenue_parts;
-                    CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
-                    DROP TABLE main.revenue_lines;
-                    ALTER TABLE main.revenue_lines_staged RENAME TO revenue_lines;
-                    DROP TABLE main.original_results;
-                    ALTER TABLE main.original_results_staged RENAME TO original_results;
-                    CREATE INDEX original_results_by_next_change ON original_results(next_change_at)
-                        WHERE next_change_at IS NOT NULL;
-                    DROP TABLE main.original_findings;
-                    ALTER TABLE main.original_findings_staged RENAME TO original_findings;
-                    DELETE FROM dirty_originals;
-                    DROP TABLE IF EXISTS revenue_shown_by_transaction;
-                    DROP TABLE IF EXISTS revenue_shown_lines;
-                    DELETE FROM dirty_transactions;
-                    """, context: "keeping the results")
+                    swaps.joined(separator: "\n") + "\n" + Schema.resultIndexes + "\n"
+                        + """
+                        DROP TABLE IF EXISTS revenue_shown_by_transaction;
+                        DROP TABLE IF EXISTS revenue_shown_lines;
+                        DELETE FROM dirty_transactions;
+                        DELETE FROM dirty_originals;
+                        """, context: "keeping the results")
             } else {
                 try db.execute(
                     """
                     DELETE FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
                     INSERT INTO transaction_results SELECT * FROM temp.new_transaction_results;
-                    CREATE TEMP TABLE changed_findings AS
-                        SELECT group_id FROM (
-                            SELECT * FROM transaction_findings
-                            WHERE group_id IN (SELECT transaction_id FROM temp.rerun)
-                            EXCEPT SELECT * FROM temp.new_transaction_findings)
-                        UNION SELECT group_id FROM (
-                            SELECT * FROM temp.new_transaction_findings
-                            EXCEPT SELECT * FROM transaction_findings
-                            WHERE group_id IN (SELECT transaction_id FROM temp.rerun));
-                    DELETE FROM transaction_findings WHERE group_id IN (SELECT group_id FROM temp.changed_findings);
-                    INSERT INTO transaction_findings SELECT * FROM temp.new_transaction_findings
-                        WHERE group_id IN (SELECT group_id FROM temp.changed_findings);
-                    DROP TABLE temp.changed_findings;
+                    \(Self.replaceChangedFindings("transaction_findings", rerun: "SELECT transaction_id FROM temp.rerun"))
                     DELETE FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM temp.changed_parts);
                     INSERT INTO revenue_parts SELECT * FROM temp.new_revenue_parts
                         WHERE transaction_id IN (SELECT transaction_id FROM temp.changed_parts);
@@ -122,9 +110,8 @@ extension ReconStore {
                     DELETE FROM original_results
                         WHERE original_transaction_id IN (SELECT original_transaction_id FROM temp.rerun_originals);
                     INSERT INTO original_results SELECT * FROM temp.new_original_results;
-                    DELETE FROM original_findings
-                        WHERE group_id IN (SELECT original_transaction_id FROM temp.rerun_originals);
-                    INSERT INTO original_findings SELECT * FROM temp.new_original_findings;
+                    \(Self.replaceChangedFindings(
+                        "original_findings", rerun: "SELECT original_transaction_id FROM temp.rerun_originals"))
                     DELETE FROM dirty_originals
                         WHERE original_transaction_id IN (SELECT original_transaction_id FROM temp.rerun_originals);
                     """, context: "keeping the results")

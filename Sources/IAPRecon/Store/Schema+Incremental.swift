@@ -24,11 +24,7 @@ extension Schema {
         \(receiptTriggers(table: "receipt_checks"))
 
         \(resultTables.map { create($0.name, as: $0.name) }.joined(separator: "\n"))
-        CREATE INDEX transaction_results_by_next_change ON transaction_results(next_change_at)
-            WHERE next_change_at IS NOT NULL;
-        CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
-        CREATE INDEX original_results_by_next_change ON original_results(next_change_at)
-            WHERE next_change_at IS NOT NULL;
+        \(resultIndexes)
 
         CREATE TABLE same_purchase_shown (
             transaction_id TEXT PRIMARY KEY NOT NULL,
@@ -44,52 +40,48 @@ extension Schema {
         "recon_verification_id", "delivered_at", "finished_at", "receipt_id",
     ]
 
-    /// Notes the transaction of every row inserted, changed or deleted in `table` as changed since the last report;
-    /// an update only when one of the `judged` columns changed (every column when none is named).
+    /// Notes the transaction of every row inserted, changed or deleted in `table` as changed since the last report
+    /// (and, for a ledger row, its original transaction id).
     private static func dirtyTriggers(table: String, judged: [String] = []) -> String {
-        let when = "WHEN EXISTS (SELECT 1 FROM detection_state)"
-        let changed =
-            judged.isEmpty ? "" : " AND (" + judged.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") + ")"
-        // Not `INSERT OR IGNORE`: a trigger's conflict clause gives way to the outer statement's (an upsert's ABORT).
-        func note(_ row: String) -> String {
-            var sql = """
-                INSERT INTO dirty_transactions (transaction_id) SELECT \(row).transaction_id
-                    WHERE NOT EXISTS (SELECT 1 FROM dirty_transactions WHERE transaction_id = \(row).transaction_id);
-                """
+        noteTriggers(table: table, judged: judged) { row in
+            var sql = noteIfAbsent("dirty_transactions", "transaction_id", "\(row).transaction_id")
             // A ledger row also belongs to the group of its original transaction id.
             if table == "transactions" {
-                sql += """
-
-                    INSERT INTO dirty_originals (original_transaction_id) SELECT \(row).original_transaction_id
-                        WHERE NOT EXISTS (SELECT 1 FROM dirty_originals
-                            WHERE original_transaction_id = \(row).original_transaction_id);
-                    """
+                sql +=
+                    "\n" + noteIfAbsent("dirty_originals", "original_transaction_id", "\(row).original_transaction_id")
             }
             return sql
         }
-        return """
-            CREATE TRIGGER \(table)_dirty_insert AFTER INSERT ON \(table) \(when)
-            BEGIN \(note("NEW")) END;
-            CREATE TRIGGER \(table)_dirty_update AFTER UPDATE ON \(table) \(when)\(changed)
-            BEGIN \(note("OLD")) \(note("NEW")) END;
-            CREATE TRIGGER \(table)_dirty_delete AFTER DELETE ON \(table) \(when)
-            BEGIN \(note("OLD")) END;
-            """
     }
 
     /// A receipt's uploader, format and creation date are part of the evidence read from it: a changed receipt or
     /// receipt check notes the transactions of that evidence.
     private static func receiptTriggers(table: String, judged: [String] = []) -> String {
-        let when = "WHEN EXISTS (SELECT 1 FROM detection_state)"
-        let changed =
-            judged.isEmpty ? "" : " AND (" + judged.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") + ")"
-        func note(_ row: String) -> String {
+        noteTriggers(table: table, judged: judged) { row in
             """
             INSERT INTO dirty_transactions (transaction_id)
                 SELECT DISTINCT e.transaction_id FROM evidence e WHERE e.receipt_id = \(row).receipt_id
                     AND NOT EXISTS (SELECT 1 FROM dirty_transactions d WHERE d.transaction_id = e.transaction_id);
             """
         }
+    }
+
+    /// `value` into `table`'s `column` unless it is there.
+    ///
+    /// Not `INSERT OR IGNORE`: a trigger's conflict clause gives way to the outer statement's (an upsert's ABORT).
+    private static func noteIfAbsent(_ table: String, _ column: String, _ value: String) -> String {
+        """
+        INSERT INTO \(table) (\(column)) SELECT \(value)
+            WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE \(column) = \(value));
+        """
+    }
+
+    /// The insert, update and delete triggers of `table` running `note` for the new row, both rows, the old row, once
+    /// a report has kept something; an update only when one of the `judged` columns changed (any, when none is named).
+    private static func noteTriggers(table: String, judged: [String], note: (String) -> String) -> String {
+        let when = "WHEN EXISTS (SELECT 1 FROM detection_state)"
+        let changed =
+            judged.isEmpty ? "" : " AND (" + judged.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") + ")"
         return """
             CREATE TRIGGER \(table)_dirty_insert AFTER INSERT ON \(table) \(when)
             BEGIN \(note("NEW")) END;
@@ -99,6 +91,27 @@ extension Schema {
             BEGIN \(note("OLD")) END;
             """
     }
+
+    /// The secondary indexes of the result tables, built with them and again when staged tables replace them.
+    static let resultIndexes = """
+        CREATE INDEX transaction_results_by_next_change ON transaction_results(next_change_at)
+            WHERE next_change_at IS NOT NULL;
+        CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
+        CREATE INDEX original_results_by_next_change ON original_results(next_change_at)
+            WHERE next_change_at IS NOT NULL;
+        """
+
+    /// A kept finding of a group (a transaction id or an original transaction id), in the order found, with the
+    /// words around its age when it states one (``AgedText``).
+    static let keptFindingColumns = """
+        group_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        fingerprint TEXT NOT NULL, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
+        transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
+        environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
+        receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
+        PRIMARY KEY (group_id, seq)
+        """
 
     /// The tables of each transaction's results, by name, with their columns and keys.
     static let resultTables: [(name: String, body: String)] = [
@@ -117,15 +130,7 @@ extension Schema {
         ),
         (
             "transaction_findings",
-            """
-            group_id TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            fingerprint TEXT NOT NULL, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
-            transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
-            environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
-            receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
-            PRIMARY KEY (group_id, seq)
-            """
+            keptFindingColumns
         ),
         (
             "original_results",
@@ -136,15 +141,7 @@ extension Schema {
         ),
         (
             "original_findings",
-            """
-            group_id TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            fingerprint TEXT NOT NULL, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
-            transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
-            environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
-            receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
-            PRIMARY KEY (group_id, seq)
-            """
+            keptFindingColumns
         ),
         (
             "revenue_parts",

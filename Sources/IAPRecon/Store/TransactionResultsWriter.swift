@@ -53,12 +53,7 @@ final class TransactionResultsWriter {
             try insertResult.bindInt64(Int64(counters.duplicateRowsIgnored), at: 8)
             try insertResult.runBound()
         }
-        for (seq, finding) in findings.enumerated() {
-            try insertFinding.bindText(transactionID, at: 1)
-            try insertFinding.bindInt64(Int64(seq), at: 2)
-            try bind(finding, to: insertFinding)
-            try insertFinding.runBound()
-        }
+        try insert(findings, of: transactionID, with: insertFinding)
         for (seq, part) in parts.enumerated() {
             try insertPart.bindText(transactionID, at: 1)
             try insertPart.bindInt64(Int64(seq), at: 2)
@@ -91,12 +86,7 @@ final class TransactionResultsWriter {
         if let nextChange {
             try insertOriginalResult.run([.text(originalTransactionID), .integer(nextChange)])
         }
-        for (seq, finding) in findings.enumerated() {
-            try insertOriginalFinding.bindText(originalTransactionID, at: 1)
-            try insertOriginalFinding.bindInt64(Int64(seq), at: 2)
-            try bind(finding, to: insertOriginalFinding)
-            try insertOriginalFinding.runBound()
-        }
+        try insert(findings, of: originalTransactionID, with: insertOriginalFinding)
     }
 
     /// The revenue lines this report added up: every line (``everything``), or the changed ones.
@@ -118,18 +108,25 @@ final class TransactionResultsWriter {
         inTransaction = false
     }
 
-    /// Binds a kept finding from parameter 3 on: a finding that states an age keeps its words around it instead of
-    /// its detail, so it reads the same kept whatever the as-of.
-    private func bind(_ finding: Finding, to statement: SQLiteStatement) throws(StoreError) {
-        var kept = finding
-        if finding.aged != nil { kept.detail = "" }
-        try RunFindingSpool.bind(kept, fingerprint: finding.fingerprint, to: statement, from: 3)
-        if let aged = finding.aged {
-            try statement.bindText(aged.before, at: 17)
-            try statement.bindInt64(aged.since, at: 18)
-            try statement.bindText(aged.after, at: 19)
-        } else {
-            for index in Int32(17)...19 { try statement.bindNull(at: index) }
+    /// A group's findings, in the order found.
+    ///
+    /// A finding that states an age keeps its words around it instead of its detail, so it reads the same kept
+    /// whatever the as-of.
+    private func insert(_ findings: [Finding], of group: String, with statement: SQLiteStatement) throws(StoreError) {
+        for (seq, finding) in findings.enumerated() {
+            try statement.bindText(group, at: 1)
+            try statement.bindInt64(Int64(seq), at: 2)
+            var kept = finding
+            if finding.aged != nil { kept.detail = "" }
+            try RunFindingSpool.bind(kept, fingerprint: finding.fingerprint, to: statement, from: 3)
+            if let aged = finding.aged {
+                try statement.bindText(aged.before, at: 17)
+                try statement.bindInt64(aged.since, at: 18)
+                try statement.bindText(aged.after, at: 19)
+            } else {
+                for index in Int32(17)...19 { try statement.bindNull(at: index) }
+            }
+            try statement.runBound()
         }
     }
 

@@ -20,4 +20,10 @@ struct IAPReconCommand: AsyncParsableCommand {
             ServeCommand.self, DemoCommand.self, SimulatorCommand.self,
         ]
     )
+
+    /// Limits the allocator's arenas (``MallocArenas``), then parses the command line and runs the command.
+    static func main() async {
+        MallocArenas.limitArenas()
+        await main(nil)
+    }
 }

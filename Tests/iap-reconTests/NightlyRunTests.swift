@@ -56,6 +56,12 @@ import Testing
             environment: s.environment)
         #expect(run.exitCode == 3, "\(run.stderr)")
         #expect(run.stdout.contains("findings:"))
+        // Below info, each phase of detection and of the report says how long it took.
+        for phase in [
+            "transactions", "original transactions", "findings history", "discrepancies.csv", "reconciliation.xlsx",
+        ] {
+            #expect(run.stderr.contains("phase=\(phase) "), "\(phase)")
+        }
         // Same store, same --as-of, a second run without --fail-on: 0, and byte-identical CSV.
         let again = try runIAPRecon(
             ["run"] + s.flags + asOf + ["--out", dir.file("again"), "--log-format", "json"], environment: s.environment)

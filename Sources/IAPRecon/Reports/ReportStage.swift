@@ -9,11 +9,17 @@ public struct ReportStage {
     public var outputDirectory: String
     public var timeZoneName: String
     public var logger: Logger
+    /// The run's clock, for the debug log's time per file (none: not timed).
+    public var clock: (any ReconClock)?
 
-    public init(outputDirectory: String, timeZoneName: String, logger: Logger = Logger(label: "iap-recon")) {
+    public init(
+        outputDirectory: String, timeZoneName: String, logger: Logger = Logger(label: "iap-recon"),
+        clock: (any ReconClock)? = nil
+    ) {
         self.outputDirectory = outputDirectory
         self.timeZoneName = timeZoneName
         self.logger = logger
+        self.clock = clock
     }
 
     /// The files a report run writes, in the output folder.
@@ -98,10 +104,12 @@ public struct ReportStage {
     /// Values a format cannot hold become warnings in `report.run` (and so in run.json), never a failed report.
     public func write(_ report: inout ReconciliationReport, store: ReconStore) throws {
         let out = outputDirectory
+        var timer = clock.map { PhaseTimer("report files", clock: $0, logger: logger) }
         try ReportFile.ensureDirectory(out)
         let discrepancies = try CSVFile(path: out + "/discrepancies.csv", header: CSVReports.discrepanciesHeader)
         try store.forEachRunFinding(at: report.asOf) { try discrepancies.append(CSVReports.discrepancy($0)) }
         try discrepancies.commit()
+        timer?.lap("discrepancies.csv")
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
@@ -122,8 +130,10 @@ public struct ReportStage {
         } else {
             try ReportFile.remove(subscriptionsPath)
         }
+        timer?.lap("other CSV files")
         let warnings = report.run.warnings ?? []
         let workbookWarnings = try XLSXReportWriter.write(report, store: store, to: out + "/reconciliation.xlsx")
+        timer?.lap("reconciliation.xlsx")
         if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }
         for warning in workbookWarnings { logger.warning("\(warning)") }
         logger.info("reports written", metadata: ["out": "\(out)"])

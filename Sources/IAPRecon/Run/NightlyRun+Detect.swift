@@ -14,6 +14,7 @@ extension NightlyRun {
     public func detect(asOf: Int64, runID: Int64) throws -> Detection {
         let settings = deps.settings
         let store = deps.store
+        var timer = PhaseTimer("detect", clock: deps.clock, logger: deps.logger)
         let stage = try deps.detectStage(asOf: asOf)
         let (salesStart, salesRows) = try deps.salesReconciliation(stage.context)
         let finance = try deps.financialReconciliation(asOf: asOf, context: stage.context, sales: salesRows)
@@ -30,6 +31,7 @@ extension NightlyRun {
         } else {
             deps.logger.info("judging the changed transactions", metadata: ["transactions": "\(plan.rerun)"])
         }
+        timer.lap("plan")
 
         let spool = try store.startRunFindings()
         let shown = try store.revenueShownLines()
@@ -53,6 +55,7 @@ extension NightlyRun {
                 judgedTransactions += 1
                 if plan.everything { for finding in judged.findings { try spool.add(finding) } }
             })
+        timer.lap("transactions", ["judged": "\(judgedTransactions)"])
         var revenue: RevenueBuilder
         var revenueCounters: RevenueCounters
         if let kept = plan.kept {
@@ -80,6 +83,7 @@ extension NightlyRun {
             try results.addLines(revenue.rows())
             revenue.changes = try changes.finish()
         }
+        timer.lap("revenue lines and kept findings")
         // The original-transaction groups: all, or those with a changed row or whose moment came.
         try spool.flush()
         try stage.judgeOriginalGroups(
@@ -93,7 +97,9 @@ extension NightlyRun {
             try store.spoolKeptOriginalFindings(asOf: asOf)
         }
         try results.commit()
+        timer.lap("original transactions")
         try stage.judgeReceipts(store: store, found: spool.add)
+        timer.lap("receipts")
 
         let sales = totals.sales
         var report: SalesReconciliationReport?
@@ -121,6 +127,7 @@ extension NightlyRun {
         for finding in built.findings { try spool.add(finding) }
         let subscriptions = try compareSubscriptions(stage, spool: spool)
         try spool.flush()
+        timer.lap("sales, month close, subscriptions")
         let findings: FindingTotals
         let recorded: Bool
         if let latest = try store.latestFindingsAsOf(), asOf < latest {
@@ -130,6 +137,7 @@ extension NightlyRun {
             findings = try store.recordRunFindings(runID: runID, at: asOf)
             recorded = true
         }
+        timer.lap("findings history", ["findings": "\(findings.count)"])
         return Detection(
             findings: ReportStage.RecordedFindings(totals: findings, runID: recorded ? runID : nil),
             revenue: revenue, sales: report, monthClose: built.report, subscriptions: subscriptions, plan: plan,

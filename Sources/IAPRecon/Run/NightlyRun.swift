@@ -70,12 +70,16 @@ public struct NightlyRun {
 
         let reportStage = deps.reportStage()
         let report = try recorder.stage("report") {
+            var timer = PhaseTimer("report", clock: deps.clock, logger: deps.logger)
             var report = try reportStage.assemble(
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
                 run: recorder.record, sales: detected.sales, monthClose: detected.monthClose,
                 subscriptions: detected.subscriptions)
+            timer.lap("assemble")
             try reportStage.write(&report, store: deps.store)
+            timer.lap("files")
             try reportStage.recordShown(report, keeping: detected, store: deps.store)
+            timer.lap("keep what was shown")
             return report
         }
         recorder.update { record in

@@ -138,7 +138,8 @@ public final class ReconDependencies {
 
     public func reportStage() -> ReportStage {
         ReportStage(
-            outputDirectory: settings.outputDirectory, timeZoneName: settings.timeZone.identifier, logger: logger)
+            outputDirectory: settings.outputDirectory, timeZoneName: settings.timeZone.identifier, logger: logger,
+            clock: clock)
     }
 
     // MARK: Apple

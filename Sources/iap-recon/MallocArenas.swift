@@ -8,7 +8,7 @@
 /// into one arena serves only that arena. An import from PostgreSQL allocates on the network event loop and on
 /// the reading thread and frees on the store's writing thread, so with the default the peak grew with the rows
 /// read: 345 MB for 10,000,000 rows against 233 MB for 1,000,000 (`make bench`). Two arenas keep it flat
-/// (218 MB at 10,000,000), at no measured cost to the import or the report (mallopt(3), `M_ARENA_MAX`).
+/// (220–227 MB at 10,000,000), at no measured cost to the import or the report (mallopt(3), `M_ARENA_MAX`).
 enum MallocArenas {
     static let limit: Int32 = 2
     /// `M_ARENA_MAX` of `<malloc.h>`, a macro Swift does not import.

@@ -99,37 +99,37 @@ PY
 STORE="$W/store.sqlite"
 BEFORE="$W/before-night.sqlite"
 RESTORE="$W/reexport.sqlite"
-declare -a SCRATCH_I SCRATCH_R SCRATCH SCRATCH_M NIGHT_I NIGHT_R NIGHT_T NIGHT_M RE_I RE_R RE_T RE_M NIGHT_X RE_X
+declare -a SCRATCH_I SCRATCH_R SCRATCH_T SCRATCH_M NIGHT_I NIGHT_R NIGHT_T NIGHT_M RE_I RE_R RE_T RE_M NIGHT_X RE_X
 max() { echo $(( $1 > $2 ? $1 : $2 )); }
+# import_and_report NAME STORE LEDGER OUT AS_OF: imports LEDGER into STORE and writes its reports into OUT;
+# appends the import's and the report's wall times, their sum and the peak RSS of both to NAME_I, NAME_R, NAME_T
+# and NAME_M.
+import_and_report() {
+    local -n imported=$1_I reported=$1_R total=$1_T peak=$1_M
+    local rss
+    measure_run "$BIN" import --db "$2" --transactions "$3" --products "$PRODUCTS"
+    imported+=("$M_WALL"); rss=$M_RSS
+    measure_run "$BIN" report --db "$2" --out "$4" --as-of "$5"
+    reported+=("$M_WALL"); peak+=("$(max "$rss" "$M_RSS")")
+    total+=("$(sum "${imported[-1]}" "${reported[-1]}")")
+}
 for ((run = 1; run <= REPEAT; run++)); do
     # From scratch: a fresh store, the ledger, the reports.
     remove_store "$STORE"
     rm -rf "$W/report-scratch" "$W/report-night" "$W/report-reexport"
     export_is "$CSV"
-    measure_run "$BIN" import --db "$STORE" --transactions "$EXPORT" --products "$PRODUCTS"
-    SCRATCH_I+=("$M_WALL"); rss=$M_RSS
-    measure_run "$BIN" report --db "$STORE" --out "$W/report-scratch" --as-of "$BASE_END"
-    SCRATCH_R+=("$M_WALL"); SCRATCH_M+=("$(max "$rss" "$M_RSS")")
-    scratch=$(sum "${SCRATCH_I[-1]}" "${SCRATCH_R[-1]}")
-    SCRATCH+=("$scratch")
+    import_and_report SCRATCH "$STORE" "$EXPORT" "$W/report-scratch" "$BASE_END"
+    scratch=${SCRATCH_T[-1]}
     copy_store "$STORE" "$BEFORE"
 
     # The night: its new rows into that store, the reports.
-    measure_run "$BIN" import --db "$STORE" --transactions "$NIGHT" --products "$PRODUCTS"
-    NIGHT_I+=("$M_WALL"); rss=$M_RSS
-    measure_run "$BIN" report --db "$STORE" --out "$W/report-night" --as-of "$NIGHT_END"
-    NIGHT_R+=("$M_WALL"); NIGHT_M+=("$(max "$rss" "$M_RSS")")
-    NIGHT_T+=("$(sum "${NIGHT_I[-1]}" "${NIGHT_R[-1]}")")
+    import_and_report NIGHT "$STORE" "$NIGHT" "$W/report-night" "$NIGHT_END"
     NIGHT_X+=("$(ratio "${NIGHT_T[-1]}" "$scratch")")
 
     # The re-export: the whole ledger again, from the same path, into the store as it was before the night.
     copy_store "$BEFORE" "$RESTORE"
     export_is "$REEXPORT"
-    measure_run "$BIN" import --db "$RESTORE" --transactions "$EXPORT" --products "$PRODUCTS"
-    RE_I+=("$M_WALL"); rss=$M_RSS
-    measure_run "$BIN" report --db "$RESTORE" --out "$W/report-reexport" --as-of "$REEXPORT_END"
-    RE_R+=("$M_WALL"); RE_M+=("$(max "$rss" "$M_RSS")")
-    RE_T+=("$(sum "${RE_I[-1]}" "${RE_R[-1]}")")
+    import_and_report RE "$RESTORE" "$EXPORT" "$W/report-reexport" "$REEXPORT_END"
     RE_X+=("$(ratio "${RE_T[-1]}" "$scratch")")
     export_is "$CSV"
 done
@@ -152,7 +152,7 @@ echo
 echo "| run | import | report | import + report | peak RSS |"
 echo "|---|---|---|---|---|"
 row "from scratch: fresh store, the ledger" "$(span "${SCRATCH_I[@]}")" "$(span "${SCRATCH_R[@]}")" \
-    "$(span "${SCRATCH[@]}")" "$(SPAN_DECIMALS=0 span "${SCRATCH_M[@]}")"
+    "$(span "${SCRATCH_T[@]}")" "$(SPAN_DECIMALS=0 span "${SCRATCH_M[@]}")"
 row "the night: $NIGHT_ROWS new rows into that store" "$(span "${NIGHT_I[@]}")" "$(span "${NIGHT_R[@]}")" \
     "$(span "${NIGHT_T[@]}")" "$(SPAN_DECIMALS=0 span "${NIGHT_M[@]}")"
 row "the re-export into the store before the night" "$(span "${RE_I[@]}")" "$(span "${RE_R[@]}")" \

@@ -77,7 +77,7 @@ public final class LedgerDatabase {
         guard !source.queries.isEmpty else { return }
         do {
             let fetch = "FETCH FORWARD \(Self.firstFetch) FROM \(cursor(0))"
-            prefetched = try await connection.query(PostgresQuery(unsafeSQL: fetch), logger: logger).collect()
+            prefetched = try await ClosedConnectionGuard.collect(fetch, on: connection, logger: logger)
         } catch {
             throw failure(error, query: 0)
         }
@@ -143,12 +143,12 @@ public final class LedgerDatabase {
         }
     }
 
-    /// `FETCH FORWARD` ``fetchSize`` rows from `cursor`, read whole.
+    /// `FETCH FORWARD` ``fetchSize`` rows from `cursor`, read whole; fails once the connection closes.
     private static func collect(_ cursor: String, connection: PostgresConnection, logger: Logger) async throws
         -> [PostgresRow]
     {
-        let fetch = "FETCH FORWARD \(fetchSize) FROM \(cursor)"
-        return try await connection.query(PostgresQuery(unsafeSQL: fetch), logger: logger).collect()
+        try await ClosedConnectionGuard.collect(
+            "FETCH FORWARD \(fetchSize) FROM \(cursor)", on: connection, logger: logger)
     }
 
     /// Ends the transaction (nothing was written) and the connection.

@@ -123,6 +123,7 @@ let package = Package(
                 "IAPRecon", "IAPReconTestSupport", "AppStoreTestSigning",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             exclude: ["Reports/Snapshots", "Lookup/Snapshots"],
             resources: [.copy("Fixtures")]

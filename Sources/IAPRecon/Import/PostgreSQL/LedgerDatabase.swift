@@ -38,17 +38,7 @@ public final class LedgerDatabase {
     public static func open(_ source: DatabaseSource, logger: Logger) async throws(DatabaseSourceError)
         -> LedgerDatabase
     {
-        let connection: PostgresConnection
-        do {
-            var configuration = PostgresConnection.Configuration(
-                host: source.host, port: source.port, username: source.user, password: source.password,
-                database: source.database, tls: try tls(source))
-            configuration.options.connectTimeout = connectTimeout
-            configuration.options.additionalStartupParameters = [("application_name", "iap-recon")]
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-        } catch {
-            throw .connect(server: source.name, message: DatabaseSourceError.message(error, tls: source.tls))
-        }
+        let connection = try await connect(source, logger: logger)
         let database = LedgerDatabase(source: source, connection: connection, logger: logger)
         do throws(DatabaseSourceError) {
             try await database.start()
@@ -57,6 +47,61 @@ public final class LedgerDatabase {
             throw error
         }
         return database
+    }
+
+    /// A connection to `source`'s server, logged in, with its reads guarded (``ReadCompleteGuard``).
+    ///
+    /// - Throws: ``DatabaseSourceError/connect(server:message:)``.
+    static func connect(_ source: DatabaseSource, logger: Logger) async throws(DatabaseSourceError)
+        -> PostgresConnection
+    {
+        do {
+            // The channel is opened here, not by the client library, so that a
+            // ``ReadCompleteGuard`` can sit in it once the login is done.
+            let tls = try tls(source)
+            let channel = try await ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
+                .connectTimeout(connectTimeout)
+                .connect(host: source.host, port: source.port).get()
+            var configuration = PostgresConnection.Configuration(
+                establishedChannel: channel, tls: tls, username: source.user, password: source.password,
+                database: source.database)
+            configuration.options.connectTimeout = connectTimeout
+            configuration.options.additionalStartupParameters = [("application_name", "iap-recon")]
+            // SNI and the certificate's name check use the host name (never an address), as when
+            // the client library opens the channel itself.
+            if !isIPAddress(source.host) { configuration.options.tlsServerName = source.host }
+            do {
+                let connection = try await PostgresConnection.connect(
+                    on: channel.eventLoop, configuration: configuration, id: 1, logger: logger)
+                try await guardReads(channel)
+                return connection
+            } catch {
+                channel.close(promise: nil)
+                throw error
+            }
+        } catch {
+            throw .connect(server: source.name, message: DatabaseSourceError.message(error, tls: source.tls))
+        }
+    }
+
+    /// Puts a ``ReadCompleteGuard`` just below the client library: above TLS when there is TLS,
+    /// else next to the socket.
+    private static func guardReads(_ channel: any Channel) async throws {
+        try await channel.eventLoop.submit {
+            let pipeline = channel.pipeline.syncOperations
+            if let tlsHandler = try? pipeline.handler(type: NIOSSLClientHandler.self) {
+                try pipeline.addHandler(ReadCompleteGuard(), position: .after(tlsHandler))
+            } else {
+                try pipeline.addHandler(ReadCompleteGuard(), position: .first)
+            }
+        }.get()
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
+    private static func isIPAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
     /// The transaction, the cursors, and the first rows of the first query.

@@ -114,6 +114,81 @@ extension PostgresTests {
             #expect(again.last?.read == 12_009)
         }
 
+        /// The server gone while a result's rows wait for a slow reader: the reader gets an error.
+        ///
+        /// The connection's end arrives as a "read complete" nobody asked for, which postgres-nio 1.33.2
+        /// answers by stopping the process (signal 4) unless ``ReadCompleteGuard`` holds it back.
+        @Test func aServerGoneWhileRowsWaitForTheReaderFailsTheQueryNotTheProcess() async throws {
+            let server = try PostgresServer.require()
+            let source = try PostgresTests.source([])
+            let connection = try await LedgerDatabase.connect(source, logger: PostgresTests.logger)
+            let rows = try await connection.query(
+                "SELECT g, repeat('x', 200) FROM generate_series(1, 2000000) AS g", logger: PostgresTests.logger)
+            var read = 0
+            await #expect(throws: (any Error).self) {
+                for try await _ in rows {
+                    read += 1
+                    guard read == 1 else { continue }
+                    // The reader pauses: the client stops asking for rows, the server waits to send more.
+                    try await Task.sleep(for: .milliseconds(300))
+                    server.stop()
+                    try await Task.sleep(for: .milliseconds(300))
+                }
+            }
+            try server.start()
+            #expect(read > 0 && read < 2_000_000)
+            try? await connection.close()
+        }
+
+        /// A first load into an empty store (one bulk transaction), the server stopped while rows
+        /// stream, at a different moment each time: always the one-line error and exit 1 — never the
+        /// client library stopping the process (signal 4, see ``ReadCompleteGuard``) — nothing
+        /// stored, and a rerun on the server's return imports every row.
+        @Test func firstLoadCutMidStreamExitsOneEveryTime() async throws {
+            let rows = 100_000
+            try PostgresTests.makeLedgerTable("cut_ledger", rows: rows)
+            let server = try PostgresServer.require()
+            let arguments = [
+                "--source-db", server.url(), "--transactions-query", PostgresTests.ledgerQuery("cut_ledger"),
+            ]
+            for attempt in 0..<3 {
+                let store = dir.file("cut-\(attempt).sqlite")
+                let run = Task.detached { try runIAPRecon(["import", "--db", store] + arguments) }
+                try await waitForBatchFetches(server)
+                try await Task.sleep(for: .milliseconds(40 * attempt))
+                server.stop()
+                let cut = try await run.value
+                try server.start()
+                #expect(cut.exitCode == 1, "attempt \(attempt): exit \(cut.exitCode): \(cut.stderr)")
+                let lines = cut.stderr.split(separator: "\n")
+                #expect(lines.count == 1, "attempt \(attempt): \(cut.stderr)")
+                #expect(
+                    lines.first?.contains("lost postgresql://127.0.0.1:\(server.port)/postgres while reading") == true,
+                    "attempt \(attempt): \(cut.stderr)")
+                if FileManager.default.fileExists(atPath: store) {
+                    #expect(try ReconStore(path: store).counts().transactions == 0)
+                }
+            }
+            let rerun = try runIAPRecon(["import", "--db", dir.file("cut-0.sqlite")] + arguments)
+            #expect(rerun.exitCode == 0, "\(rerun.stderr)")
+            #expect(try ReconStore(path: dir.file("cut-0.sqlite")).counts().transactions == rows)
+        }
+
+        /// Waits until the import fetches full batches: its first rows are in, most are still to come.
+        func waitForBatchFetches(_ server: ThrowawayPostgres) async throws {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let fetching = try server.psql(
+                    """
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE application_name = 'iap-recon' AND query LIKE 'FETCH FORWARD \(LedgerDatabase.fetchSize) %'
+                    """)
+                if fetching.trimmingCharacters(in: .whitespacesAndNewlines) != "0" { return }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            Issue.record("the import never fetched a full batch")
+        }
+
         /// A server stopped mid-stream: exit with the server named; once it is back, the import runs
         /// again to the end, and no row is counted twice.
         @Test func serverStoppedMidStreamThenARerunCompletes() async throws {

@@ -108,65 +108,41 @@ public struct FinancialReconciliation {
         }
     }
 
-    /// The compared fiscal month holding `millis`, if any.
-    func period(of millis: Int64) -> FiscalPeriod? {
-        let day = Timestamp.dayAndSecond(millis, in: timeZone).day
-        return periods.first { $0.contains(day) }
-    }
-
     /// Adds one transaction's ledger side: its sale in the month of its purchase, its return in the
-    /// month of its refund.
+    /// month of its refund (``LedgerEvents``).
     public mutating func add(_ facts: TransactionFacts) {
         guard !periods.isEmpty else { return }
-        for row in facts.group.records { ledgerProducts.insert(row.productID) }
-        guard let record = RevenuePolicy.countedRecord(facts), let value = facts.value(of: record) else { return }
-        let country = ProceedsPricer.storefront(facts, record).flatMap { Territory.alpha2(fromAlpha3: $0) } ?? ""
-        let quantity = Int64(record.quantity)
-        let stated = pricer.stated(facts, record, value: value)
-        let rate = pricer.rate(of: record)
-        if let period = period(of: record.purchaseDate) {
-            addLedger(
-                period, record, country: country, currency: value.currency, units: quantity, amount: value.milliunits,
-                proceeds: stated?.amount, rate: rate)
-        }
-        // A refund Apple reversed is a return in the month of the refund and a sale again in the month of the
-        // reversal, as Apple's books keep it.
-        for reversed in RevenuePolicy.reversedRefunds(facts, of: value) {
-            // A partial refund takes no unit back, in Apple's books as in its Sales Reports.
-            let back = reversed.reversal.refund.isPartial ? 0 : quantity
-            let given = stated.map { ProceedsPricer.returned($0.amount, refunded: reversed.amount, of: value) }
-            if let period = period(of: reversed.refundedAt) {
-                addLedger(
-                    period, record, country: country, currency: value.currency, units: -back,
-                    amount: -reversed.amount.milliunits, proceeds: given, rate: rate)
-            }
-            if let period = period(of: reversed.reversedAt) {
-                addLedger(
-                    period, record, country: country, currency: value.currency, units: back,
-                    amount: reversed.amount.milliunits,
-                    proceeds: given.map { Money(milliunits: -$0.milliunits, currency: $0.currency) }, rate: rate)
-            }
-        }
-        if let refund = RevenuePolicy.refund(facts, of: value), let period = period(of: refund.date) {
-            addLedger(
-                period, record, country: country, currency: value.currency,
-                units: facts.refund.isPartial ? 0 : -quantity,
-                amount: -refund.amount.milliunits,
-                proceeds: stated.map { ProceedsPricer.returned($0.amount, refunded: refund.amount, of: value) },
-                rate: rate)
-        }
+        add(
+            LedgerEvents.of(facts, timeZone: timeZone, pricer: pricer), products: facts.group.records.map(\.productID))
+    }
+
+    /// Adds a transaction's events (their proceeds priced as this reconciliation's pricer prices them), and the
+    /// product ids of its ledger rows (which say which of Apple's rows are this app's).
+    public mutating func add(_ events: [LedgerEvent], products: some Sequence<String>) {
+        guard !periods.isEmpty else { return }
+        ledgerProducts.formUnion(products)
+        for event in events { add(event) }
+    }
+
+    /// Adds one event: in a compared fiscal month, to its key's ledger side and its region's.
+    mutating func add(_ event: LedgerEvent) {
+        guard let period = periods.first(where: { $0.contains(event.day) }) else { return }
+        addLedger(
+            period, productID: event.productID, transactionID: event.transactionID, country: event.country,
+            currency: event.currency, units: event.units, amount: event.amount, proceeds: event.proceeds,
+            rate: event.rate)
     }
 
     private mutating func addLedger(
-        _ period: FiscalPeriod, _ record: LedgerTransaction, country: String, currency: String, units: Int64,
-        amount: Int64, proceeds: Money?, rate: Int64
+        _ period: FiscalPeriod, productID: String, transactionID: String, country: String, currency: String,
+        units: Int64, amount: Int64, proceeds: Money?, rate: Int64
     ) {
-        let key = FinancialKey(period: period, productID: record.productID, country: country, currency: currency)
+        let key = FinancialKey(period: period, productID: productID, country: country, currency: currency)
         var line = entries[key] ?? FinancialReconciliationLine(key: key)
         line.ledgerUnits = Money.sum(line.ledgerUnits, units)
         line.ledgerAmount = Money.sum(line.ledgerAmount, amount)
         entries[key] = line
-        transactions[key, default: []].insert(record.transactionID)
+        transactions[key, default: []].insert(transactionID)
         let regionCurrency =
             regionOf[FinancialKey(period: period, productID: "", country: country, currency: currency)] ?? currency
         regions[MonthCloseKey(period: period, currency: regionCurrency), default: MonthCloseFigures()].addLedger(

@@ -135,41 +135,28 @@ public struct SalesReconciliation {
     }
 
     /// Adds one transaction's ledger side: its purchase and its refund, each on its own day, and a refund Apple
-    /// reversed on its day with the reversal on its own.
+    /// reversed on its day with the reversal on its own (``LedgerEvents``).
     public mutating func add(_ facts: TransactionFacts) {
         guard !covered.isEmpty else { return }
-        for row in facts.group.records { ledgerProducts.insert(row.productID) }
-        guard let record = RevenuePolicy.countedRecord(facts), let value = facts.value(of: record) else { return }
-        let storefront =
-            record.storefront ?? TransactionFacts.preferred(facts.usable) { $0.entry.storefront }.first ?? ""
-        let units = Int64(record.quantity)
-        addLedger(
-            day: day(of: record.purchaseDate), record, storefront: storefront, currency: value.currency, units: units,
-            amount: value.milliunits)
-        // A partial refund takes no unit back: Apple's report shows it as 0 units and a negative amount.
-        for reversed in RevenuePolicy.reversedRefunds(facts, of: value) {
-            let back = reversed.reversal.refund.isPartial ? 0 : units
-            addLedger(
-                day: day(of: reversed.refundedAt), record, storefront: storefront, currency: value.currency,
-                units: -back, amount: -reversed.amount.milliunits)
-            addLedger(
-                day: day(of: reversed.reversedAt), record, storefront: storefront, currency: value.currency,
-                units: back, amount: reversed.amount.milliunits)
-        }
-        if let refund = RevenuePolicy.refund(facts, of: value) {
-            addLedger(
-                day: day(of: refund.date), record, storefront: storefront, currency: value.currency,
-                units: facts.refund.isPartial ? 0 : -units, amount: -refund.amount.milliunits)
-        }
+        add(LedgerEvents.of(facts, timeZone: timeZone, pricer: nil), products: facts.group.records.map(\.productID))
     }
 
-    private mutating func addLedger(
-        day: Int, _ record: LedgerTransaction, storefront: String, currency: String, units: Int64, amount: Int64
-    ) {
-        guard covered.contains(day) else { return }
-        let key = SalesKey(day: day, productID: record.productID, storefront: storefront, currency: currency)
+    /// Adds a transaction's events, and the product ids of its ledger rows (which say which of Apple's rows are
+    /// this app's).
+    public mutating func add(_ events: [LedgerEvent], products: some Sequence<String>) {
+        guard !covered.isEmpty else { return }
+        ledgerProducts.formUnion(products)
+        for event in events { add(event) }
+    }
+
+    /// Adds one event: on a compared day, to its key's ledger side.
+    mutating func add(_ event: LedgerEvent) {
+        guard covered.contains(event.day) else { return }
+        let key = SalesKey(
+            day: event.day, productID: event.productID, storefront: event.storefront, currency: event.currency)
         var line = entries[key] ?? SalesReconciliationLine(key: key)
-        guard let newUnits = Self.add(line.ledgerUnits, units), let newAmount = Self.add(line.ledgerAmount, amount)
+        guard let newUnits = Self.add(line.ledgerUnits, event.units),
+            let newAmount = Self.add(line.ledgerAmount, event.amount)
         else {
             overflowedKeys.insert(key)
             return
@@ -177,8 +164,11 @@ public struct SalesReconciliation {
         line.ledgerUnits = newUnits
         line.ledgerAmount = newAmount
         entries[key] = line
-        records[key, default: []].append((record.recordID, record.transactionID, record.userID))
+        records[key, default: []].append((event.recordID, event.transactionID, event.userID))
     }
+
+    /// Whether a day is compared (an imported report covers it and it ended by the as-of).
+    public func compares(day: Int) -> Bool { covered.contains(day) }
 
     /// Whether Apple's rows under `appleKey` are this app's.
     private func isThisApps(_ appleKey: AppleKey) -> Bool {

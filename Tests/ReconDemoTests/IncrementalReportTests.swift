@@ -67,7 +67,10 @@ import Testing
             sides.append(Side(name: name, config: config, full: full))
         }
         let products = try dir.write("p.csv", dataset.products)
-        let salesReports = try dataset.writeSalesReports(into: dir.path)
+        let salesReports = Array(zip(dataset.salesReportDays, try dataset.writeSalesReports(into: dir.path)))
+        let finance = try dataset.writeFinancialReports(into: dir.path)
+        var imported: Set<String> = []
+        var financeImported = false
         // Seven nights up to the dataset's as-of: each imports the whole export so far (the rows seen before again),
         // and some bring more.
         var incrementalNights = 0
@@ -89,8 +92,21 @@ import Testing
             var request = ImportRequest(transactions: [try dir.write("t-\(night).csv", csv)], products: [products])
             // Late evidence: the receipts (refunds and revocations among them) arrive on the third night.
             if night >= 2 { request.receipts = [try dir.write("r.jsonl", dataset.receipts)] }
-            // Apple's sales reports on the sixth night, imported again on the seventh.
-            if night >= 5 { request.salesReports = salesReports }
+            // Apple's sales reports of the days that ended (Pacific time): the first day's on the first night, the
+            // others on the second (the proceeds they state price sales judged before), every one again on the sixth.
+            let ended = salesReports.filter { Int64($0.0 + 1) * Self.day + 9 * 3_600_000 <= asOf }.map(\.1)
+            let due = night == 0 ? Array(ended.prefix(1)) : ended
+            request.salesReports = night == 5 ? due : due.filter { !imported.contains($0) }
+            imported.formUnion(due)
+            // The Financial Reports of the fiscal month and its payment summary, from the fifth night once it ended:
+            // their partner shares price sales judged before.
+            if night >= 4, !financeImported, let period = dataset.financialPeriod,
+                Int64(period.end + 1) * Self.day + 9 * 3_600_000 <= asOf
+            {
+                request.financialReports = finance.reports
+                request.payments = finance.payments
+                financeImported = true
+            }
             var outputs: [[String: String]] = []
             for side in sides {
                 var config = side.config
@@ -114,8 +130,10 @@ import Testing
                 #expect(mine == text, "night \(night): \(name) differs\n\(Self.difference(mine, text))")
             }
         }
-        // Nights 2 to 5 build on the night before; 6 and 7 compare Apple's sales reports with the whole ledger.
-        #expect(incrementalNights == 4)
+        // Every night but the first builds on the night before, Apple's reports, new, changed or replaced, too.
+        #expect(salesReports.contains { Int64($0.0 + 1) * Self.day + 9 * 3_600_000 <= dataset.asOf - 6 * Self.day })
+        #expect(financeImported)
+        #expect(incrementalNights == 6)
     }
 
     /// The lines only one side has, for the failure message.

@@ -71,6 +71,8 @@ public struct FinancialReconciliation {
     private var regionOf: [FinancialKey: String] = [:]
     /// Per fiscal month and region currency: the whole report's figures and the ledger's.
     public private(set) var regions: [MonthCloseKey: MonthCloseFigures] = [:]
+    /// The product ids of Apple's in-app purchase rows in the compared months (of any app).
+    public private(set) var appleProducts: Set<String> = []
 
     /// - Parameters:
     ///   - timeZone: the reports' time zone: decides the day of a purchase or refund.
@@ -91,6 +93,7 @@ public struct FinancialReconciliation {
             let region = MonthCloseKey(period: row.period, currency: row.regionCurrency)
             regions[region, default: MonthCloseFigures()].addApple(row)
             guard row.isInAppPurchase else { continue }
+            appleProducts.insert(row.productID)
             let key = FinancialKey(
                 period: row.period, productID: row.productID, country: row.countryCode,
                 currency: row.customerPrice.currency)

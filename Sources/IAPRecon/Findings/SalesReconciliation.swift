@@ -167,8 +167,8 @@ public struct SalesReconciliation {
         records[key, default: []].append((event.recordID, event.transactionID, event.userID))
     }
 
-    /// Whether a day is compared (an imported report covers it and it ended by the as-of).
-    public func compares(day: Int) -> Bool { covered.contains(day) }
+    /// The product ids of Apple's rows on the compared days (of any app).
+    public var appleProducts: Set<String> { Set(apple.keys.map(\.key.productID)) }
 
     /// Whether Apple's rows under `appleKey` are this app's.
     private func isThisApps(_ appleKey: AppleKey) -> Bool {

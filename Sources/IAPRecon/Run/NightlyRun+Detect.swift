@@ -18,14 +18,19 @@ extension NightlyRun {
         let stage = try deps.detectStage(asOf: asOf)
         let (salesStart, salesRows) = try deps.salesReconciliation(stage.context)
         let finance = try deps.financialReconciliation(asOf: asOf, context: stage.context, sales: salesRows)
+        let salesReportDays = try store.salesReportDays()
+        let appleReports = !salesRows.isEmpty || !salesReportDays.isEmpty || finance.reconciliation != nil
         let totals = DetectionTotals(
             revenue: RevenueBuilder(
                 timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
                 to: settings.revenueDays.to, appleProceeds: finance.proceeds),
-            sales: salesStart, finance: finance.reconciliation)
+            sales: salesStart, finance: finance.reconciliation,
+            events: appleReports
+                ? (settings.salesReportTimeZone, ProceedsPricer(context: stage.context, appleProceeds: finance.proceeds))
+                : nil)
         let plan = try TransactionPlan.make(
             store: store, settings: settings, context: stage.context, full: settings.fullReport,
-            appleReports: !salesRows.isEmpty || !(try store.salesReportDays().isEmpty) || finance.reconciliation != nil)
+            appleReports: appleReports)
         if let reason = plan.reason {
             deps.logger.info("judging every transaction", metadata: ["why": "\(reason)"])
         } else {
@@ -49,7 +54,7 @@ extension NightlyRun {
                 let counters = made?.counters ?? TransactionCounters()
                 try results.add(
                     judged.transactionID, findings: judged.findings, parts: made?.parts ?? [], counters: counters,
-                    nextChange: judged.nextChange)
+                    nextChange: judged.nextChange, events: made?.events ?? [])
                 try changes.add(transactionID: judged.transactionID, contributions: made?.contributions ?? [])
                 judgedCounters.add(counters)
                 judgedTransactions += 1
@@ -77,6 +82,7 @@ extension NightlyRun {
             revenue.changes = try changes.finish(shownNets: shown)
             try spool.flush()
             try store.spoolKeptFindings(asOf: asOf)
+            if appleReports { try addKeptEvents(to: totals, asOf: asOf) }
         } else {
             revenue = totals.revenue
             revenueCounters = judgedCounters
@@ -145,13 +151,14 @@ extension NightlyRun {
     }
 }
 
-/// What one transaction made of the revenue: its contributions to each line (for `revenue_changes.csv`), its parts
-/// and its counts (kept for the next report).
+/// What one transaction made of the revenue: its contributions to each line (for `revenue_changes.csv`), its parts,
+/// its counts and its events in Apple's reports (kept for the next report).
 struct RevenueMade: Sendable {
     var transactionID: String
     var contributions: [RevenueContribution]
     var parts: [RevenuePart]
     var counters: TransactionCounters
+    var events: [LedgerEvent]
 }
 
 /// Revenue and Apple's sales as detection accumulates them, on its detecting thread.
@@ -162,20 +169,32 @@ final class DetectionTotals: @unchecked Sendable {
     var revenue: RevenueBuilder
     var sales: SalesReconciliation
     var finance: FinancialReconciliation?
+    /// The reports' time zone and the pricer of each transaction's events (``LedgerEvents``), when the store holds
+    /// Apple's reports; nil otherwise (there is nothing to compare them with).
+    let events: (timeZone: TimeZone, pricer: ProceedsPricer)?
 
-    init(revenue: RevenueBuilder, sales: SalesReconciliation, finance: FinancialReconciliation?) {
+    init(
+        revenue: RevenueBuilder, sales: SalesReconciliation, finance: FinancialReconciliation?,
+        events: (timeZone: TimeZone, pricer: ProceedsPricer)?
+    ) {
         self.revenue = revenue
         self.sales = sales
         self.finance = finance
+        self.events = events
     }
 
-    /// Adds one transaction; returns what it made of the revenue.
+    /// Adds one transaction; returns what it made of the revenue and of Apple's reports.
     @Sendable func add(_ facts: TransactionFacts) -> RevenueMade {
         revenue.add(facts)
-        sales.add(facts)
-        finance?.add(facts)
+        var made: [LedgerEvent] = []
+        if let events {
+            made = LedgerEvents.of(facts, timeZone: events.timeZone, pricer: events.pricer)
+            let products = facts.group.records.map(\.productID)
+            sales.add(made, products: products)
+            finance?.add(made, products: products)
+        }
         return RevenueMade(
             transactionID: facts.group.transactionID, contributions: revenue.lastContributions,
-            parts: revenue.lastParts, counters: revenue.lastCounters)
+            parts: revenue.lastParts, counters: revenue.lastCounters, events: made)
     }
 }

@@ -7,8 +7,9 @@ import Foundation
 /// The kept results of a transaction are reused only when everything they were worked out from is as it was: its
 /// rows and evidence (the store notes every change, ``Schema/incrementalDetection``), the settings and the catalog
 /// (``fingerprint``), the same-purchase index entries that name it, and time (none of its moments of change passed).
-/// Apple's Sales and Financial Reports compare every day and month they cover with the whole ledger, so a store
-/// holding one is judged whole.
+/// Apple's Sales and Financial Reports compare every day and month they cover with the whole ledger: a store holding
+/// one keeps each transaction's events in them (``LedgerEvent``), and the transactions with an event on a day whose
+/// reports changed are judged again (the proceeds Apple states for a sale's day price it).
 struct TransactionPlan {
     /// Judge every transaction; the results replace the kept ones.
     var everything: Bool
@@ -27,7 +28,8 @@ struct TransactionPlan {
     static func make(
         store: ReconStore, settings: ReconSettings, context: DetectionContext, full: Bool, appleReports: Bool
     ) throws -> TransactionPlan {
-        let fingerprint = Self.fingerprint(settings: settings, context: context)
+        let fingerprint = Self.fingerprint(settings: settings, context: context, appleReports: appleReports)
+        if appleReports { try store.indexLedgerByProduct() }
         let samePurchase = Self.entries(context.samePurchase)
         var plan = TransactionPlan(
             everything: true, reason: nil, rerun: 0, kept: nil, fingerprint: fingerprint, samePurchase: samePurchase)
@@ -36,12 +38,10 @@ struct TransactionPlan {
             return plan.judgingEverything("no earlier report of this store to build on")
         }
         guard state.fingerprint == fingerprint else {
-            return plan.judgingEverything("the settings or the catalog changed since the last report")
+            return plan.judgingEverything(
+                "the settings, the catalog or whether Apple's reports are in the store changed since the last report")
         }
         guard context.asOf >= state.asOf else { return plan.judgingEverything("as-of earlier than the last report's") }
-        guard !appleReports else {
-            return plan.judgingEverything("Apple's Sales or Financial Reports are compared with the whole ledger")
-        }
         let shown = try store.samePurchaseShown()
         let changed = Set(shown.keys).union(samePurchase.keys).filter { shown[$0] != samePurchase[$0] }
         plan.rerun = try store.prepareRerun(asOf: context.asOf, more: changed.sorted())
@@ -63,9 +63,11 @@ struct TransactionPlan {
     }
 
     /// A digest of what every transaction's results depend on besides its own rows: the version of these results,
-    /// the thresholds, bundle ids, ledger start, time zones, revenue days and the catalog.
-    static func fingerprint(settings: ReconSettings, context: DetectionContext) -> String {
+    /// the thresholds, bundle ids, ledger start, time zones, revenue days, the catalog, and whether the store holds
+    /// Apple's reports (then each transaction's events in them are kept too).
+    static func fingerprint(settings: ReconSettings, context: DetectionContext, appleReports: Bool) -> String {
         var text = "iap-recon detection results v1\n"
+        if appleReports { text += "ledger events v1\n" }
         text += "\(context.deliveryGraceMillis) \(context.finishGraceMillis) \(context.pendingLimitMillis)\n"
         text += context.bundleIDs.sorted().joined(separator: " ") + "\n"
         text += "\(context.ledgerStart.map(String.init) ?? "-")\n"

@@ -41,6 +41,14 @@ extension ReconStore {
             SELECT transaction_id FROM transaction_results WHERE next_change_at IS NOT NULL AND next_change_at <= ?1
             """
         ).run([.integer(asOf)])
+        // The transactions with an event on a day whose Apple reports changed: the proceeds Apple states for a
+        // sale's day price it.
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO temp.rerun
+            SELECT e.transaction_id FROM dirty_report_days d JOIN ledger_events e
+                ON e.day BETWEEN d.first_day AND d.last_day;
+            """, context: "listing the changed transactions")
         let insert = try db.prepare("INSERT OR IGNORE INTO temp.rerun (transaction_id) VALUES (?)")
         for id in more { try insert.run([.text(id)]) }
         try db.execute(

@@ -49,6 +49,12 @@ extension ReconStore {
                 INSERT INTO \(table("revenue_lines")) (day, product_id, currency, units, gross_milli, refunds_milli,
                     estimated_milli, proceeds_milli, proceeds_currency, proceeds_source)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """),
+            insertEvent: try db.prepare(
+                """
+                INSERT INTO \(table("ledger_events")) (transaction_id, seq, day, record_id, user_id, product_id,
+                    storefront, currency, units, amount_milli, proceeds_milli, proceeds_currency, rate_ppm)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """))
     }
 
@@ -93,6 +99,7 @@ extension ReconStore {
                         DROP TABLE IF EXISTS revenue_shown_lines;
                         DELETE FROM dirty_transactions;
                         DELETE FROM dirty_originals;
+                        DELETE FROM dirty_report_days;
                         """, context: "keeping the results")
             } else {
                 try db.execute(
@@ -106,6 +113,9 @@ extension ReconStore {
                     DELETE FROM revenue_lines
                         WHERE (day, product_id, currency) IN (SELECT day, product_id, currency FROM temp.dirty_lines);
                     INSERT INTO revenue_lines SELECT * FROM temp.new_revenue_lines;
+                    DELETE FROM ledger_events WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
+                    INSERT INTO ledger_events SELECT * FROM temp.new_ledger_events;
+                    DELETE FROM dirty_report_days;
                     DELETE FROM dirty_transactions WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
                     DELETE FROM original_results
                         WHERE original_transaction_id IN (SELECT original_transaction_id FROM temp.rerun_originals);

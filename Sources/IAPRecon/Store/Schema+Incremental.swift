@@ -97,6 +97,7 @@ extension Schema {
         CREATE INDEX transaction_results_by_next_change ON transaction_results(next_change_at)
             WHERE next_change_at IS NOT NULL;
         CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
+        CREATE INDEX ledger_events_by_day ON ledger_events(day);
         CREATE INDEX original_results_by_next_change ON original_results(next_change_at)
             WHERE next_change_at IS NOT NULL;
         """
@@ -162,6 +163,7 @@ extension Schema {
             PRIMARY KEY (transaction_id, seq)
             """
         ),
+        ("ledger_events", ledgerEventsColumns),
         (
             "revenue_lines",
             """

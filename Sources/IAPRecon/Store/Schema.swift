@@ -38,6 +38,8 @@ enum Schema {
         Migration(name: "issue23-evidence-by-web-order-line-item", sql: evidenceByWebOrderLineItem),
         // Each transaction's share of the report, kept for the next one, and the transactions changed since.
         Migration(name: "issue24-incremental-detection", sql: incrementalDetection),
+        // Each transaction's events in Apple's reports, kept for the next report, and the days whose reports changed.
+        Migration(name: "issue24-kept-ledger-events", sql: keptLedgerEvents),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

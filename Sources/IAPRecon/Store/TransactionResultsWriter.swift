@@ -11,12 +11,13 @@ final class TransactionResultsWriter {
     private let insertOriginalResult: SQLiteStatement
     private let insertOriginalFinding: SQLiteStatement
     private let insertLine: SQLiteStatement
+    private let insertEvent: SQLiteStatement
     private var inTransaction = false
 
     init(
         db: SQLiteDatabase, everything: Bool, insertResult: SQLiteStatement, insertFinding: SQLiteStatement,
         insertPart: SQLiteStatement, insertOriginalResult: SQLiteStatement, insertOriginalFinding: SQLiteStatement,
-        insertLine: SQLiteStatement
+        insertLine: SQLiteStatement, insertEvent: SQLiteStatement
     ) {
         self.db = db
         self.everything = everything
@@ -26,6 +27,7 @@ final class TransactionResultsWriter {
         self.insertOriginalResult = insertOriginalResult
         self.insertOriginalFinding = insertOriginalFinding
         self.insertLine = insertLine
+        self.insertEvent = insertEvent
     }
 
     deinit {
@@ -39,9 +41,11 @@ final class TransactionResultsWriter {
     }
 
     /// One transaction's results; a transaction with no counts and no moment of change keeps no result row.
+    ///
+    /// `events` are kept when the store holds Apple's reports (``LedgerEvent``).
     func add(
         _ transactionID: String, findings: [Finding], parts: [RevenuePart], counters: TransactionCounters,
-        nextChange: Int64?
+        nextChange: Int64?, events: [LedgerEvent] = []
     ) throws(StoreError) {
         try begin()
         if nextChange != nil || counters != TransactionCounters() {
@@ -77,6 +81,26 @@ final class TransactionResultsWriter {
                 try insertPart.bindNull(at: 13)
             }
             try insertPart.runBound()
+        }
+        for (seq, event) in events.enumerated() {
+            try insertEvent.bindText(transactionID, at: 1)
+            try insertEvent.bindInt64(Int64(seq), at: 2)
+            try insertEvent.bindInt64(Int64(event.day), at: 3)
+            try insertEvent.bindText(event.recordID, at: 4)
+            try insertEvent.bindText(event.userID, at: 5)
+            try insertEvent.bindText(event.productID, at: 6)
+            try insertEvent.bindText(event.storefront, at: 7)
+            try insertEvent.bindText(event.currency, at: 8)
+            try insertEvent.bindInt64(event.units, at: 9)
+            try insertEvent.bindInt64(event.amount, at: 10)
+            try bind(event.proceeds?.milliunits, at: 11, of: insertEvent)
+            if let proceeds = event.proceeds {
+                try insertEvent.bindText(proceeds.currency, at: 12)
+            } else {
+                try insertEvent.bindNull(at: 12)
+            }
+            try insertEvent.bindInt64(event.rate, at: 13)
+            try insertEvent.runBound()
         }
     }
 

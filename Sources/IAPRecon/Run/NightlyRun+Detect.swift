@@ -20,14 +20,13 @@ extension NightlyRun {
         let finance = try deps.financialReconciliation(asOf: asOf, context: stage.context, sales: salesRows)
         let salesReportDays = try store.salesReportDays()
         let appleReports = !salesRows.isEmpty || !salesReportDays.isEmpty || finance.reconciliation != nil
+        let pricer = ProceedsPricer(context: stage.context, appleProceeds: finance.proceeds)
         let totals = DetectionTotals(
             revenue: RevenueBuilder(
                 timeZone: settings.timeZone, context: stage.context, from: settings.revenueDays.from,
                 to: settings.revenueDays.to, appleProceeds: finance.proceeds),
             sales: salesStart, finance: finance.reconciliation,
-            events: appleReports
-                ? (settings.salesReportTimeZone, ProceedsPricer(context: stage.context, appleProceeds: finance.proceeds))
-                : nil)
+            events: appleReports ? (settings.salesReportTimeZone, pricer) : nil)
         let plan = try TransactionPlan.make(
             store: store, settings: settings, context: stage.context, full: settings.fullReport,
             appleReports: appleReports)

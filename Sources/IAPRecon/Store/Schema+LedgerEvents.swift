@@ -44,7 +44,7 @@ extension Schema {
     static let transactionsByProduct =
         "CREATE INDEX IF NOT EXISTS transactions_by_product ON transactions(product_id, purchase_date)"
 
-    /// Notes the days `first`...`last` of every row inserted, changed or deleted in `table`.
+    /// Notes the days from `first` through `last` of every row inserted, changed or deleted in `table`.
     ///
     /// Only once a report has kept something: a store's first report judges everything anyway.
     private static func reportDayTriggers(table: String, first: String, last: String) -> String {

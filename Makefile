@@ -24,7 +24,7 @@ RELEASE_FLAGS ?=
 SIZES ?= 1000000 10000000
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: all build test lint reliability demo bench bench-night bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
+.PHONY: all build test lint reliability demo bench bench-night bench-night-reports bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
 
 all: build
 
@@ -95,6 +95,11 @@ bench: bench-deps
 bench-night: bench-deps
 	$(SWIFT) build -c release --product iap-recon
 	./scripts/bench-night.sh
+
+# The night with Apple's Sales Reports in the store (ROWS, NIGHT_ROWS, REPORT_DAYS: see the script).
+bench-night-reports: bench-deps
+	$(SWIFT) build -c release --product iap-recon
+	./scripts/bench-night-reports.sh
 
 # Import + report from scratch beside DuckDB at each of $(SIZES) rows: ratios, cost per row, peak RSS.
 bench-sizes: bench-deps

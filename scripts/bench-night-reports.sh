@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# `make bench-night-reports`: the night with Apple's Sales Reports in the store.
+#
+#   from scratch   a fresh store: the ROWS-row ledger, the catalog and Apple's Summary Sales Reports of its last
+#                  REPORT_DAYS days (scripts/gen_sales_reports.py), imported and reported.
+#   the night      NIGHT_ROWS new rows (`gen_ledger.py --night-of`) and the Sales Report of their day imported
+#                  into that store, and the reports written again: its import + report against the from-scratch
+#                  one. The report must build on the last one (run.json's detect stage says `incremental`), and
+#                  (CHECK=1) write what a fresh store of the same inputs writes.
+# Environment: ROWS (default 200000), IDS (uuid), BIN, NIGHT_ROWS (2000), REPORT_DAYS (30), CHECK (1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROWS=${ROWS:-200000}
+IDS=${IDS:-uuid}
+BIN=${BIN:-./.build/release/iap-recon}
+DATA=${DATA:-bench-data}
+NIGHT_ROWS=${NIGHT_ROWS:-2000}
+REPORT_DAYS=${REPORT_DAYS:-30}
+CHECK=${CHECK:-1}
+mkdir -p "$DATA"
+source scripts/bench-lib.sh
+GEN=scripts/gen_ledger.py
+
+CSV=$(ensure_ledger "$ROWS" "$IDS")
+PRODUCTS="$DATA/products.csv"
+W="$DATA/night-reports-$IDS-$ROWS"
+rm -rf "$W"
+mkdir -p "$W"
+NIGHT="$W/night.csv"
+python3 "$GEN" "$NIGHT_ROWS" "$NIGHT" --night-of "$CSV" --seed 1
+mapfile -t REPORTS < <(python3 scripts/gen_sales_reports.py "$W/reports" "$CSV" --days "$REPORT_DAYS")
+mapfile -t NIGHT_REPORT < <(python3 scripts/gen_sales_reports.py "$W/night-report" "$CSV" "$NIGHT" --only-last)
+BASE_END=$(python3 "$GEN" --day-end-of "$CSV")
+# The night's day's report is published the morning after (Pacific time): its as-of is that morning.
+NIGHT_END=$(python3 -c "import datetime as d,sys; t=d.datetime.fromisoformat(sys.argv[1].replace('Z','+00:00')); print((t+d.timedelta(hours=17)).strftime('%Y-%m-%dT%H:%M:%SZ'))" "$(python3 "$GEN" --day-end-of "$NIGHT")")
+sales_args() { local f; for f in "$@"; do printf -- '--sales-report\n%s\n' "$f"; done; }
+mapfile -t BASE_SALES < <(sales_args "${REPORTS[@]}")
+mapfile -t NIGHT_SALES < <(sales_args "${NIGHT_REPORT[@]}")
+
+STORE="$W/store.sqlite"
+measure_run "$BIN" import --db "$STORE" --transactions "$CSV" --products "$PRODUCTS" "${BASE_SALES[@]}"
+SCRATCH_I=$M_WALL
+measure_run "$BIN" report --db "$STORE" --out "$W/report-scratch" --as-of "$BASE_END"
+SCRATCH_R=$M_WALL
+measure_run "$BIN" import --db "$STORE" --transactions "$NIGHT" --products "$PRODUCTS" "${NIGHT_SALES[@]}"
+NIGHT_I=$M_WALL
+measure_run "$BIN" report --db "$STORE" --out "$W/report-night" --as-of "$NIGHT_END"
+NIGHT_R=$M_WALL
+INCREMENTAL=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print([s for s in r['stages'] if s['name']=='detect'][0]['counts'].get('incremental', 0))" "$W/report-night/run.json")
+SCRATCH=$(sum "$SCRATCH_I" "$SCRATCH_R")
+NIGHT_T=$(sum "$NIGHT_I" "$NIGHT_R")
+echo "night with Apple's Sales Reports ($ROWS rows, ${#REPORTS[@]} report days; $NIGHT_ROWS new rows and their day's report)"
+echo "  from scratch: import $SCRATCH_I s + report $SCRATCH_R s = $SCRATCH s"
+echo "  the night:    import $NIGHT_I s + report $NIGHT_R s = $NIGHT_T s, $(ratio "$NIGHT_T" "$SCRATCH") x from scratch (incremental: $INCREMENTAL)"
+[ "$INCREMENTAL" = 1 ] || { echo "  the night's report judged everything"; exit 1; }
+if [ "$CHECK" = 1 ]; then
+    FRESH="$W/fresh.sqlite"
+    "$BIN" import --db "$FRESH" --transactions "$CSV" --transactions "$NIGHT" --products "$PRODUCTS" \
+        "${BASE_SALES[@]}" "${NIGHT_SALES[@]}" >/dev/null 2>>"$DATA/bench.log"
+    "$BIN" report --db "$FRESH" --out "$W/report-fresh" --as-of "$NIGHT_END" >/dev/null 2>>"$DATA/bench.log" || true
+    python3 - "$W/report-night" "$W/report-fresh" <<'PY'
+import csv, os, sys
+a, b = sys.argv[1], sys.argv[2]
+bad = []
+for name in sorted(f for f in os.listdir(b) if f.endswith(".csv") and f != "revenue_changes.csv"):
+    tables = []
+    for folder in (a, b):
+        with open(os.path.join(folder, name), newline="") as f:
+            t = list(csv.reader(f))
+        if t and "detected_at" in t[0]:
+            k = t[0].index("detected_at")
+            t = [r[:k] + r[k + 1:] for r in t]
+        tables.append(t)
+    if tables[0] != tables[1]:
+        bad.append(name)
+print("  check: the night's reports " + ("differ from a fresh store's: " + ", ".join(bad) if bad else "are a fresh store's"))
+sys.exit(1 if bad else 0)
+PY
+fi

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Writes Apple Summary Sales Reports for a ledger `gen_ledger.py` wrote, one file per day (CONTRACT §1.5).
+
+    gen_sales_reports.py OUTDIR LEDGER.csv [MORE.csv ...] [--days N] [--only-last]
+
+Each report is what Apple would publish for one day (America/Los_Angeles, as Apple's reports use): the
+Production `verified` rows purchased that day, summed per SKU, country, currency and customer price, with
+developer proceeds at 70 % of the price. The last N days of the files are written (default 30);
+`--only-last` writes the last day only (the report a nightly job fetches for the night's purchases).
+Prints the written paths, one per line.
+"""
+import argparse
+import csv
+import datetime as dt
+import os
+import sys
+from collections import defaultdict
+from zoneinfo import ZoneInfo
+
+PACIFIC = ZoneInfo("America/Los_Angeles")
+ALPHA2 = {"USA": "US", "DEU": "DE", "FRA": "FR", "GBR": "GB", "JPN": "JP", "KOR": "KR", "BRA": "BR", "CAN": "CA",
+          "KWT": "KW"}
+DECIMALS = {"USD": 2, "EUR": 2, "GBP": 2, "JPY": 0, "KRW": 0, "BRL": 2, "KWD": 3}
+HEADER = ["Provider", "Provider Country", "SKU", "Developer", "Title", "Version", "Product Type Identifier", "Units",
+          "Developer Proceeds", "Begin Date", "End Date", "Customer Currency", "Country Code",
+          "Currency of Proceeds", "Apple Identifier", "Customer Price", "Promo Code", "Parent Identifier",
+          "Subscription", "Period", "Category", "CMB", "Device", "Supported Platforms", "Proceeds Reason",
+          "Preserved Pricing", "Client", "Order Type"]
+
+
+def epoch_ms(text):
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    return int(dt.datetime.fromisoformat(text).timestamp() * 1000)
+
+
+def money(minor, currency):
+    decimals = DECIMALS[currency]
+    if decimals == 0:
+        return str(minor)
+    sign = "-" if minor < 0 else ""
+    minor = abs(minor)
+    return f"{sign}{minor // 10 ** decimals}.{minor % 10 ** decimals:0{decimals}d}"
+
+
+def minor_units(text, currency):
+    whole, _, fraction = text.partition(".")
+    decimals = DECIMALS[currency]
+    return int(whole) * 10 ** decimals + int((fraction + "0" * decimals)[:decimals] or 0)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("outdir")
+    parser.add_argument("ledgers", nargs="+")
+    parser.add_argument("--days", type=int, default=30)
+    parser.add_argument("--only-last", action="store_true")
+    args = parser.parse_args()
+    sums = defaultdict(int)
+    days = set()
+    for path in args.ledgers:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                day = dt.datetime.fromtimestamp(epoch_ms(row["purchase_date"]) / 1000, PACIFIC).date()
+                days.add(day)
+                if row["environment"] != "Production" or row["verification_status"] != "verified":
+                    continue
+                if not row["price"] or row["storefront"] not in ALPHA2:
+                    continue
+                quantity = int(row["quantity"] or 1)
+                total = minor_units(row["price"], row["currency"])
+                if total % quantity:
+                    continue
+                key = (day, row["product_id"], ALPHA2[row["storefront"]], row["currency"], total // quantity)
+                sums[key] += quantity
+    wanted = sorted(days)[-1:] if args.only_last else sorted(days)[-args.days:]
+    os.makedirs(args.outdir, exist_ok=True)
+    for day in wanted:
+        path = os.path.join(args.outdir, f"S_D_85858585_{day:%Y%m%d}.txt")
+        date = f"{day:%m/%d/%Y}"
+        with open(path, "w") as f:
+            f.write("\t".join(HEADER) + "\n")
+            for (d, sku, country, currency, price), units in sorted(sums.items()):
+                if d != day:
+                    continue
+                proceeds = price * 7 // 10
+                values = {"Provider": "APPLE", "Provider Country": "US", "SKU": sku, "Developer": "Example",
+                          "Title": sku, "Product Type Identifier": "IA1", "Units": str(units),
+                          "Developer Proceeds": money(proceeds, currency), "Begin Date": date, "End Date": date,
+                          "Customer Currency": currency, "Country Code": country, "Currency of Proceeds": currency,
+                          "Apple Identifier": "1000000001", "Customer Price": money(price, currency)}
+                f.write("\t".join(values.get(column, "") for column in HEADER) + "\n")
+        print(path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -87,6 +87,7 @@ import Testing
                     ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_dirty_\($0);" }.joined(separator: " ")
                 }.joined(separator: "\n"))
                 DELETE FROM schema_migrations WHERE name = 'issue24-incremental-detection';
+                \(Self.withoutKeptLedgerEvents)
                 """)
         }
         // A late import on a day the last report showed, then the first report of this version.
@@ -104,6 +105,32 @@ import Testing
         let second = try await fixture.report(asOf: Self.asOf + 2 * Self.day)
         #expect(detect(second)["incremental"] == 1)
         #expect(try fixture.dir.read("out/revenue_changes.csv").split(separator: "\n").count == 1)
+    }
+
+    /// What undoes the migration that keeps Apple's reports' events (`issue24-kept-ledger-events`).
+    static let withoutKeptLedgerEvents = """
+        DROP TABLE IF EXISTS ledger_events; DROP TABLE dirty_report_days; DROP INDEX IF EXISTS transactions_by_product;
+        \(["sales_report_rows", "financial_reports"].map { table in
+            ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_days_\($0);" }.joined(separator: " ")
+        }.joined(separator: "\n"))
+        DELETE FROM schema_migrations WHERE name = 'issue24-kept-ledger-events';
+        """
+
+    /// A store the version before kept events left (its results kept, no Apple report in it) upgrades on its next
+    /// report and keeps building on what it kept.
+    @Test func aStoreKeptBeforeLedgerEventsStaysIncremental() async throws {
+        let fixture = LedgerFixture("incremental-events-upgrade")
+        try await fixture.importLedger(Self.rows)
+        _ = try await fixture.report(asOf: Self.asOf)
+        do {
+            let store = try ReconStore(path: fixture.dir.file("s.sqlite"))
+            try store.db.execute(Self.withoutKeptLedgerEvents)
+        }
+        let next = try await fixture.report(asOf: Self.asOf + Self.day)
+        #expect(detect(next)["incremental"] == 1)
+        let store = try ReconStore(path: fixture.dir.file("s.sqlite"))
+        #expect(try store.db.scalar("SELECT COUNT(*) FROM ledger_events") == 0)
+        #expect(try store.db.scalar("SELECT COUNT(*) FROM dirty_report_days") == 0)
     }
 
     @Test func reportFullJudgesEveryTransaction() async throws {

@@ -1,5 +1,6 @@
-# Sourced by the benchmark scripts (bench.sh, bench-night.sh, bench-sizes.sh): measuring a command,
-# ratios and ranges, store sizes, the generated inputs and the references' virtual environment.
+# Sourced by the benchmark scripts (bench.sh, bench-night.sh, bench-night-reports.sh, bench-sizes.sh): measuring a
+# command, ratios and ranges, store sizes, the generated inputs, the references' virtual environment, and two report
+# folders compared.
 # Expects DATA (the directory of generated inputs and stores) to be set.
 
 # measure COMMAND...: runs it with its output discarded (stderr appended to $DATA/bench.log) and sets
@@ -74,4 +75,39 @@ ensure_venv() {
         echo "pandas and DuckDB references skipped: the package registry could not be reached (see $DATA/venv.log)"
         REFERENCES=0
     fi
+}
+
+# compare_reports A B: whether two report folders say the same, apart from what depends on the store's history
+# (a finding's detected_at is the as-of of the run that first saw it; revenue_changes.csv lists what changed since
+# the previous report; run.json and the workbook record the run). Prints the differences.
+compare_reports() {
+    python3 - "$1" "$2" <<'PY'
+import csv, os, sys
+a, b = sys.argv[1], sys.argv[2]
+differ = False
+for name in sorted(set(os.listdir(a)) | set(os.listdir(b))):
+    if not name.endswith(".csv") or name == "revenue_changes.csv":
+        continue
+    rows = []
+    for folder in (a, b):
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            rows.append(None)
+            continue
+        with open(path, newline="") as f:
+            table = list(csv.reader(f))
+        if table and "detected_at" in table[0]:
+            k = table[0].index("detected_at")
+            table = [r[:k] + r[k + 1:] for r in table]
+        rows.append(table)
+    if rows[0] != rows[1]:
+        differ = True
+        first, second = (set(map(tuple, t or [])) for t in rows)
+        print(f"  {name}: {len(first - second)} rows only in {a}, {len(second - first)} only in {b}")
+        for r in sorted(first - second)[:3]:
+            print("    -", ",".join(r)[:160])
+        for r in sorted(second - first)[:3]:
+            print("    +", ",".join(r)[:160])
+sys.exit(1 if differ else 0)
+PY
 }

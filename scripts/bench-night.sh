@@ -60,42 +60,6 @@ REEXPORT_END=$(python3 "$GEN" --day-end-of "$REEXPORT")
 EXPORT="$W/export/ledger.csv"
 export_is() { ln -sfn "$(realpath "$1")" "$EXPORT"; }
 
-
-# compare_reports A B: whether two report folders say the same, apart from what depends on the store's history
-# (a finding's detected_at is the as-of of the run that first saw it; revenue_changes.csv lists what changed since
-# the previous report; run.json and the workbook record the run). Prints the differences.
-compare_reports() {
-    python3 - "$1" "$2" <<'PY'
-import csv, os, sys
-a, b = sys.argv[1], sys.argv[2]
-differ = False
-for name in sorted(set(os.listdir(a)) | set(os.listdir(b))):
-    if not name.endswith(".csv") or name == "revenue_changes.csv":
-        continue
-    rows = []
-    for folder in (a, b):
-        path = os.path.join(folder, name)
-        if not os.path.exists(path):
-            rows.append(None)
-            continue
-        with open(path, newline="") as f:
-            table = list(csv.reader(f))
-        if table and "detected_at" in table[0]:
-            k = table[0].index("detected_at")
-            table = [r[:k] + r[k + 1:] for r in table]
-        rows.append(table)
-    if rows[0] != rows[1]:
-        differ = True
-        first, second = (set(map(tuple, t or [])) for t in rows)
-        print(f"  {name}: {len(first - second)} rows only in {a}, {len(second - first)} only in {b}")
-        for r in sorted(first - second)[:3]:
-            print("    -", ",".join(r)[:160])
-        for r in sorted(second - first)[:3]:
-            print("    +", ",".join(r)[:160])
-sys.exit(1 if differ else 0)
-PY
-}
-
 STORE="$W/store.sqlite"
 BEFORE="$W/before-night.sqlite"
 RESTORE="$W/reexport.sqlite"

@@ -4,8 +4,10 @@
     gen_sales_reports.py OUTDIR LEDGER.csv [MORE.csv ...] [--days N] [--only-last]
 
 Each report is what Apple would publish for one day (America/Los_Angeles, as Apple's reports use): the
-Production `verified` rows purchased that day, summed per SKU, country, currency and customer price, with
-developer proceeds at 70 % of the price. The last N days of the files are written (default 30);
+Production `verified` rows purchased that day, summed per SKU, country, currency and customer price, under
+the product's type identifier (IA1 consumable, IA9 non-consumable, IAY auto-renewable, IAC non-renewing),
+with developer proceeds at 70 % of the price, and the day's app downloads (product type 1, which the
+reconciliation skips). The last N days of the files are written (default 30);
 `--only-last` writes the last day only (the report a nightly job fetches for the night's purchases).
 Prints the written paths, one per line.
 """
@@ -17,21 +19,20 @@ import sys
 from collections import defaultdict
 from zoneinfo import ZoneInfo
 
+from gen_ledger import PRODUCTS, STOREFRONTS, epoch_ms
+
 PACIFIC = ZoneInfo("America/Los_Angeles")
 ALPHA2 = {"USA": "US", "DEU": "DE", "FRA": "FR", "GBR": "GB", "JPN": "JP", "KOR": "KR", "BRA": "BR", "CAN": "CA",
           "KWT": "KW"}
-DECIMALS = {"USD": 2, "EUR": 2, "GBP": 2, "JPY": 0, "KRW": 0, "BRL": 2, "KWD": 3}
+DECIMALS = {currency: decimals for _, currency, decimals, _ in STOREFRONTS}
+# Apple's Product Type Identifier of each in-app purchase type.
+TYPE_IDENTIFIER = {"consumable": "IA1", "non-consumable": "IA9", "auto-renewable": "IAY", "non-renewing": "IAC"}
+PRODUCT_TYPES = {product: TYPE_IDENTIFIER[kind] for product, kind, _ in PRODUCTS}
 HEADER = ["Provider", "Provider Country", "SKU", "Developer", "Title", "Version", "Product Type Identifier", "Units",
           "Developer Proceeds", "Begin Date", "End Date", "Customer Currency", "Country Code",
           "Currency of Proceeds", "Apple Identifier", "Customer Price", "Promo Code", "Parent Identifier",
           "Subscription", "Period", "Category", "CMB", "Device", "Supported Platforms", "Proceeds Reason",
           "Preserved Pricing", "Client", "Order Type"]
-
-
-def epoch_ms(text):
-    if text.endswith("Z"):
-        text = text[:-1] + "+00:00"
-    return int(dt.datetime.fromisoformat(text).timestamp() * 1000)
 
 
 def money(minor, currency):
@@ -85,11 +86,18 @@ def main():
                     continue
                 proceeds = price * 7 // 10
                 values = {"Provider": "APPLE", "Provider Country": "US", "SKU": sku, "Developer": "Example",
-                          "Title": sku, "Product Type Identifier": "IA1", "Units": str(units),
+                          "Title": sku, "Product Type Identifier": PRODUCT_TYPES.get(sku, "IA1"), "Units": str(units),
                           "Developer Proceeds": money(proceeds, currency), "Begin Date": date, "End Date": date,
                           "Customer Currency": currency, "Country Code": country, "Currency of Proceeds": currency,
                           "Apple Identifier": "1000000001", "Customer Price": money(price, currency)}
                 f.write("\t".join(values.get(column, "") for column in HEADER) + "\n")
+            # The app's own downloads that day: a row of another product type, left out of the comparison.
+            app = {"Provider": "APPLE", "Provider Country": "US", "SKU": "game", "Developer": "Example",
+                   "Title": "Game", "Version": "1.0", "Product Type Identifier": "1", "Units": "120",
+                   "Developer Proceeds": "0", "Begin Date": date, "End Date": date, "Customer Currency": "USD",
+                   "Country Code": "US", "Currency of Proceeds": "USD", "Apple Identifier": "1000000000",
+                   "Customer Price": "0"}
+            f.write("\t".join(app.get(column, "") for column in HEADER) + "\n")
         print(path)
 
 

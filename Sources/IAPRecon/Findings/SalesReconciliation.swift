@@ -129,11 +129,6 @@ public struct SalesReconciliation {
         }
     }
 
-    /// The calendar day of an instant in the sales reports' time zone.
-    public func day(of millis: Int64) -> Int {
-        Timestamp.dayAndSecond(millis, in: timeZone).day
-    }
-
     /// Adds one transaction's ledger side: its purchase and its refund, each on its own day, and a refund Apple
     /// reversed on its day with the reversal on its own (``LedgerEvents``).
     public mutating func add(_ facts: TransactionFacts) {

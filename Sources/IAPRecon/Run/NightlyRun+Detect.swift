@@ -16,10 +16,10 @@ extension NightlyRun {
         let store = deps.store
         var timer = PhaseTimer("detect", clock: deps.clock, logger: deps.logger)
         let stage = try deps.detectStage(asOf: asOf)
-        let (salesStart, salesRows) = try deps.salesReconciliation(stage.context)
+        let (salesStart, salesRows, salesReportDays) = try deps.salesReconciliation(stage.context)
         let finance = try deps.financialReconciliation(asOf: asOf, context: stage.context, sales: salesRows)
-        let salesReportDays = try store.salesReportDays()
-        let appleReports = !salesRows.isEmpty || !salesReportDays.isEmpty || finance.reconciliation != nil
+        // A Sales Report row belongs to a stored day: the days alone say whether one is in the store.
+        let appleReports = !salesReportDays.isEmpty || finance.reconciliation != nil
         let pricer = ProceedsPricer(context: stage.context, appleProceeds: finance.proceeds)
         let totals = DetectionTotals(
             revenue: RevenueBuilder(

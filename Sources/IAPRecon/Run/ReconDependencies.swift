@@ -107,14 +107,17 @@ public final class ReconDependencies {
     /// The sales reconciliation detection runs with (`context`: its as-of, catalog and bundle ids): the store's
     /// sales report days and rows, in the sales reports' time zone; the ledger side is added during detection.
     ///
-    /// Returns Apple's developer proceeds of the reports' sales too, for the revenue lines.
-    func salesReconciliation(_ context: DetectionContext) throws -> (SalesReconciliation, [SalesReportRow]) {
+    /// Returns Apple's rows too (their developer proceeds price the revenue lines), and the stored days (whether a
+    /// Sales Report is in the store).
+    func salesReconciliation(_ context: DetectionContext) throws -> (
+        reconciliation: SalesReconciliation, rows: [SalesReportRow], days: [Int]
+    ) {
         let days = try store.salesReportDays()
         let rows = days.isEmpty ? [] : try store.salesReportRows()
         return (
             SalesReconciliation(
                 timeZone: settings.salesReportTimeZone, days: days, apple: rows, asOf: context.asOf,
-                app: SalesReportApp(context)), rows
+                app: SalesReportApp(context)), rows, days
         )
     }
 

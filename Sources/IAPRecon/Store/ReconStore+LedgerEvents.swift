@@ -25,7 +25,7 @@ extension ReconStore {
         }
     }
 
-    /// Indexes the ledger by product (once) for ``ledgerProducts(among:)``: a store holding Apple's reports pays it.
+    /// Indexes the ledger by product (once) for ``ledgerProducts(among:asOf:)``: a store holding Apple's reports pays it.
     func indexLedgerByProduct() throws(StoreError) {
         try db.execute(Schema.transactionsByProduct, context: "indexing the ledger by product")
     }

@@ -69,12 +69,7 @@ final class TransactionResultsWriter {
             try insertPart.bindInt64(part.refunds, at: 8)
             try insertPart.bindInt64(part.rate, at: 9)
             try insertPart.bindInt64(part.net, at: 10)
-            try bind(part.stated?.milliunits, at: 11, of: insertPart)
-            if let stated = part.stated {
-                try insertPart.bindText(stated.currency, at: 12)
-            } else {
-                try insertPart.bindNull(at: 12)
-            }
+            try bindAmountThenCurrency(part.stated, at: 11, of: insertPart)
             if let source = part.statedSource {
                 try insertPart.bindText(source.rawValue, at: 13)
             } else {
@@ -93,12 +88,7 @@ final class TransactionResultsWriter {
             try insertEvent.bindText(event.currency, at: 8)
             try insertEvent.bindInt64(event.units, at: 9)
             try insertEvent.bindInt64(event.amount, at: 10)
-            try bind(event.proceeds?.milliunits, at: 11, of: insertEvent)
-            if let proceeds = event.proceeds {
-                try insertEvent.bindText(proceeds.currency, at: 12)
-            } else {
-                try insertEvent.bindNull(at: 12)
-            }
+            try bindAmountThenCurrency(event.proceeds, at: 11, of: insertEvent)
             try insertEvent.bindInt64(event.rate, at: 13)
             try insertEvent.runBound()
         }
@@ -156,6 +146,18 @@ final class TransactionResultsWriter {
 
     private func bind(_ value: Int64?, at index: Int32, of statement: SQLiteStatement) throws(StoreError) {
         if let value { try statement.bindInt64(value, at: index) } else { try statement.bindNull(at: index) }
+    }
+
+    /// Binds the amount at `index` and the currency after it (a part's stated proceeds, an event's proceeds).
+    private func bindAmountThenCurrency(_ money: Money?, at index: Int32, of statement: SQLiteStatement)
+        throws(StoreError)
+    {
+        try bind(money?.milliunits, at: index, of: statement)
+        if let money {
+            try statement.bindText(money.currency, at: index + 1)
+        } else {
+            try statement.bindNull(at: index + 1)
+        }
     }
 
     /// Binds the currency at `index` and the amount after it.

@@ -3,8 +3,8 @@
 #
 #   from scratch   a fresh store: the ROWS-row ledger, the catalog and Apple's Summary Sales Reports of its last
 #                  REPORT_DAYS days (scripts/gen_sales_reports.py), imported and reported.
-#   the night      NIGHT_ROWS new rows (`gen_ledger.py --night-of`) and the Sales Report of their day imported
-#                  into that store, and the reports written again: its import + report against the from-scratch
+#   the night      NIGHT_ROWS new rows (`gen_ledger.py --night-of`) and the Sales Report of the day they complete
+#                  (Pacific time) imported into that store, and the reports written again: its import + report against the from-scratch
 #                  one. The report must build on the last one (run.json's detect stage says `incremental`), and
 #                  (CHECK=1) write what a fresh store of the same inputs writes.
 # Environment: ROWS (default 200000), IDS (uuid), BIN, NIGHT_ROWS (2000), REPORT_DAYS (30), CHECK (1).
@@ -28,11 +28,13 @@ rm -rf "$W"
 mkdir -p "$W"
 NIGHT="$W/night.csv"
 python3 "$GEN" "$NIGHT_ROWS" "$NIGHT" --night-of "$CSV" --seed 1
-mapfile -t REPORTS < <(python3 scripts/gen_sales_reports.py "$W/reports" "$CSV" --days "$REPORT_DAYS")
-mapfile -t NIGHT_REPORT < <(python3 scripts/gen_sales_reports.py "$W/night-report" "$CSV" "$NIGHT" --only-last)
 BASE_END=$(python3 "$GEN" --day-end-of "$CSV")
-# The night's day's report is published the morning after (Pacific time): its as-of is that morning.
-NIGHT_END=$(python3 -c "import datetime as d,sys; t=d.datetime.fromisoformat(sys.argv[1].replace('Z','+00:00')); print((t+d.timedelta(hours=17)).strftime('%Y-%m-%dT%H:%M:%SZ'))" "$(python3 "$GEN" --day-end-of "$NIGHT")")
+NIGHT_END=$(python3 "$GEN" --day-end-of "$NIGHT")
+# Apple's reports of the days (Pacific time) that ended by each report's as-of: the night completes one more.
+mapfile -t REPORTS < <(python3 scripts/gen_sales_reports.py "$W/reports" "$CSV" --ended-by "$BASE_END" \
+    --days "$REPORT_DAYS")
+mapfile -t NIGHT_REPORT < <(python3 scripts/gen_sales_reports.py "$W/night-report" "$CSV" "$NIGHT" \
+    --ended-by "$NIGHT_END" --days 1)
 sales_args() { local f; for f in "$@"; do printf -- '--sales-report\n%s\n' "$f"; done; }
 mapfile -t BASE_SALES < <(sales_args "${REPORTS[@]}")
 mapfile -t NIGHT_SALES < <(sales_args "${NIGHT_REPORT[@]}")
@@ -49,7 +51,7 @@ NIGHT_R=$M_WALL
 INCREMENTAL=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print([s for s in r['stages'] if s['name']=='detect'][0]['counts'].get('incremental', 0))" "$W/report-night/run.json")
 SCRATCH=$(sum "$SCRATCH_I" "$SCRATCH_R")
 NIGHT_T=$(sum "$NIGHT_I" "$NIGHT_R")
-echo "night with Apple's Sales Reports ($ROWS rows, ${#REPORTS[@]} report days; $NIGHT_ROWS new rows and their day's report)"
+echo "night with Apple's Sales Reports ($ROWS rows, ${#REPORTS[@]} report days; $NIGHT_ROWS new rows and the report of the day they complete)"
 echo "  from scratch: import $SCRATCH_I s + report $SCRATCH_R s = $SCRATCH s"
 echo "  the night:    import $NIGHT_I s + report $NIGHT_R s = $NIGHT_T s, $(ratio "$NIGHT_T" "$SCRATCH") x from scratch (incremental: $INCREMENTAL)"
 [ "$INCREMENTAL" = 1 ] || { echo "  the night's report judged everything"; exit 1; }

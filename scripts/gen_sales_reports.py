@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Writes Apple Summary Sales Reports for a ledger `gen_ledger.py` wrote, one file per day (CONTRACT §1.5).
 
-    gen_sales_reports.py OUTDIR LEDGER.csv [MORE.csv ...] [--days N] [--only-last]
+    gen_sales_reports.py OUTDIR LEDGER.csv [MORE.csv ...] --ended-by TIME [--days N]
 
 Each report is what Apple would publish for one day (America/Los_Angeles, as Apple's reports use): the
-Production `verified` rows purchased that day, summed per SKU, country, currency and customer price, under
+Production purchases made that day, each transaction id once (a duplicate or replayed row is not another
+sale; a row the backend left `pending` or later marked `invalid` was still paid), summed per SKU, country,
+currency and customer price, under
 the product's type identifier (IA1 consumable, IA9 non-consumable, IAY auto-renewable, IAC non-renewing),
 with developer proceeds at 70 % of the price, and the day's app downloads (product type 1, which the
-reconciliation skips). The last N days of the files are written (default 30);
-`--only-last` writes the last day only (the report a nightly job fetches for the night's purchases).
-Prints the written paths, one per line.
+reconciliation skips). Apple publishes a day's report once the day has ended: the last N days (default
+30) that ended by TIME (ISO 8601 with `Z` or an offset, e.g. the as-of of the report that reads them) are
+written; `--days 1` with the night's end is the report a nightly job fetches. Prints the written paths, one
+per line.
 """
 import argparse
 import csv
@@ -55,26 +58,29 @@ def main():
     parser.add_argument("outdir")
     parser.add_argument("ledgers", nargs="+")
     parser.add_argument("--days", type=int, default=30)
-    parser.add_argument("--only-last", action="store_true")
+    parser.add_argument("--ended-by", required=True)
     args = parser.parse_args()
+    ended_by = epoch_ms(args.ended_by)
     sums = defaultdict(int)
     days = set()
+    seen = set()
     for path in args.ledgers:
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
                 day = dt.datetime.fromtimestamp(epoch_ms(row["purchase_date"]) / 1000, PACIFIC).date()
                 days.add(day)
-                if row["environment"] != "Production" or row["verification_status"] != "verified":
+                if row["environment"] != "Production" or row["transaction_id"] in seen:
                     continue
+                seen.add(row["transaction_id"])
                 if not row["price"] or row["storefront"] not in ALPHA2:
                     continue
-                quantity = int(row["quantity"] or 1)
-                total = minor_units(row["price"], row["currency"])
-                if total % quantity:
-                    continue
-                key = (day, row["product_id"], ALPHA2[row["storefront"]], row["currency"], total // quantity)
-                sums[key] += quantity
-    wanted = sorted(days)[-1:] if args.only_last else sorted(days)[-args.days:]
+                # The ledger's price is the customer price of one unit (CONTRACT §1.1).
+                price = minor_units(row["price"], row["currency"])
+                key = (day, row["product_id"], ALPHA2[row["storefront"]], row["currency"], price)
+                sums[key] += int(row["quantity"] or 1)
+    def end_ms(day):
+        return int(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), PACIFIC).timestamp() * 1000)
+    wanted = [day for day in sorted(days) if end_ms(day) <= ended_by][-args.days:]
     os.makedirs(args.outdir, exist_ok=True)
     for day in wanted:
         path = os.path.join(args.outdir, f"S_D_85858585_{day:%Y%m%d}.txt")

@@ -141,52 +141,64 @@ extension PostgresTests {
         }
 
         /// A first load into an empty store (one bulk transaction), the server stopped while rows
-        /// stream, at a different moment each time: always the one-line error and exit 1 — never the
+        /// stream, at a different row each time: always the one-line error and exit 1 — never the
         /// client library stopping the process (signal 4, see ``ReadCompleteGuard``) — nothing
         /// stored, and a rerun on the server's return imports every row.
+        ///
+        /// The query itself holds the stream at the chosen row (a `pg_sleep` in its `WHERE`, rows
+        /// read in index order), so the cut never races the import, however loaded the machine is.
         @Test func firstLoadCutMidStreamExitsOneEveryTime() async throws {
             let rows = 100_000
             try PostgresTests.makeLedgerTable("cut_ledger", rows: rows)
             let server = try PostgresServer.require()
-            let arguments = [
-                "--source-db", server.url(), "--transactions-query", PostgresTests.ledgerQuery("cut_ledger"),
-            ]
-            for attempt in 0..<3 {
+            let fetch = LedgerDatabase.fetchSize
+            for (attempt, heldRow) in [fetch + 1, 4 * fetch + 17, 12 * fetch - 1].enumerated() {
                 let store = dir.file("cut-\(attempt).sqlite")
-                let run = Task.detached { try runIAPRecon(["import", "--db", store] + arguments) }
-                try await waitForBatchFetches(server)
-                try await Task.sleep(for: .milliseconds(40 * attempt))
+                let query = PostgresTests.ledgerQuery(
+                    "cut_ledger WHERE id <> \(heldRow) OR (SELECT true FROM pg_sleep(600))")
+                let run = Task.detached {
+                    try runIAPRecon([
+                        "import", "--db", store, "--source-db", server.url(), "--transactions-query", query,
+                    ])
+                }
+                // Rows stream in index order, so the rows before the held one reach the import first.
+                let plan = try server.psql("BEGIN; EXPLAIN DECLARE held CURSOR FOR \(query); ROLLBACK;")
+                #expect(plan.contains("Index Scan using cut_ledger_pkey"), "\(plan)")
+                try await waitForTheHeldRow(server)
                 server.stop()
                 let cut = try await run.value
                 try server.start()
-                #expect(cut.exitCode == 1, "attempt \(attempt): exit \(cut.exitCode): \(cut.stderr)")
+                #expect(cut.exitCode == 1, "row \(heldRow): exit \(cut.exitCode): \(cut.stderr)")
                 let lines = cut.stderr.split(separator: "\n")
-                #expect(lines.count == 1, "attempt \(attempt): \(cut.stderr)")
+                #expect(lines.count == 1, "row \(heldRow): \(cut.stderr)")
                 #expect(
                     lines.first?.contains("lost postgresql://127.0.0.1:\(server.port)/postgres while reading") == true,
-                    "attempt \(attempt): \(cut.stderr)")
+                    "row \(heldRow): \(cut.stderr)")
                 if FileManager.default.fileExists(atPath: store) {
                     #expect(try ReconStore(path: store).counts().transactions == 0)
                 }
             }
-            let rerun = try runIAPRecon(["import", "--db", dir.file("cut-0.sqlite")] + arguments)
+            let rerun = try runIAPRecon([
+                "import", "--db", dir.file("cut-0.sqlite"), "--source-db", server.url(),
+                "--transactions-query", PostgresTests.ledgerQuery("cut_ledger"),
+            ])
             #expect(rerun.exitCode == 0, "\(rerun.stderr)")
             #expect(try ReconStore(path: dir.file("cut-0.sqlite")).counts().transactions == rows)
         }
 
-        /// Waits until the import fetches full batches: its first rows are in, most are still to come.
-        func waitForBatchFetches(_ server: ThrowawayPostgres) async throws {
-            let deadline = Date().addingTimeInterval(60)
+        /// Waits until the import's query sleeps at its held row: the rows before it are read.
+        func waitForTheHeldRow(_ server: ThrowawayPostgres) async throws {
+            let deadline = Date().addingTimeInterval(120)
             while Date() < deadline {
-                let fetching = try server.psql(
+                let held = try server.psql(
                     """
                     SELECT count(*) FROM pg_stat_activity
-                    WHERE application_name = 'iap-recon' AND query LIKE 'FETCH FORWARD \(LedgerDatabase.fetchSize) %'
+                    WHERE application_name = 'iap-recon' AND wait_event = 'PgSleep'
                     """)
-                if fetching.trimmingCharacters(in: .whitespacesAndNewlines) != "0" { return }
-                try await Task.sleep(for: .milliseconds(10))
+                if held.trimmingCharacters(in: .whitespacesAndNewlines) != "0" { return }
+                try await Task.sleep(for: .milliseconds(20))
             }
-            Issue.record("the import never fetched a full batch")
+            Issue.record("the import never reached its held row")
         }
 
         /// A server stopped mid-stream: exit with the server named; once it is back, the import runs

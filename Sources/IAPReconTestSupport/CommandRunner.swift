@@ -44,6 +44,20 @@ public func runIAPRecon(
         stderr: String(decoding: errData.get(), as: UTF8.self))
 }
 
+/// ``runIAPRecon(_:environment:directory:)`` on a thread of its own, awaited: for a test that works while the
+/// child runs (stops a server the child reads from), so waiting for the child never holds one of the few threads
+/// Swift's tasks share, which the test's own work and in-process servers need meanwhile.
+public func runIAPReconOnItsOwnThread(
+    _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
+) async throws -> ProcessOutput {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            continuation.resume(
+                with: Result { try runIAPRecon(arguments, environment: environment, directory: directory) })
+        }.start()
+    }
+}
+
 /// The folder holding the built products (`.build/debug`).
 public func productsDirectory() -> URL {
     let executable = URL(fileURLWithPath: CommandLine.arguments[0])

@@ -49,7 +49,7 @@ import Testing
     @Test func failOnDecidesExitCodeThreeAndSecretsNeverAppear() async throws {
         let s = try await setup()
         let asOf = ["--as-of", Timestamp.iso(s.dataset.asOf)]
-        let run = try runIAPRecon(
+        let run = try await runIAPReconOnItsOwnThread(
             ["run"] + s.flags + s.inputs + asOf + [
                 "--out", dir.file("out"), "--fail-on", "critical", "--log-level", "trace",
             ],
@@ -63,7 +63,7 @@ import Testing
             #expect(run.stderr.contains("phase=\(phase) "), "\(phase)")
         }
         // Same store, same --as-of, a second run without --fail-on: 0, and byte-identical CSV.
-        let again = try runIAPRecon(
+        let again = try await runIAPReconOnItsOwnThread(
             ["run"] + s.flags + asOf + ["--out", dir.file("again"), "--log-format", "json"], environment: s.environment)
         #expect(again.exitCode == 0, "\(again.stderr)")
         for name in ["discrepancies.csv", "revenue_daily.csv", "rejected.csv"] {
@@ -105,7 +105,8 @@ import Testing
         let s = try await setup()
         let lock = try RunLock(
             storePath: dir.file("s.sqlite"), holder: "iap-recon run (pid 4242) since 2026-11-20T02:00:00Z")
-        let blocked = try runIAPRecon(["run"] + s.flags + ["--out", dir.file("out")], environment: s.environment)
+        let blocked = try await runIAPReconOnItsOwnThread(
+            ["run"] + s.flags + ["--out", dir.file("out")], environment: s.environment)
         #expect(blocked.exitCode == 1)
         #expect(blocked.stderr.contains("store is locked by iap-recon run (pid 4242) since 2026-11-20T02:00:00Z"))
         withExtendedLifetime(lock) {}
@@ -116,7 +117,7 @@ import Testing
         let s = try await setup()
         // A killed run leaves its lock file behind, but no process holds the lock.
         try dir.write("s.sqlite.lock", "iap-recon run (pid 999999) since 2026-11-19T02:00:00Z\n")
-        let run = try runIAPRecon(
+        let run = try await runIAPReconOnItsOwnThread(
             ["run"] + s.flags + s.inputs + ["--out", dir.file("out")], environment: s.environment)
         #expect(run.exitCode == 0, "\(run.stderr)")
         await s.simulator.stop()
@@ -124,7 +125,7 @@ import Testing
 
     @Test func aMissingInputFileExitsOne() async throws {
         let s = try await setup()
-        let run = try runIAPRecon(
+        let run = try await runIAPReconOnItsOwnThread(
             ["run"] + s.flags + ["--transactions", dir.file("missing.csv"), "--out", dir.file("out")],
             environment: s.environment)
         #expect(run.exitCode == 1)
@@ -135,7 +136,7 @@ import Testing
     @Test func aKilledVerifyLosesNothingAndARerunDoesNotVerifyAgain() async throws {
         let s = try await setup(
             purchases: 600, faults: [.always(at: "/production/verifyReceipt", .latency(milliseconds: 250))])
-        _ = try runIAPRecon(["import", "--db", dir.file("s.sqlite")] + s.inputs)
+        _ = try await runIAPReconOnItsOwnThread(["import", "--db", dir.file("s.sqlite")] + s.inputs)
         var config = s.flags
         if let index = config.firstIndex(of: "--concurrency") { config[index + 1] = "1" }
         let process = Process()
@@ -161,7 +162,7 @@ import Testing
         let settledBeforeKill = try verifyReceiptVerifications(dir.file("s.sqlite"))
         #expect(settledBeforeKill >= 3, "killed too early")
 
-        let rerun = try runIAPRecon(["verify"] + config, environment: s.environment)
+        let rerun = try await runIAPReconOnItsOwnThread(["verify"] + config, environment: s.environment)
         #expect(rerun.exitCode == 0, "\(rerun.stderr)")
         let settledAfter = try verifyReceiptVerifications(dir.file("s.sqlite"))
         let askedAfter = s.simulator.requestLog.count(path: "/production/verifyReceipt")

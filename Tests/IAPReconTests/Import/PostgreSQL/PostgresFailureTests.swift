@@ -156,8 +156,8 @@ extension PostgresTests {
                 let store = dir.file("cut-\(attempt).sqlite")
                 let query = PostgresTests.ledgerQuery(
                     "cut_ledger WHERE id <> \(heldRow) OR (SELECT true FROM pg_sleep(600))")
-                let run = Task.detached {
-                    try runIAPRecon([
+                let run = Task {
+                    try await runIAPReconOnItsOwnThread([
                         "import", "--db", store, "--source-db", server.url(), "--transactions-query", query,
                     ])
                 }

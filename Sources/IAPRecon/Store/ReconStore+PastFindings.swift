@@ -4,7 +4,7 @@ extension ReconStore {
     /// The latest as-of the findings history was recorded at; nil when nothing was recorded.
     public func latestFindingsAsOf() throws(StoreError) -> Int64? {
         let statement = try db.prepare(
-            "SELECT MAX(MAX(last_seen_at), COALESCE(MAX(resolved_at), 0)) AS latest FROM findings")
+            "SELECT at AS latest FROM findings_recorded")
         guard try statement.step() else { return nil }
         return SQLiteRow(statement, table: FindingsRow.table).optionalInt64("latest")
     }

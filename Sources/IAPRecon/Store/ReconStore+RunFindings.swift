@@ -19,7 +19,7 @@ extension ReconStore {
                 fingerprint TEXT NOT NULL UNIQUE, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
                 transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
                 environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
-                receipt_id TEXT, subject TEXT, known_first_seen_at INTEGER
+                receipt_id TEXT, subject TEXT, known_first_seen_at INTEGER, unchanged INTEGER
             );
             CREATE TEMP TABLE run_finding_users (
                 fingerprint TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (fingerprint, user_id)
@@ -38,13 +38,14 @@ extension ReconStore {
                 "INSERT OR IGNORE INTO temp.run_finding_users (fingerprint, user_id) VALUES (?, ?)"))
     }
 
-    /// Records this run's findings (``startRunFindings()``) in the history: new ones are inserted, known ones touched,
-    /// and previously open findings absent now are marked resolved.
+    /// Records this run's findings (``startRunFindings()``) in the history: new ones are inserted, changed ones
+    /// rewritten, and previously open findings absent now are marked resolved; an open finding that reads the same is
+    /// not written again (``Schema/findingsRecorded``).
     ///
     /// An open finding keeps its first sighting; a resolved one found again starts anew.
     public func recordRunFindings(runID: Int64, at time: Int64) throws -> FindingTotals {
         try write {
-            try lookUpFirstSightings()
+            try lookUpFirstSightings(comparing: true)
             try db.prepare(
                 """
                 INSERT INTO findings (fingerprint, code, severity, transaction_id, original_transaction_id, user_ids,
@@ -53,7 +54,7 @@ extension ReconStore {
                 SELECT fingerprint, code, \(Self.severityName("code")), transaction_id, original_transaction_id,
                     replace(user_ids, char(31), ' '), product_id, environment, amount_milli, currency, detail,
                     record_ids, receipt_id, ?1, ?2, ?1, ?2, NULL, NULL, subject
-                FROM temp.run_findings WHERE true
+                FROM temp.run_findings WHERE unchanged IS NOT 1
                 ORDER BY severity_rank, code, transaction_id, fingerprint
                 ON CONFLICT (fingerprint) DO UPDATE SET code = excluded.code, severity = excluded.severity,
                     transaction_id = excluded.transaction_id, original_transaction_id = excluded.original_transaction_id,
@@ -65,17 +66,24 @@ extension ReconStore {
                     first_seen_at = CASE WHEN resolved_at IS NULL THEN first_seen_at ELSE ?2 END
                 """
             ).run([.integer(runID), .integer(time)])
+            // An unchanged finding has the users it was written with.
             try db.execute(
                 """
                 INSERT OR IGNORE INTO finding_users (fingerprint, user_id)
                 SELECT fingerprint, user_id FROM temp.run_finding_users
+                WHERE fingerprint IN (SELECT fingerprint FROM temp.run_findings WHERE unchanged IS NOT 1)
                 """, context: "recording the findings' users")
+            // Open until now, so last seen by the latest recording before this one.
             try db.prepare(
                 """
-                UPDATE findings SET resolved_run = ?1, resolved_at = ?2
+                UPDATE findings SET resolved_run = ?1, resolved_at = ?2,
+                    last_seen_run = COALESCE((SELECT run FROM findings_recorded), last_seen_run),
+                    last_seen_at = COALESCE((SELECT at FROM findings_recorded), last_seen_at)
                 WHERE resolved_at IS NULL AND fingerprint NOT IN (SELECT fingerprint FROM temp.run_findings)
                 """
             ).run([.integer(runID), .integer(time)])
+            try db.prepare("INSERT OR REPLACE INTO findings_recorded (id, run, at) VALUES (1, ?1, ?2)")
+                .run([.integer(runID), .integer(time)])
             var totals = try runFindingTotals()
             totals.resolved = Int(
                 try db.scalar(
@@ -90,7 +98,7 @@ extension ReconStore {
     /// This run's findings with the history the store already has for them, recording nothing: for a report whose
     /// `--as-of` is earlier than the latest recorded (the history belongs to the latest as-of).
     public func lookUpRunFindings() throws -> FindingTotals {
-        try lookUpFirstSightings()
+        try lookUpFirstSightings(comparing: false)
         return try runFindingTotals()
     }
 
@@ -124,13 +132,22 @@ extension ReconStore {
         }
     }
 
-    /// The first sighting of every spooled finding that is open in the history.
-    private func lookUpFirstSightings() throws(StoreError) {
+    /// The first sighting of every spooled finding that is open in the history; `comparing`, also whether the
+    /// history holds it as it reads now (`unchanged`), so recording need not write it again.
+    private func lookUpFirstSightings(comparing: Bool) throws(StoreError) {
+        let same = [
+            "f.code = r.code", "f.severity = \(Self.severityName("r.code"))", "f.transaction_id = r.transaction_id",
+            "f.original_transaction_id IS r.original_transaction_id",
+            "f.user_ids = replace(r.user_ids, char(31), ' ')", "f.product_id IS r.product_id",
+            "f.environment IS r.environment", "f.amount_milli IS r.amount_milli", "f.currency IS r.currency",
+            "f.detail = r.detail", "f.record_ids = r.record_ids", "f.receipt_id IS r.receipt_id",
+            "f.subject IS r.subject",
+        ].joined(separator: " AND ")
         try db.execute(
             """
-            UPDATE temp.run_findings SET known_first_seen_at = (
-                SELECT f.first_seen_at FROM main.findings f
-                WHERE f.fingerprint = run_findings.fingerprint AND f.resolved_at IS NULL)
+            UPDATE temp.run_findings AS r SET (known_first_seen_at, unchanged) = (
+                SELECT f.first_seen_at, \(comparing ? same : "NULL") FROM main.findings f
+                WHERE f.fingerprint = r.fingerprint AND f.resolved_at IS NULL)
             """, context: "looking up the findings' history")
     }
 

@@ -40,6 +40,8 @@ enum Schema {
         Migration(name: "issue24-incremental-detection", sql: incrementalDetection),
         // Each transaction's events in Apple's reports, kept for the next report, and the days whose reports changed.
         Migration(name: "issue24-kept-ledger-events", sql: keptLedgerEvents),
+        // The latest recording of the findings history, so a report writes only the findings that changed.
+        Migration(name: "issue24-findings-recorded", sql: findingsRecorded),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

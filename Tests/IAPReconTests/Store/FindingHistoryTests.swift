@@ -69,4 +69,78 @@ import Testing
         #expect(try workbook.csv(sheet: 3).contains("DUPLICATE_RECORD,high,t1,t1,user one"))
         #expect(try workbook.csv(sheet: 3).hasSuffix(",new\n"))
     }
+
+    /// The history of the findings as the store keeps it, by fingerprint: the raw `last_seen_at`, and the last
+    /// sighting as the store answers it (``FindingsRow``).
+    func history(_ path: String) throws -> [(stored: Int64, answered: Int64, resolved: Int64?)] {
+        let store = try ReconStore(path: path)
+        let stmt = try store.db.prepare(
+            "SELECT f.last_seen_at AS stored_last_seen, \(FindingsRow.columns) FROM findings f ORDER BY f.fingerprint")
+        var rows: [(Int64, Int64, Int64?)] = []
+        while try stmt.step() {
+            guard let history = FindingsRow.read(stmt) else { continue }
+            rows.append((stmt.int64(0), history.lastSeenAt, history.resolvedAt))
+        }
+        return rows
+    }
+
+    /// A report writes the findings that changed, not every open one again: an open finding is last seen by the latest
+    /// recording, and once resolved, by the recording before the one that resolved it.
+    @Test func anOpenFindingThatReadsTheSameIsNotWrittenAgain() async throws {
+        let t0: Int64 = 1_795_000_000_000
+        let day: Int64 = 86_400_000
+        try await fixture.importLedger([
+            "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
+            "r2,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
+        ])
+        _ = try await fixture.report(asOf: t0 + 2 * day)
+        let second = try await fixture.report(asOf: t0 + 3 * day)
+        #expect(second["new_findings"] as? Int == 0)
+        let store = dir.file("s.sqlite")
+        let open = try history(store)
+        #expect(open.count == 1)
+        #expect(open.first?.stored == t0 + 2 * day, "written by the first report only")
+        #expect(open.first?.answered == t0 + 3 * day, "seen by the second")
+        #expect(try ReconStore(path: store).latestFindingsAsOf() == t0 + 3 * day)
+
+        try await fixture.importLedger(["r2,u1,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
+        let third = try await fixture.report(asOf: t0 + 5 * day)
+        #expect(third["resolved_findings"] as? Int == 1)
+        let resolved = try history(store)
+        #expect(resolved.first?.stored == t0 + 3 * day)
+        #expect(resolved.first?.answered == t0 + 3 * day)
+        #expect(resolved.first?.resolved == t0 + 5 * day)
+    }
+
+    /// What undoes the migration that records the findings where they changed (`issue24-findings-recorded`).
+    static let withoutFindingsRecorded = """
+        DROP TABLE findings_recorded; DROP INDEX findings_open; DROP INDEX findings_by_resolved_run;
+        DELETE FROM schema_migrations WHERE name = 'issue24-findings-recorded';
+        """
+
+    /// A store of the version that wrote every open finding on every report upgrades with its latest recording, and
+    /// its history goes on: nothing new, the fixed finding resolved, last seen by the report before.
+    @Test func aStoreOfThePreviousVersionKeepsItsHistory() async throws {
+        let t0: Int64 = 1_795_000_000_000
+        let day: Int64 = 86_400_000
+        try await fixture.importLedger([
+            "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
+            "r2,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
+            "r3,u3,coins,t3,\(t0),0.99,USD,verified,,",
+        ])
+        _ = try await fixture.report(asOf: t0 + 2 * day)
+        let store = dir.file("s.sqlite")
+        // The previous version rewrote every open finding's last sighting on every report.
+        try ReconStore(path: store).db.execute(
+            "UPDATE findings SET last_seen_at = \(t0 + 3 * day), last_seen_run = last_seen_run + 1; "
+                + Self.withoutFindingsRecorded)
+        #expect(try ReconStore(path: store).latestFindingsAsOf() == t0 + 3 * day)
+        try await fixture.importLedger(["r2,u1,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
+        let next = try await fixture.report(asOf: t0 + 4 * day)
+        #expect(next["new_findings"] as? Int == 0)
+        #expect(next["resolved_findings"] as? Int == 1)
+        let rows = try history(store)
+        #expect(rows.map(\.answered).sorted() == [t0 + 3 * day, t0 + 4 * day])
+        #expect(rows.compactMap(\.resolved) == [t0 + 4 * day])
+    }
 }

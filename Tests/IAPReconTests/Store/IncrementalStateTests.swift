@@ -107,8 +107,9 @@ import Testing
         #expect(try fixture.dir.read("out/revenue_changes.csv").split(separator: "\n").count == 1)
     }
 
-    /// What undoes the migration that keeps Apple's reports' events (`issue24-kept-ledger-events`).
+    /// What undoes the migration that keeps Apple's reports' events (`issue24-kept-ledger-events`), and the later ones.
     static let withoutKeptLedgerEvents = """
+        \(FindingHistoryTests.withoutFindingsRecorded)
         DROP TABLE IF EXISTS ledger_events; DROP TABLE dirty_report_days; DROP INDEX IF EXISTS transactions_by_product;
         \(["sales_report_rows", "financial_reports"].map { table in
             ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_days_\($0);" }.joined(separator: " ")

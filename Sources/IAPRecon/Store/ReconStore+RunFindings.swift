@@ -19,7 +19,8 @@ extension ReconStore {
                 fingerprint TEXT NOT NULL UNIQUE, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
                 transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
                 environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
-                receipt_id TEXT, subject TEXT, known_first_seen_at INTEGER, unchanged INTEGER
+                receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
+                known_first_seen_at INTEGER, unchanged INTEGER
             );
             CREATE TEMP TABLE run_finding_users (
                 fingerprint TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (fingerprint, user_id)
@@ -31,8 +32,8 @@ extension ReconStore {
                 """
                 INSERT OR IGNORE INTO temp.run_findings (fingerprint, severity_rank, code, transaction_id,
                     original_transaction_id, user_ids, product_id, environment, amount_milli, currency, detail,
-                    record_ids, receipt_id, subject)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                    record_ids, receipt_id, subject, aged_before, aged_since, aged_after)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
                 """),
             insertUser: try db.prepare(
                 "INSERT OR IGNORE INTO temp.run_finding_users (fingerprint, user_id) VALUES (?, ?)"))
@@ -50,10 +51,11 @@ extension ReconStore {
                 """
                 INSERT INTO findings (fingerprint, code, severity, transaction_id, original_transaction_id, user_ids,
                     product_id, environment, amount_milli, currency, detail, record_ids, receipt_id, first_seen_run,
-                    first_seen_at, last_seen_run, last_seen_at, resolved_run, resolved_at, subject)
+                    first_seen_at, last_seen_run, last_seen_at, resolved_run, resolved_at, subject, aged_before,
+                    aged_since, aged_after)
                 SELECT fingerprint, code, \(Self.severityName("code")), transaction_id, original_transaction_id,
                     replace(user_ids, char(31), ' '), product_id, environment, amount_milli, currency, detail,
-                    record_ids, receipt_id, ?1, ?2, ?1, ?2, NULL, NULL, subject
+                    record_ids, receipt_id, ?1, ?2, ?1, ?2, NULL, NULL, subject, aged_before, aged_since, aged_after
                 FROM temp.run_findings WHERE unchanged IS NOT 1
                 ORDER BY severity_rank, code, transaction_id, fingerprint
                 ON CONFLICT (fingerprint) DO UPDATE SET code = excluded.code, severity = excluded.severity,
@@ -62,6 +64,8 @@ extension ReconStore {
                     amount_milli = excluded.amount_milli, currency = excluded.currency, detail = excluded.detail,
                     record_ids = excluded.record_ids, receipt_id = excluded.receipt_id, last_seen_run = ?1,
                     last_seen_at = ?2, resolved_run = NULL, resolved_at = NULL, subject = excluded.subject,
+                    aged_before = excluded.aged_before, aged_since = excluded.aged_since,
+                    aged_after = excluded.aged_after,
                     first_seen_run = CASE WHEN resolved_at IS NULL THEN first_seen_run ELSE ?1 END,
                     first_seen_at = CASE WHEN resolved_at IS NULL THEN first_seen_at ELSE ?2 END
                 """
@@ -132,16 +136,21 @@ extension ReconStore {
         }
     }
 
-    /// The first sighting of every spooled finding that is open in the history; `comparing`, also whether the
-    /// history holds it as it reads now (`unchanged`), so recording need not write it again.
+    /// The first sighting of every spooled finding that is open in the history.
+    ///
+    /// `comparing`: also whether the history holds it as it reads now (`unchanged`), so recording need not write it
+    /// again. A finding that states an age reads the same while its words around the age do: the history words it
+    /// again when read (``FindingsRow``).
     private func lookUpFirstSightings(comparing: Bool) throws(StoreError) {
         let same = [
             "f.code = r.code", "f.severity = \(Self.severityName("r.code"))", "f.transaction_id = r.transaction_id",
             "f.original_transaction_id IS r.original_transaction_id",
             "f.user_ids = replace(r.user_ids, char(31), ' ')", "f.product_id IS r.product_id",
             "f.environment IS r.environment", "f.amount_milli IS r.amount_milli", "f.currency IS r.currency",
-            "f.detail = r.detail", "f.record_ids = r.record_ids", "f.receipt_id IS r.receipt_id",
-            "f.subject IS r.subject",
+            "f.record_ids = r.record_ids", "f.receipt_id IS r.receipt_id", "f.subject IS r.subject",
+            // A detail that states an age reads the same while its words around the age do.
+            "f.aged_since IS r.aged_since", "f.aged_before IS r.aged_before", "f.aged_after IS r.aged_after",
+            "(r.aged_since IS NOT NULL OR f.detail = r.detail)",
         ].joined(separator: " AND ")
         try db.execute(
             """
@@ -234,6 +243,13 @@ public final class RunFindingSpool {
         for finding in findings {
             let key = finding.fingerprint
             try Self.bind(finding, fingerprint: key, to: insert, from: 1)
+            if let aged = finding.aged {
+                try insert.bindText(aged.before, at: 15)
+                try insert.bindInt64(aged.since, at: 16)
+                try insert.bindText(aged.after, at: 17)
+            } else {
+                for index in Int32(15)...17 { try insert.bindNull(at: index) }
+            }
             try insert.runBound()
             // A finding already in keeps its own users.
             guard db.changes == 1 else { continue }

@@ -149,25 +149,14 @@ extension ReconStore {
             asOf: asOf)
     }
 
-    /// A kept finding's detail at `asOf`: its words as kept, or around its age worded as ``FindingText/duration(_:)``
-    /// words it (minutes below two hours, hours below two days, then days, rounded down).
-    private static func detail(asOf: Int64) -> String {
-        let age = "MAX(0, \(asOf) - aged_since)"
-        return """
-            CASE WHEN aged_since IS NULL THEN detail ELSE aged_before || (CASE
-                WHEN \(age) / 60000 < 120 THEN (\(age) / 60000) || ' min'
-                WHEN \(age) / 3600000 < 48 THEN (\(age) / 3600000) || ' h'
-                ELSE (\(age) / 86400000) || ' days' END) || aged_after END
-            """
-    }
-
     private func spoolKeptFindings(kept: String, judged: String, rerun: String, asOf: Int64) throws(StoreError) {
         let columns = """
             fingerprint, severity_rank, code, transaction_id, original_transaction_id, user_ids, product_id,
-            environment, amount_milli, currency, detail, record_ids, receipt_id, subject
+            environment, amount_milli, currency, detail, record_ids, receipt_id, subject, aged_before, aged_since,
+            aged_after
             """
         let selected = columns.replacingOccurrences(
-            of: "currency, detail,", with: "currency, \(Self.detail(asOf: asOf)),")
+            of: "currency, detail,", with: "currency, \(AgedDetailSQL.detail(asOf: String(asOf))),")
         try db.execute(
             """
             INSERT OR IGNORE INTO temp.run_findings (\(columns))

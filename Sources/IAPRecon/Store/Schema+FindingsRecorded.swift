@@ -3,7 +3,9 @@
 ///
 /// An open finding was seen by every recording since it was last written, so its `last_seen_*` columns hold the
 /// recording that last wrote it, and the latest recording (`findings_recorded`) is when it was last seen. A finding
-/// resolved gets the recording before the one that resolved it as its last sighting.
+/// resolved gets the recording before the one that resolved it as its last sighting. A finding whose detail states
+/// an age ("26 h after purchase") keeps the words around it (`aged_*`, as the kept results do) and is worded at its
+/// last sighting when read, so it is not written again only because a night made it older.
 extension Schema {
     /// The latest recording (seeded from the history a store already has) and the open findings by fingerprint, so
     /// resolving reads the open findings, not years of resolved ones; the resolved ones by the run that resolved them.
@@ -18,6 +20,9 @@ extension Schema {
                 SELECT last_seen_run AS run, last_seen_at AS at FROM findings
                 UNION ALL SELECT resolved_run, resolved_at FROM findings WHERE resolved_at IS NOT NULL)
             ORDER BY at DESC, run DESC LIMIT 1;
+        ALTER TABLE findings ADD COLUMN aged_before TEXT;
+        ALTER TABLE findings ADD COLUMN aged_since INTEGER;
+        ALTER TABLE findings ADD COLUMN aged_after TEXT;
         CREATE INDEX findings_open ON findings(fingerprint) WHERE resolved_at IS NULL;
         CREATE INDEX findings_by_resolved_run ON findings(resolved_run, resolved_at) WHERE resolved_run IS NOT NULL;
         """

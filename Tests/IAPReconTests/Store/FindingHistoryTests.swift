@@ -72,16 +72,35 @@ import Testing
 
     /// The history of the findings as the store keeps it, by fingerprint: the raw `last_seen_at`, and the last
     /// sighting as the store answers it (``FindingsRow``).
-    func history(_ path: String) throws -> [(stored: Int64, answered: Int64, resolved: Int64?)] {
+    func history(_ path: String) throws -> [(stored: Int64, answered: Int64, resolved: Int64?, detail: String)] {
         let store = try ReconStore(path: path)
         let stmt = try store.db.prepare(
             "SELECT f.last_seen_at AS stored_last_seen, \(FindingsRow.columns) FROM findings f ORDER BY f.fingerprint")
-        var rows: [(Int64, Int64, Int64?)] = []
+        var rows: [(Int64, Int64, Int64?, String)] = []
         while try stmt.step() {
             guard let history = FindingsRow.read(stmt) else { continue }
-            rows.append((stmt.int64(0), history.lastSeenAt, history.resolvedAt))
+            rows.append((stmt.int64(0), history.lastSeenAt, history.resolvedAt, history.finding.detail))
         }
         return rows
+    }
+
+    /// A finding that states an age is not written again because a night made it older: the store words it at its
+    /// last sighting, as that report did.
+    @Test func anAgedFindingIsWordedAtItsLastSighting() async throws {
+        let t0: Int64 = 1_795_000_000_000
+        let day: Int64 = 86_400_000
+        try await fixture.importLedger(["r3,u3,coins,t3,\(t0),0.99,USD,verified,,"])
+        _ = try await fixture.report(asOf: t0 + 2 * day)
+        let first = try history(dir.file("s.sqlite"))
+        _ = try await fixture.report(asOf: t0 + 3 * day)
+        let second = try history(dir.file("s.sqlite"))
+        #expect(second.count == 1)
+        #expect(second.first?.stored == t0 + 2 * day, "not written again")
+        #expect(second.first?.answered == t0 + 3 * day)
+        let detail = try #require(second.first?.detail)
+        #expect(detail != first.first?.detail, "worded at the second report: \(detail)")
+        #expect(detail.contains("3 days"), "\(detail)")
+        #expect(try dir.read("out/discrepancies.csv").contains(detail))
     }
 
     /// A report writes the findings that changed, not every open one again: an open finding is last seen by the latest
@@ -115,6 +134,8 @@ import Testing
     /// What undoes the migration that records the findings where they changed (`issue24-findings-recorded`).
     static let withoutFindingsRecorded = """
         DROP TABLE findings_recorded; DROP INDEX findings_open; DROP INDEX findings_by_resolved_run;
+        ALTER TABLE findings DROP COLUMN aged_before; ALTER TABLE findings DROP COLUMN aged_since;
+        ALTER TABLE findings DROP COLUMN aged_after;
         DELETE FROM schema_migrations WHERE name = 'issue24-findings-recorded';
         """
 

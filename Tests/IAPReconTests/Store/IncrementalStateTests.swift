@@ -109,12 +109,12 @@ import Testing
 
     /// What undoes the migration that keeps Apple's reports' events (`issue24-kept-ledger-events`), and the later ones.
     static let withoutKeptLedgerEvents = """
-        \(FindingHistoryTests.withoutFindingsRecorded)
         DROP TABLE IF EXISTS ledger_events; DROP TABLE dirty_report_days; DROP INDEX IF EXISTS transactions_by_product;
         \(["sales_report_rows", "financial_reports"].map { table in
             ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_days_\($0);" }.joined(separator: " ")
         }.joined(separator: "\n"))
         DELETE FROM schema_migrations WHERE name = 'issue24-kept-ledger-events';
+        \(FindingHistoryTests.withoutFindingsRecorded)
         """
 
     /// A store the version before kept events left (its results kept, no Apple report in it) upgrades on its next

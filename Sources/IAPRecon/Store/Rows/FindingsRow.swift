@@ -5,16 +5,22 @@ import Foundation
 enum FindingsRow {
     static let table = "findings"
 
-    /// The columns, for a table aliased `f`; an open finding was last seen by the latest recording
-    /// (``Schema/findingsRecorded``).
+    /// The columns, for a table aliased `f`.
     static let columns = """
         f.code AS code, f.transaction_id AS transaction_id, f.original_transaction_id AS original_transaction_id,
         f.user_ids AS user_ids, f.product_id AS product_id, f.environment AS environment,
-        f.amount_milli AS amount_milli, f.currency AS currency, f.detail AS detail, f.record_ids AS record_ids,
-        f.receipt_id AS receipt_id, f.first_seen_at AS first_seen_at,
-        CASE WHEN f.resolved_at IS NULL THEN COALESCE((SELECT at FROM findings_recorded), f.last_seen_at)
-            ELSE f.last_seen_at END AS last_seen_at,
+        f.amount_milli AS amount_milli, f.currency AS currency,
+        \(AgedDetailSQL.detail(asOf: lastSeen, prefix: "f.")) AS detail, f.record_ids AS record_ids,
+        f.receipt_id AS receipt_id, f.first_seen_at AS first_seen_at, \(lastSeen) AS last_seen_at,
         f.resolved_at AS resolved_at, f.fingerprint AS fingerprint, f.subject AS subject
+        """
+
+    /// When the finding was last seen: an open one, by the latest recording.
+    ///
+    /// See ``Schema/findingsRecorded``. A detail that states an age is worded at that moment.
+    private static let lastSeen = """
+        CASE WHEN f.resolved_at IS NULL THEN COALESCE((SELECT at FROM findings_recorded), f.last_seen_at)
+            ELSE f.last_seen_at END
         """
 
     /// The finding's fingerprint.

@@ -54,8 +54,9 @@ extension ReconStore {
                     first_seen_at, last_seen_run, last_seen_at, resolved_run, resolved_at, subject, aged_before,
                     aged_since, aged_after)
                 SELECT fingerprint, code, \(Self.severityName("code")), transaction_id, original_transaction_id,
-                    replace(user_ids, char(31), ' '), product_id, environment, amount_milli, currency, detail,
-                    record_ids, receipt_id, ?1, ?2, ?1, ?2, NULL, NULL, subject, aged_before, aged_since, aged_after
+                    replace(user_ids, char(31), ' '), product_id, environment, amount_milli, currency,
+                    CASE WHEN aged_since IS NULL THEN detail ELSE '' END, record_ids, receipt_id, ?1, ?2, ?1, ?2,
+                    NULL, NULL, subject, aged_before, aged_since, aged_after
                 FROM temp.run_findings WHERE unchanged IS NOT 1
                 ORDER BY severity_rank, code, transaction_id, fingerprint
                 ON CONFLICT (fingerprint) DO UPDATE SET code = excluded.code, severity = excluded.severity,

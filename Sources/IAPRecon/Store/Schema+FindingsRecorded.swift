@@ -4,8 +4,8 @@
 /// An open finding was seen by every recording since it was last written, so its `last_seen_*` columns hold the
 /// recording that last wrote it, and the latest recording (`findings_recorded`) is when it was last seen. A finding
 /// resolved gets the recording before the one that resolved it as its last sighting. A finding whose detail states
-/// an age ("26 h after purchase") keeps the words around it (`aged_*`, as the kept results do) and is worded at its
-/// last sighting when read, so it is not written again only because a night made it older.
+/// an age ("26 h after purchase") keeps the words around it (`aged_*`, as the kept results do, its `detail` empty)
+/// and is worded at its last sighting when read, so it is not written again only because a night made it older.
 extension Schema {
     /// The latest recording (seeded from the history a store already has) and the open findings by fingerprint, so
     /// resolving reads the open findings, not years of resolved ones; the resolved ones by the run that resolved them.

@@ -58,7 +58,7 @@ import Testing
         #expect(run.stdout.contains("findings:"))
         // Below info, each phase of detection and of the report says how long it took.
         for phase in [
-            "transactions", "original transactions", "findings history", "discrepancies.csv", "reconciliation.xlsx",
+            "transactions", "original transactions", "findings history", "reconciliation.xlsx and discrepancies.csv",
         ] {
             #expect(run.stderr.contains("phase=\(phase) "), "\(phase)")
         }

@@ -106,10 +106,6 @@ public struct ReportStage {
         let out = outputDirectory
         var timer = clock.map { PhaseTimer("report files", clock: $0, logger: logger) }
         try ReportFile.ensureDirectory(out)
-        let discrepancies = try CSVFile(path: out + "/discrepancies.csv", header: CSVReports.discrepanciesHeader)
-        try store.forEachRunFinding(at: report.asOf) { try discrepancies.append(CSVReports.discrepancy($0)) }
-        try discrepancies.commit()
-        timer?.lap("discrepancies.csv")
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
@@ -132,8 +128,13 @@ public struct ReportStage {
         }
         timer?.lap("other CSV files")
         let warnings = report.run.warnings ?? []
-        let workbookWarnings = try XLSXReportWriter.write(report, store: store, to: out + "/reconciliation.xlsx")
-        timer?.lap("reconciliation.xlsx")
+        // The findings are read once, for the workbook's Discrepancies sheet and for discrepancies.csv.
+        let discrepancies = try CSVFile(path: out + "/discrepancies.csv", header: CSVReports.discrepanciesHeader)
+        let workbookWarnings = try XLSXReportWriter.write(report, store: store, to: out + "/reconciliation.xlsx") {
+            try discrepancies.append(CSVReports.discrepancy($0))
+        }
+        try discrepancies.commit()
+        timer?.lap("reconciliation.xlsx and discrepancies.csv")
         if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }
         for warning in workbookWarnings { logger.warning("\(warning)") }
         logger.info("reports written", metadata: ["out": "\(out)"])

@@ -10,15 +10,21 @@ public enum XLSXReportWriter {
     /// A stored value the format cannot hold is written as text. The findings and the pending rows stream from
     /// `store` into their sheets, never all in memory.
     ///
+    /// - Parameter eachOpenFinding: Called with each of this run's findings as its row is written, in report order:
+    ///   another file of the findings (`discrepancies.csv`) is written from the same read.
     /// - Returns: one warning per value written as text, for `run.json`.
     @discardableResult
-    public static func write(_ report: ReconciliationReport, store: ReconStore, to path: String) throws -> [String] {
+    public static func write(
+        _ report: ReconciliationReport, store: ReconStore, to path: String,
+        eachOpenFinding: @escaping (FindingHistory) throws -> Void = { _ in }
+    ) throws -> [String] {
         let fileName = String(path.split(separator: "/").last ?? Substring(path))
         let (document, warnings) = document(for: report).storable()
         let tz = zone(report)
         let streams = [
             XLSXRowStream(sheet: discrepanciesSheet) { row in
                 try store.forEachRunFinding(at: report.asOf) {
+                    try eachOpenFinding($0)
                     try row(discrepancy($0, status: $0.isNew ? "new" : "open", tz))
                 }
                 if let runID = report.findingsRecordedBy {

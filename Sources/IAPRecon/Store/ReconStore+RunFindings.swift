@@ -244,13 +244,7 @@ public final class RunFindingSpool {
         for finding in findings {
             let key = finding.fingerprint
             try Self.bind(finding, fingerprint: key, to: insert, from: 1)
-            if let aged = finding.aged {
-                try insert.bindText(aged.before, at: 15)
-                try insert.bindInt64(aged.since, at: 16)
-                try insert.bindText(aged.after, at: 17)
-            } else {
-                for index in Int32(15)...17 { try insert.bindNull(at: index) }
-            }
+            try Self.bind(finding.aged, to: insert, from: 15)
             try insert.runBound()
             // A finding already in keeps its own users.
             guard db.changes == 1 else { continue }
@@ -260,6 +254,18 @@ public final class RunFindingSpool {
                 try insertUser.runBound()
             }
         }
+    }
+
+    /// Binds the words around a finding's age (`aged_before`, `aged_since`, `aged_after`) from parameter `first` on;
+    /// NULLs for a finding that states no age.
+    static func bind(_ aged: AgedText?, to insert: SQLiteStatement, from first: Int32) throws(StoreError) {
+        guard let aged else {
+            for index in first...(first + 2) { try insert.bindNull(at: index) }
+            return
+        }
+        try insert.bindText(aged.before, at: first)
+        try insert.bindInt64(aged.since, at: first + 1)
+        try insert.bindText(aged.after, at: first + 2)
     }
 
     /// Binds the finding's 14 columns (fingerprint, severity rank, code, transaction id, original transaction id,

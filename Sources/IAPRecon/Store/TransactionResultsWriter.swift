@@ -133,13 +133,7 @@ final class TransactionResultsWriter {
             var kept = finding
             if finding.aged != nil { kept.detail = "" }
             try RunFindingSpool.bind(kept, fingerprint: finding.fingerprint, to: statement, from: 3)
-            if let aged = finding.aged {
-                try statement.bindText(aged.before, at: 17)
-                try statement.bindInt64(aged.since, at: 18)
-                try statement.bindText(aged.after, at: 19)
-            } else {
-                for index in Int32(17)...19 { try statement.bindNull(at: index) }
-            }
+            try RunFindingSpool.bind(finding.aged, to: statement, from: 17)
             try statement.runBound()
         }
     }

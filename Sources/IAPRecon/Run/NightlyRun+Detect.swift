@@ -79,6 +79,7 @@ extension NightlyRun {
                 timeZone: settings.timeZone, context: stage.context, rows: try store.revenueLinesKeptAndNew(),
                 counters: revenueCounters)
             revenue.changes = try changes.finish(shownNets: shown)
+            timer.lap("changed revenue lines", ["lines": "\(lines.count)"])
             try spool.flush()
             try store.spoolKeptFindings(asOf: asOf)
             if appleReports { try addKeptEvents(to: totals, asOf: asOf) }
@@ -88,7 +89,7 @@ extension NightlyRun {
             try results.addLines(revenue.rows())
             revenue.changes = try changes.finish()
         }
-        timer.lap("revenue lines and kept findings")
+        timer.lap(plan.kept == nil ? "revenue lines" : "kept findings")
         // The original-transaction groups: all, or those with a changed row or whose moment came.
         try spool.flush()
         try stage.judgeOriginalGroups(

@@ -96,7 +96,7 @@ extension Schema {
     static let resultIndexes = """
         CREATE INDEX transaction_results_by_next_change ON transaction_results(next_change_at)
             WHERE next_change_at IS NOT NULL;
-        CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
+        CREATE INDEX revenue_parts_by_transaction ON revenue_parts(transaction_id, seq, gross_milli, refunds_milli);
         CREATE INDEX ledger_events_by_day ON ledger_events(day);
         CREATE INDEX original_results_by_next_change ON original_results(next_change_at)
             WHERE next_change_at IS NOT NULL;
@@ -160,7 +160,7 @@ extension Schema {
             stated_milli INTEGER,
             stated_currency TEXT,
             stated_source TEXT,
-            PRIMARY KEY (transaction_id, seq)
+            PRIMARY KEY (day, product_id, currency, transaction_id, seq)
             """
         ),
         ("ledger_events", ledgerEventsColumns),

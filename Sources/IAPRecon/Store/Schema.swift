@@ -42,6 +42,8 @@ enum Schema {
         Migration(name: "issue24-kept-ledger-events", sql: keptLedgerEvents),
         // The latest recording of the findings history, so a report writes only the findings that changed.
         Migration(name: "issue24-findings-recorded", sql: findingsRecorded),
+        // Each line's revenue parts side by side, so adding up a changed line reads its parts in one range.
+        Migration(name: "issue24-revenue-parts-by-line", sql: revenuePartsByLine),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

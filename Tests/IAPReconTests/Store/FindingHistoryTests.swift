@@ -154,7 +154,7 @@ import Testing
         // The previous version rewrote every open finding's last sighting on every report.
         try ReconStore(path: store).db.execute(
             "UPDATE findings SET last_seen_at = \(t0 + 3 * day), last_seen_run = last_seen_run + 1; "
-                + Self.withoutFindingsRecorded)
+                + RevenuePartsByLineTests.withoutRevenuePartsByLine + Self.withoutFindingsRecorded)
         #expect(try ReconStore(path: store).latestFindingsAsOf() == t0 + 3 * day)
         try await fixture.importLedger(["r2,u1,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
         let next = try await fixture.report(asOf: t0 + 4 * day)

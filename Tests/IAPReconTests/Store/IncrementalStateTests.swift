@@ -63,6 +63,7 @@ import Testing
         // Make it the store the previous version left: its revenue baseline, none of the kept results.
         do {
             let store = try ReconStore(path: fixture.dir.file("s.sqlite"))
+            try store.db.execute(RevenuePartsByLineTests.withoutRevenuePartsByLine)
             try store.db.execute(
                 """
                 CREATE TABLE revenue_shown_by_transaction (
@@ -125,7 +126,7 @@ import Testing
         _ = try await fixture.report(asOf: Self.asOf)
         do {
             let store = try ReconStore(path: fixture.dir.file("s.sqlite"))
-            try store.db.execute(Self.withoutKeptLedgerEvents)
+            try store.db.execute(RevenuePartsByLineTests.withoutRevenuePartsByLine + Self.withoutKeptLedgerEvents)
         }
         let next = try await fixture.report(asOf: Self.asOf + Self.day)
         #expect(detect(next)["incremental"] == 1)

@@ -1,0 +1,82 @@
+import Foundation
+import IAPReconTestSupport
+import Testing
+
+@testable import IAPRecon
+
+/// The kept revenue parts in line order (`issue24-revenue-parts-by-line`): a store that kept them by transaction
+/// upgrades on first use, and the lines it adds up again are the lines a fresh store shows.
+@Suite struct RevenuePartsByLineTests {
+    /// What undoes the migration: the parts kept by transaction, with their line index, as the version before kept
+    /// them.
+    static let withoutRevenuePartsByLine = """
+        CREATE TABLE revenue_parts_by_transaction_old (
+            transaction_id TEXT NOT NULL, seq INTEGER NOT NULL, day INTEGER NOT NULL, product_id TEXT NOT NULL,
+            currency TEXT NOT NULL, units INTEGER NOT NULL, gross_milli INTEGER NOT NULL,
+            refunds_milli INTEGER NOT NULL, rate_ppm INTEGER NOT NULL, net_milli INTEGER NOT NULL,
+            stated_milli INTEGER, stated_currency TEXT, stated_source TEXT,
+            PRIMARY KEY (transaction_id, seq)
+        ) WITHOUT ROWID;
+        INSERT INTO revenue_parts_by_transaction_old SELECT * FROM revenue_parts;
+        DROP TABLE revenue_parts;
+        ALTER TABLE revenue_parts_by_transaction_old RENAME TO revenue_parts;
+        CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
+        DELETE FROM schema_migrations WHERE name = 'issue24-revenue-parts-by-line';
+        """
+
+    static let day: Int64 = 86_400_000
+    static let asOf = IncrementalStateTests.asOf
+
+    /// Eight purchases on one line (2026-11-05, coins_100, USD) and the fixture's others.
+    static let rows =
+        IncrementalStateTests.rows
+        + (40..<48).map { n in
+            "p\(n),u\(n),coins_100,8\(n),2026-11-05T1\(n % 10):00:00Z,0.99,USD,verified,"
+                + "2026-11-05T1\(n % 10):00:01Z,2026-11-05T1\(n % 10):00:02Z"
+        }
+
+    func revenue(_ fixture: LedgerFixture) throws -> String { try fixture.dir.read("out/revenue_daily.csv") }
+
+    /// How the store keeps the parts, read without opening it as a store (which upgrades it).
+    func layout(_ fixture: LedgerFixture) throws -> (sql: String, lineIndex: Int64?) {
+        let db = try SQLiteDatabase(path: fixture.dir.file("s.sqlite"), readOnly: true)
+        let sql = try db.prepare("SELECT sql FROM sqlite_master WHERE name = 'revenue_parts'")
+        _ = try sql.step()
+        let index = try db.scalar(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'revenue_parts_by_line'")
+        return (sql.text(0), index)
+    }
+
+    @Test func aStoreThatKeptPartsByTransactionUpgradesAndAddsLinesUpAsAFreshStore() async throws {
+        let fixture = LedgerFixture("parts-by-line-upgrade")
+        try await fixture.importLedger(Self.rows)
+        _ = try await fixture.report(asOf: Self.asOf)
+        do {
+            let store = try ReconStore(path: fixture.dir.file("s.sqlite"))
+            try store.db.execute(Self.withoutRevenuePartsByLine)
+        }
+        #expect(try layout(fixture).lineIndex == 1)
+        // The next night: one purchase of the busy line refunded, one more on it imported late, one of today.
+        var night = Self.rows.map {
+            $0.hasPrefix("p43,") ? $0.replacingOccurrences(of: ",verified,", with: ",invalid,") : $0
+        }
+        night.append("p50,u50,coins_100,8050,2026-11-05T20:00:00Z,0.99,USD,verified,2026-11-05T20:00:01Z,")
+        night.append("p51,u51,coins_500,8051,2026-11-20T18:00:00Z,4.99,USD,verified,2026-11-20T18:00:01Z,")
+        try await fixture.importLedger(night)
+        let run = try await fixture.report(asOf: Self.asOf + Self.day)
+        // Upgraded on first use, and the report still built on what the store kept.
+        let upgraded = try layout(fixture)
+        #expect(upgraded.lineIndex == 0)
+        #expect(
+            upgraded.sql.contains("PRIMARY KEY (day, product_id, currency, transaction_id, seq)"), "\(upgraded.sql)")
+        let counts = IncrementalStateTests().detect(run)
+        #expect(counts["incremental"] == 1)
+        #expect(counts["transactions_judged"] == 3)
+        let fresh = LedgerFixture("parts-by-line-fresh")
+        try await fresh.importLedger(night)
+        _ = try await fresh.report(asOf: Self.asOf + Self.day)
+        let shown = try revenue(fixture)
+        #expect(shown == (try revenue(fresh)))
+        #expect(shown.contains("2026-11-05,coins_100,USD,"), "\(shown)")
+    }
+}

@@ -98,7 +98,8 @@ final class RevenueChangeTracker {
             var currentNet = currentNet[shown] ?? 0
             if let shownNets {
                 let base = shownNets[shown] ?? 0
-                currentNet = base - previousNet + currentNet
+                // Capped, never a trap, where a line's sums overflow the money type.
+                currentNet = Money.sum(Money.difference(base, previousNet), currentNet)
                 previousNet = base
             }
             var ids: [String] = []
@@ -135,10 +136,12 @@ final class RevenueChangeTracker {
         guard !previousLines.isEmpty else { return }
         // Only lines the previous report showed are compared (and summed).
         for item in was where previousLines.contains(Self.line(item.key)) {
-            previousNet[Self.line(item.key), default: 0] += item.net
+            let line = Self.line(item.key)
+            previousNet[line] = Money.sum(previousNet[line] ?? 0, item.net)
         }
         for item in now where previousLines.contains(Self.line(item.key)) {
-            currentNet[Self.line(item.key), default: 0] += item.net
+            let line = Self.line(item.key)
+            currentNet[line] = Money.sum(currentNet[line] ?? 0, item.net)
         }
         var lines = was.map { Self.line($0.key) }
         for item in now where !lines.contains(Self.line(item.key)) { lines.append(Self.line(item.key)) }

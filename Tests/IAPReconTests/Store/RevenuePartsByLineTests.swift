@@ -79,4 +79,28 @@ import Testing
         #expect(shown == (try revenue(fresh)))
         #expect(shown.contains("2026-11-05,coins_100,USD,"), "\(shown)")
     }
+
+    /// A changed line whose sums overflow the money type in SQL is added up part by part: capped at the type's largest
+    /// amount, as a fresh store shows it, not a failed (or trapped) report.
+    @Test func aChangedLineThatOverflowsIsCappedAsAFreshStoreCapsIt() async throws {
+        // The largest price a row may state (15 digits); ten of them on one line are more than the type holds.
+        let huge = (1...10).map { n in
+            "h\(n),u6\(n),coins_100,70\(n),2026-11-18T09:00:0\(n % 10)Z,999999999999999,USD,verified,"
+                + "2026-11-18T09:10:00Z,2026-11-18T09:10:01Z"
+        }
+        let first = IncrementalStateTests.rows + huge.dropLast()
+        let fixture = LedgerFixture("parts-by-line-overflow")
+        try await fixture.importLedger(first)
+        _ = try await fixture.report(asOf: Self.asOf)
+        let night = IncrementalStateTests.rows + huge
+        try await fixture.importLedger(night)
+        let run = try await fixture.report(asOf: Self.asOf + Self.day)
+        #expect(IncrementalStateTests().detect(run)["incremental"] == 1)
+        let fresh = LedgerFixture("parts-by-line-overflow-fresh")
+        try await fresh.importLedger(night)
+        _ = try await fresh.report(asOf: Self.asOf + Self.day)
+        let shown = try revenue(fixture)
+        #expect(shown == (try revenue(fresh)))
+        #expect(shown.contains("2026-11-18,coins_100,USD,12,9223372036854775.81,"), "\(shown)")
+    }
 }

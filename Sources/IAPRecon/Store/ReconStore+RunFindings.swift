@@ -14,7 +14,6 @@ extension ReconStore {
             """
             PRAGMA temp_store = FILE;
             DROP TABLE IF EXISTS temp.run_findings;
-            DROP TABLE IF EXISTS temp.run_finding_users;
             CREATE TEMP TABLE run_findings (
                 fingerprint TEXT NOT NULL UNIQUE, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
                 transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
@@ -22,9 +21,6 @@ extension ReconStore {
                 receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
                 known_first_seen_at INTEGER, unchanged INTEGER
             );
-            CREATE TEMP TABLE run_finding_users (
-                fingerprint TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (fingerprint, user_id)
-            ) WITHOUT ROWID;
             """, context: "keeping this run's findings")
         return RunFindingSpool(
             db: db,
@@ -34,9 +30,7 @@ extension ReconStore {
                     original_transaction_id, user_ids, product_id, environment, amount_milli, currency, detail,
                     record_ids, receipt_id, subject, aged_before, aged_since, aged_after)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
-                """),
-            insertUser: try db.prepare(
-                "INSERT OR IGNORE INTO temp.run_finding_users (fingerprint, user_id) VALUES (?, ?)"))
+                """))
     }
 
     /// Records this run's findings (``startRunFindings()``) in the history: new ones are inserted, changed ones
@@ -71,12 +65,19 @@ extension ReconStore {
                     first_seen_at = CASE WHEN resolved_at IS NULL THEN first_seen_at ELSE ?2 END
                 """
             ).run([.integer(runID), .integer(time)])
-            // An unchanged finding has the users it was written with.
+            // An unchanged finding has the users it was written with; the others' are split from their list.
             try db.execute(
                 """
                 INSERT OR IGNORE INTO finding_users (fingerprint, user_id)
-                SELECT fingerprint, user_id FROM temp.run_finding_users
-                WHERE fingerprint IN (SELECT fingerprint FROM temp.run_findings WHERE unchanged IS NOT 1)
+                WITH RECURSIVE split(fingerprint, rest, user_id) AS (
+                    SELECT fingerprint, user_ids || char(31), NULL FROM temp.run_findings
+                    WHERE unchanged IS NOT 1 AND user_ids <> ''
+                    UNION ALL
+                    SELECT fingerprint, substr(rest, instr(rest, char(31)) + 1),
+                        substr(rest, 1, instr(rest, char(31)) - 1)
+                    FROM split WHERE rest <> ''
+                )
+                SELECT fingerprint, user_id FROM split WHERE user_id IS NOT NULL
                 """, context: "recording the findings' users")
             // Open until now, so last seen by the latest recording before this one.
             try db.prepare(
@@ -202,16 +203,14 @@ extension ReconStore {
 public final class RunFindingSpool {
     private let db: SQLiteDatabase
     private let insert: SQLiteStatement
-    private let insertUser: SQLiteStatement
     private var pending: [Finding] = []
 
     /// Findings written at a time.
     static let batchSize = 1024
 
-    fileprivate init(db: SQLiteDatabase, insert: SQLiteStatement, insertUser: SQLiteStatement) {
+    fileprivate init(db: SQLiteDatabase, insert: SQLiteStatement) {
         self.db = db
         self.insert = insert
-        self.insertUser = insertUser
         pending.reserveCapacity(Self.batchSize)
     }
 
@@ -242,17 +241,9 @@ public final class RunFindingSpool {
 
     private func write(_ findings: [Finding]) throws(StoreError) {
         for finding in findings {
-            let key = finding.fingerprint
-            try Self.bind(finding, fingerprint: key, to: insert, from: 1)
+            try Self.bind(finding, fingerprint: finding.fingerprint, to: insert, from: 1)
             try Self.bind(finding.aged, to: insert, from: 15)
             try insert.runBound()
-            // A finding already in keeps its own users.
-            guard db.changes == 1 else { continue }
-            for user in finding.userIDs {
-                try insertUser.bindText(key, at: 1)
-                try insertUser.bindText(user, at: 2)
-                try insertUser.runBound()
-            }
         }
     }
 

@@ -164,15 +164,6 @@ extension ReconStore {
                 SELECT * FROM \(kept) WHERE group_id NOT IN (SELECT * FROM \(rerun))
                 UNION ALL SELECT * FROM \(judged))
             ORDER BY group_id, seq;
-            INSERT OR IGNORE INTO temp.run_finding_users (fingerprint, user_id)
-            WITH RECURSIVE split(fingerprint, rest, user_id) AS (
-                SELECT fingerprint, user_ids || char(31), NULL FROM temp.run_findings WHERE user_ids <> ''
-                    AND fingerprint NOT IN (SELECT fingerprint FROM temp.run_finding_users)
-                UNION ALL
-                SELECT fingerprint, substr(rest, instr(rest, char(31)) + 1), substr(rest, 1, instr(rest, char(31)) - 1)
-                FROM split WHERE rest <> ''
-            )
-            SELECT fingerprint, user_id FROM split WHERE user_id IS NOT NULL;
             """, context: "keeping this run's findings")
     }
 

@@ -10,6 +10,43 @@ import Testing
     let fixture = LedgerFixture("history")
     var dir: TemporaryDirectory { fixture.dir }
 
+    /// The fingerprints of the history's findings that `user` is one of the users of, in order.
+    func findings(of user: String) throws -> [String] {
+        try ReconStore(path: dir.file("s.sqlite")).findingHistory(transactionIDs: [], userID: user).map(
+            \.finding.fingerprint
+        )
+        .sorted()
+    }
+
+    /// Support finds a finding by any of its users: those of a finding found on a first report, and of one found
+    /// when a later report judged only what changed, whichever of its users is asked about.
+    @Test func everyUserOfAFindingFindsIt() async throws {
+        let t0: Int64 = 1_795_000_000_000
+        let day: Int64 = 86_400_000
+        let twoUsers = [
+            "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)", "r2,u2,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
+        ]
+        let filler = (10..<30).map { "f\($0),f\($0),coins,9\($0),\(t0),0.99,USD,verified,\(t0),\(t0)" }
+        try await fixture.importLedger(twoUsers + filler)
+        _ = try await fixture.report(asOf: t0 + 2 * day)
+        // The duplicate and the shared transaction, for either user.
+        let first = try findings(of: "u2")
+        #expect(first.count == 2)
+        #expect(try findings(of: "u1") == first)
+        // A third user delivered the same transaction: new findings (their records changed), the report judging
+        // only t1 again.
+        try await fixture.importLedger(twoUsers + filler + ["r3,u3,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)"])
+        let next = try await fixture.report(asOf: t0 + 3 * day)
+        let stages = next["stages"] as? [[String: Any]] ?? []
+        #expect((stages.first { $0["name"] as? String == "detect" }?["counts"] as? [String: Int])?["incremental"] == 1)
+        let third = try findings(of: "u3")
+        #expect(third.count == 2 && Set(third).isDisjoint(with: first))
+        // The first two users find the new ones and the resolved ones.
+        #expect(try findings(of: "u1") == (first + third).sorted())
+        #expect(try findings(of: "u2") == (first + third).sorted())
+        #expect(try findings(of: "f10").isEmpty)
+    }
+
     @Test func newThenSeenAgainThenResolved() async throws {
         let t0: Int64 = 1_795_000_000_000
         try await fixture.importLedger([

@@ -65,8 +65,10 @@ extension NightlyRun {
         if let kept = plan.kept {
             // The lines the judged transactions touch, now or before, added up again from all their parts.
             var lines: [RevenueRow] = []
-            for line in try store.markDirtyLines() {
-                let parts = try store.revenueParts(day: line.day, productID: line.productID, currency: line.currency)
+            let dirty = try store.markDirtyLines()
+            let partsOf = try store.linePartsReader()
+            for line in dirty {
+                let parts = try partsOf(line.day, line.productID, line.currency)
                 guard !parts.isEmpty else { continue }
                 lines.append(
                     RevenueBuilder.row(day: line.day, productID: line.productID, currency: line.currency, parts: parts))

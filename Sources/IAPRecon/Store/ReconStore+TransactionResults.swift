@@ -208,24 +208,14 @@ extension ReconStore {
         return lines
     }
 
-    /// Every part of one line, added up by what the line's sums tell apart (rate, stated currency, source).
+    /// A reader of one line's parts at a time, added up by what the line's sums tell apart (rate, stated currency,
+    /// source); its statements are prepared once for all the lines a report adds up again.
     ///
     /// The parts are the kept ones of transactions not judged again, and this report's; added up in SQL, a line of
     /// many sales is one read, and ``RevenueBuilder/row(day:productID:currency:parts:)`` adds parts in any order
     /// (a part here stands for all of its rate, stated currency and source). Where a sum overflows in SQL,
     /// the line's parts come one by one and the builder caps the sum, as a report judging everything does.
-    func revenueParts(day: Int, productID: String, currency: String) throws(StoreError) -> [RevenuePart] {
-        do {
-            return try revenueParts(day: day, productID: productID, currency: currency, grouped: true)
-        } catch {
-            guard case .sqlite(_, let message, _) = error, message.contains("integer overflow") else { throw error }
-            return try revenueParts(day: day, productID: productID, currency: currency, grouped: false)
-        }
-    }
-
-    private func revenueParts(
-        day: Int, productID: String, currency: String, grouped: Bool
-    ) throws(StoreError) -> [RevenuePart] {
+    func linePartsReader() throws(StoreError) -> (Int, String, String) throws(StoreError) -> [RevenuePart] {
         let columns =
             "units, gross_milli, refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source"
         let parts = """
@@ -235,24 +225,38 @@ extension ReconStore {
             UNION ALL
             SELECT \(columns) FROM temp.new_revenue_parts WHERE day = ?1 AND product_id = ?2 AND currency = ?3
             """
-        let stmt = try db.prepare(
-            grouped
-                ? """
-                SELECT SUM(units), SUM(gross_milli), SUM(refunds_milli), rate_ppm, SUM(net_milli), SUM(stated_milli),
-                    stated_currency, stated_source
-                FROM (\(parts)) GROUP BY rate_ppm, stated_currency, stated_source
-                """ : parts)
-        try stmt.bind([.integer(Int64(day)), .text(productID), .text(currency)])
-        var found: [RevenuePart] = []
-        while try stmt.step() {
-            found.append(
-                RevenuePart(
-                    day: day, productID: productID, currency: currency, units: stmt.int64(0), gross: stmt.int64(1),
-                    refunds: stmt.int64(2), rate: stmt.int64(3), net: stmt.int64(4),
-                    stated: stmt.optionalText(6).map { Money(milliunits: stmt.int64(5), currency: $0) },
-                    statedSource: stmt.optionalText(7).flatMap(ProceedsSource.init(rawValue:))))
+        let grouped = try db.prepare(
+            """
+            SELECT SUM(units), SUM(gross_milli), SUM(refunds_milli), rate_ppm, SUM(net_milli), SUM(stated_milli),
+                stated_currency, stated_source
+            FROM (\(parts)) GROUP BY rate_ppm, stated_currency, stated_source
+            """)
+        let oneByOne = try db.prepare(parts)
+        func read(_ stmt: SQLiteStatement, _ day: Int, _ productID: String, _ currency: String) throws(StoreError)
+            -> [RevenuePart]
+        {
+            try stmt.bind([.integer(Int64(day)), .text(productID), .text(currency)])
+            var found: [RevenuePart] = []
+            while try stmt.step() {
+                found.append(
+                    RevenuePart(
+                        day: day, productID: productID, currency: currency, units: stmt.int64(0),
+                        gross: stmt.int64(1), refunds: stmt.int64(2), rate: stmt.int64(3), net: stmt.int64(4),
+                        stated: stmt.optionalText(6).map { Money(milliunits: stmt.int64(5), currency: $0) },
+                        statedSource: stmt.optionalText(7).flatMap(ProceedsSource.init(rawValue:))))
+            }
+            return found
         }
-        return found
+        return { (day, productID, currency) throws(StoreError) in
+            do throws(StoreError) {
+                return try read(grouped, day, productID, currency)
+            } catch {
+                guard case .sqlite(_, let message, _) = error, message.contains("integer overflow") else {
+                    throw error
+                }
+                return try read(oneByOne, day, productID, currency)
+            }
+        }
     }
 
     /// The revenue lines as the last report showed them, but for the changed ones (``markDirtyLines()``), which come

@@ -9,6 +9,12 @@ import Testing
 @Suite struct FindingHistoryTests {
     let fixture = LedgerFixture("history")
     var dir: TemporaryDirectory { fixture.dir }
+    let t0: Int64 = 1_795_000_000_000
+    let day: Int64 = 86_400_000
+    /// One user's two ledger rows of one transaction: a duplicate record.
+    var duplicated: [String] {
+        ["r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)", "r2,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)"]
+    }
 
     /// The fingerprints of the history's findings that `user` is one of the users of, in order.
     func findings(of user: String) throws -> [String] {
@@ -21,8 +27,6 @@ import Testing
     /// Support finds a finding by any of its users: those of a finding found on a first report, and of one found
     /// when a later report judged only what changed, whichever of its users is asked about.
     @Test func everyUserOfAFindingFindsIt() async throws {
-        let t0: Int64 = 1_795_000_000_000
-        let day: Int64 = 86_400_000
         let twoUsers = [
             "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)", "r2,u2,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
         ]
@@ -48,11 +52,7 @@ import Testing
     }
 
     @Test func newThenSeenAgainThenResolved() async throws {
-        let t0: Int64 = 1_795_000_000_000
-        try await fixture.importLedger([
-            "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
-            "r2,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
-        ])
+        try await fixture.importLedger(duplicated)
         let first = try await fixture.report(asOf: t0 + 86_400_000 * 2)
         #expect(first["new_findings"] as? Int == 1)
         #expect(first["resolved_findings"] as? Int == 0)
@@ -83,7 +83,6 @@ import Testing
     ///
     /// Its users come back as they were stored (a space inside an id is part of it).
     @Test func aResolvedFindingFoundAgainStartsAnew() async throws {
-        let t0: Int64 = 1_795_000_000_000
         let duplicate = [
             "r1,user one,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
             "r2,user one,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
@@ -124,8 +123,6 @@ import Testing
     /// A finding that states an age is not written again because a night made it older: the store words it at its
     /// last sighting, as that report did.
     @Test func anAgedFindingIsWordedAtItsLastSighting() async throws {
-        let t0: Int64 = 1_795_000_000_000
-        let day: Int64 = 86_400_000
         try await fixture.importLedger(["r3,u3,coins,t3,\(t0),0.99,USD,verified,,"])
         _ = try await fixture.report(asOf: t0 + 2 * day)
         let first = try history(dir.file("s.sqlite"))
@@ -143,12 +140,7 @@ import Testing
     /// A report writes the findings that changed, not every open one again: an open finding is last seen by the latest
     /// recording, and once resolved, by the recording before the one that resolved it.
     @Test func anOpenFindingThatReadsTheSameIsNotWrittenAgain() async throws {
-        let t0: Int64 = 1_795_000_000_000
-        let day: Int64 = 86_400_000
-        try await fixture.importLedger([
-            "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
-            "r2,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
-        ])
+        try await fixture.importLedger(duplicated)
         _ = try await fixture.report(asOf: t0 + 2 * day)
         let second = try await fixture.report(asOf: t0 + 3 * day)
         #expect(second["new_findings"] as? Int == 0)
@@ -179,13 +171,10 @@ import Testing
     /// A store of the version that wrote every open finding on every report upgrades with its latest recording, and
     /// its history goes on: nothing new, the fixed finding resolved, last seen by the report before.
     @Test func aStoreOfThePreviousVersionKeepsItsHistory() async throws {
-        let t0: Int64 = 1_795_000_000_000
-        let day: Int64 = 86_400_000
-        try await fixture.importLedger([
-            "r1,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
-            "r2,u1,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)",
-            "r3,u3,coins,t3,\(t0),0.99,USD,verified,,",
-        ])
+        try await fixture.importLedger(
+            duplicated + [
+                "r3,u3,coins,t3,\(t0),0.99,USD,verified,,"
+            ])
         _ = try await fixture.report(asOf: t0 + 2 * day)
         let store = dir.file("s.sqlite")
         // The previous version rewrote every open finding's last sighting on every report.

@@ -7,7 +7,8 @@ public struct ProcessOutput: Sendable {
     public var stderr: String
 }
 
-/// Runs the built `iap-recon` executable (next to the test bundle) with `arguments`.
+/// Runs the built `iap-recon` executable (next to the test bundle) with `arguments`, as a
+/// ``ChildProcess``.
 ///
 /// - Parameters:
 ///   - environment: extra environment variables.
@@ -15,33 +16,13 @@ public struct ProcessOutput: Sendable {
 public func runIAPRecon(
     _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
 ) throws -> ProcessOutput {
-    let process = Process()
-    process.executableURL = productsDirectory().appendingPathComponent("iap-recon")
-    process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Drain both pipes concurrently so a chatty child never blocks.
-    let errData = LockedData()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-        errData.set(err.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
+    let outcome = try ChildProcess.run(
+        productsDirectory().appendingPathComponent("iap-recon").path, arguments,
+        environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+        directory: directory)
     return ProcessOutput(
-        exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData.get(), as: UTF8.self))
+        exitCode: outcome.status, stdout: String(decoding: outcome.stdout, as: UTF8.self),
+        stderr: String(decoding: outcome.stderr, as: UTF8.self))
 }
 
 /// ``runIAPRecon(_:environment:directory:)`` on a thread of its own, awaited: for a test that works while the
@@ -70,11 +51,4 @@ public func productsDirectory() -> URL {
         return bundle.bundleURL.deletingLastPathComponent()
     }
     return directory
-}
-
-private final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }

@@ -114,28 +114,18 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     }
 
     /// Runs `initdb` or `pg_ctl` (as `postgres` when root) and waits for it alone: the server it
-    /// starts keeps running, and must not be waited for.
+    /// starts keeps running, and must not be waited for (``ChildProcess`` hands it no descriptor).
     private func runServerProgram(_ name: String, _ arguments: [String]) throws {
         var command = [binaries + "/" + name] + arguments
         if getuid() == 0 { command = ["/usr/sbin/runuser", "-u", "postgres", "--"] + command }
-        let log = directory + "/\(name).out"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var arguments = command.map { strdup($0) }
-        defer { for argument in arguments { free(argument) } }
-        arguments.append(nil)
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, &arguments, environ)
-        guard spawned == 0 else { throw StartError(description: "cannot start \(name): error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // Exited normally with status 0 (WIFEXITED && WEXITSTATUS == 0).
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(command[0], Array(command.dropFirst()), timeout: 120)
+        } catch let failure as ChildProcess.Failure {
+            throw StartError(description: "cannot run \(name): \(failure.description)")
+        }
+        guard outcome.status == 0 else {
+            let output = String(decoding: outcome.stdout + outcome.stderr, as: UTF8.self)
             throw StartError(description: "\(name) failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
     }
@@ -167,44 +157,29 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Runs a program to its end; its output goes through files, not pipes (a server that
-    /// `pg_ctl` starts would hold a pipe open for as long as it runs).
+    /// Runs a program to its end (``ChildProcess``), for at most `timeout` seconds.
+    ///
+    /// - Throws: ``StartError`` with the program's message when it fails or outlives `timeout`.
     @discardableResult
     static func run(
-        _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
+        _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+        timeout: TimeInterval = 60
     ) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let base = NSTemporaryDirectory() + "iap-recon-pg-run-" + UUID().uuidString
-        FileManager.default.createFile(atPath: base + ".out", contents: nil)
-        FileManager.default.createFile(atPath: base + ".err", contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: base + ".out")
-            try? FileManager.default.removeItem(atPath: base + ".err")
+        let name = (executable as NSString).lastPathComponent
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(
+                executable, arguments, input: input.map { Data($0.utf8) },
+                environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+                timeout: timeout)
+        } catch let failure as ChildProcess.Failure {
+            throw StartError(description: failure.description)
         }
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
-        process.standardOutput = output
-        process.standardError = errors
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
-        try? output.close()
-        try? errors.close()
-        if let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
+        guard outcome.status == 0 else {
+            let message = String(decoding: outcome.stderr, as: UTF8.self)
+            throw StartError(description: "\(name) failed: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
-        process.waitUntilExit()
-        let out = FileManager.default.contents(atPath: base + ".out") ?? Data()
-        let err = FileManager.default.contents(atPath: base + ".err") ?? Data()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: err, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw StartError(description: "\((executable as NSString).lastPathComponent) failed: \(message)")
-        }
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: outcome.stdout, as: UTF8.self)
     }
 
     // MARK: Safety net

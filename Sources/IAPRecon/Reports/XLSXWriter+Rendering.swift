@@ -35,7 +35,7 @@ extension XLSXWriter {
         of workbook: XLSXWorkbook
     ) throws -> [XLSXWarning] {
         let decimalPercentColumns = percentColumnsWithDecimals(of: sheet)
-        var widths = ColumnWidths()
+        var widths = ColumnWidths(given: sheet.columnWidths)
         func add(_ row: XLSXRow, at rowIndex: Int) throws {
             for (columnIndex, cell) in row.cells.enumerated() {
                 try write(
@@ -81,7 +81,7 @@ extension XLSXWriter {
                     XLSXWarning(sheet: sheet.name, text: "\(dropped) rows beyond Excel's \(maxRows) not shown"))
             }
         }
-        for (column, width) in widths.widths(given: sheet.columnWidths).enumerated() {
+        for (column, width) in widths.widths().enumerated() {
             try workbook.setColumnWidth(width, column: column, in: worksheet)
         }
         if let headerRow = sheet.headerRow {

@@ -27,14 +27,25 @@ extension XLSXWriter {
     /// The width of every column that has content or a given width: the given one, else the
     /// longest rendered content plus padding, clamped to ``computedWidthRange``.
     static func columnWidths(of sheet: XLSXSheet) -> [Double] {
-        var widths = ColumnWidths()
+        var widths = ColumnWidths(given: sheet.columnWidths)
         for (rowIndex, row) in sheet.rows.enumerated() { widths.add(row, isHeader: rowIndex == sheet.headerRow) }
-        return widths.widths(given: sheet.columnWidths)
+        return widths.widths()
     }
 
     /// The longest rendered content of each column, gathered row by row.
+    ///
+    /// A column stops being measured once its width is known: it has a given width, or its
+    /// content already reaches the widest computed width. A long findings sheet then renders the
+    /// text of few of its cells a second time.
     struct ColumnWidths {
+        private let given: [Double?]
         private var longest: [Int] = []
+        /// Content this long (or longer) is clamped to the widest computed width.
+        private static let clamped = Int(computedWidthRange.upperBound) - 2
+
+        init(given: [Double?] = []) {
+            self.given = given
+        }
 
         /// Counts `row` (a title row does not count: it overflows into the empty cells beside it).
         mutating func add(_ row: XLSXRow, isHeader: Bool) {
@@ -45,12 +56,13 @@ extension XLSXWriter {
                 longest += Array(repeating: 0, count: row.cells.count - longest.count)
             }
             for (column, cell) in row.cells.enumerated() {
+                guard longest[column] < Self.clamped, column >= given.count || given[column] == nil else { continue }
                 longest[column] = max(longest[column], XLSXWriter.displayWidth(XLSXWriter.renderedText(cell)) + extra)
             }
         }
 
         /// The width of every column that has content or a given width.
-        func widths(given: [Double?]) -> [Double] {
+        func widths() -> [Double] {
             (0..<max(given.count, longest.count)).map { column in
                 if column < given.count, let width = given[column] { return width }
                 let computed = Double((column < longest.count ? longest[column] : 0) + 2)

@@ -56,41 +56,38 @@ import Testing
         #expect(try dirty(fixture).isEmpty)
     }
 
+    /// What the version before kept results left beside its revenue baseline: none of the kept results.
+    static let beforeKeptResults = """
+        CREATE TABLE revenue_shown_by_transaction (
+            transaction_id TEXT NOT NULL, date TEXT NOT NULL, product_id TEXT NOT NULL, currency TEXT NOT NULL,
+            gross_milli INTEGER NOT NULL, refunds_milli INTEGER NOT NULL,
+            PRIMARY KEY (transaction_id, date, product_id, currency)
+        ) WITHOUT ROWID;
+        INSERT INTO revenue_shown_by_transaction
+            SELECT transaction_id, date(day * 86400, 'unixepoch'), product_id, currency, SUM(gross_milli),
+                SUM(refunds_milli)
+            FROM revenue_parts GROUP BY 1, 2, 3, 4;
+        CREATE TABLE revenue_shown_lines (
+            date TEXT NOT NULL, product_id TEXT NOT NULL, currency TEXT NOT NULL,
+            PRIMARY KEY (date, product_id, currency)
+        ) WITHOUT ROWID;
+        INSERT INTO revenue_shown_lines SELECT DISTINCT date, product_id, currency FROM revenue_shown_by_transaction;
+        DROP TABLE detection_state; DROP TABLE dirty_transactions; DROP TABLE transaction_results;
+        DROP TABLE transaction_findings; DROP TABLE revenue_parts; DROP TABLE revenue_lines;
+        DROP TABLE same_purchase_shown; DROP TABLE dirty_originals; DROP TABLE original_results;
+        DROP TABLE original_findings;
+        \(["transactions", "evidence", "receipts", "receipt_checks"].map { table in
+            ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_dirty_\($0);" }.joined(separator: " ")
+        }.joined(separator: "\n"))
+        DELETE FROM schema_migrations WHERE name = 'issue24-incremental-detection';
+        \(Self.withoutKeptLedgerEvents)
+        """
+
     @Test func aStoreOfThePreviousVersionUpgradesOnItsFirstReport() async throws {
-        let fixture = LedgerFixture("incremental-upgrade")
-        try await fixture.importLedger(Self.rows)
-        _ = try await fixture.report(asOf: Self.asOf)
-        // Make it the store the previous version left: its revenue baseline, none of the kept results.
-        do {
-            let store = try ReconStore(path: fixture.dir.file("s.sqlite"))
-            try store.db.execute(RevenuePartsByLineTests.withoutRevenuePartsByLine)
-            try store.db.execute(
-                """
-                CREATE TABLE revenue_shown_by_transaction (
-                    transaction_id TEXT NOT NULL, date TEXT NOT NULL, product_id TEXT NOT NULL, currency TEXT NOT NULL,
-                    gross_milli INTEGER NOT NULL, refunds_milli INTEGER NOT NULL,
-                    PRIMARY KEY (transaction_id, date, product_id, currency)
-                ) WITHOUT ROWID;
-                INSERT INTO revenue_shown_by_transaction
-                    SELECT transaction_id, date(day * 86400, 'unixepoch'), product_id, currency, SUM(gross_milli),
-                        SUM(refunds_milli)
-                    FROM revenue_parts GROUP BY 1, 2, 3, 4;
-                CREATE TABLE revenue_shown_lines (
-                    date TEXT NOT NULL, product_id TEXT NOT NULL, currency TEXT NOT NULL,
-                    PRIMARY KEY (date, product_id, currency)
-                ) WITHOUT ROWID;
-                INSERT INTO revenue_shown_lines SELECT DISTINCT date, product_id, currency FROM revenue_shown_by_transaction;
-                DROP TABLE detection_state; DROP TABLE dirty_transactions; DROP TABLE transaction_results;
-                DROP TABLE transaction_findings; DROP TABLE revenue_parts; DROP TABLE revenue_lines;
-                DROP TABLE same_purchase_shown; DROP TABLE dirty_originals; DROP TABLE original_results;
-                DROP TABLE original_findings;
-                \(["transactions", "evidence", "receipts", "receipt_checks"].map { table in
-                    ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_dirty_\($0);" }.joined(separator: " ")
-                }.joined(separator: "\n"))
-                DELETE FROM schema_migrations WHERE name = 'issue24-incremental-detection';
-                \(Self.withoutKeptLedgerEvents)
-                """)
-        }
+        // Made the store the previous version left: its revenue baseline, none of the kept results.
+        let fixture = try await LedgerFixture.reported(
+            "incremental-upgrade", Self.rows, asOf: Self.asOf,
+            thenRewritten: RevenuePartsByLineTests.withoutRevenuePartsByLine + Self.beforeKeptResults)
         // A late import on a day the last report showed, then the first report of this version.
         try await fixture.importLedger(
             Self.rows + ["r5,u5,coins_100,1005,2026-11-18T12:00:00Z,0.99,USD,verified,2026-11-18T12:00:01Z,"])
@@ -121,13 +118,9 @@ import Testing
     /// A store the version before kept events left (its results kept, no Apple report in it) upgrades on its next
     /// report and keeps building on what it kept.
     @Test func aStoreKeptBeforeLedgerEventsStaysIncremental() async throws {
-        let fixture = LedgerFixture("incremental-events-upgrade")
-        try await fixture.importLedger(Self.rows)
-        _ = try await fixture.report(asOf: Self.asOf)
-        do {
-            let store = try ReconStore(path: fixture.dir.file("s.sqlite"))
-            try store.db.execute(RevenuePartsByLineTests.withoutRevenuePartsByLine + Self.withoutKeptLedgerEvents)
-        }
+        let fixture = try await LedgerFixture.reported(
+            "incremental-events-upgrade", Self.rows, asOf: Self.asOf,
+            thenRewritten: RevenuePartsByLineTests.withoutRevenuePartsByLine + Self.withoutKeptLedgerEvents)
         let next = try await fixture.report(asOf: Self.asOf + Self.day)
         #expect(detect(next)["incremental"] == 1)
         let store = try ReconStore(path: fixture.dir.file("s.sqlite"))

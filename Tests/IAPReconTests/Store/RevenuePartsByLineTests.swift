@@ -56,13 +56,8 @@ import Testing
     }
 
     @Test func aStoreThatKeptPartsByTransactionUpgradesAndAddsLinesUpAsAFreshStore() async throws {
-        let fixture = LedgerFixture("parts-by-line-upgrade")
-        try await fixture.importLedger(Self.rows)
-        _ = try await fixture.report(asOf: Self.asOf)
-        do {
-            let store = try ReconStore(path: fixture.dir.file("s.sqlite"))
-            try store.db.execute(Self.withoutRevenuePartsByLine)
-        }
+        let fixture = try await LedgerFixture.reported(
+            "parts-by-line-upgrade", Self.rows, asOf: Self.asOf, thenRewritten: Self.withoutRevenuePartsByLine)
         #expect(try layout(fixture).lineIndex == 1)
         // The next night: one purchase of the busy line refunded, one more on it imported late, one of today.
         var night = Self.rows.map {
@@ -105,5 +100,19 @@ import Testing
         let fresh = try await freshRevenue(night, asOf: Self.asOf + Self.day, label: "parts-by-line-overflow-fresh")
         #expect(shown == fresh)
         #expect(shown.contains("2026-11-18,coins_100,USD,12,9223372036854775.81,"), "\(shown)")
+    }
+}
+
+extension LedgerFixture {
+    /// A store that imported `rows` and reported as of `asOf`, then rewritten with `sql`: made what an earlier version
+    /// left, for a test of its upgrade.
+    static func reported(_ name: String, _ rows: [String], asOf: Int64, thenRewritten sql: String) async throws
+        -> LedgerFixture
+    {
+        let fixture = LedgerFixture(name)
+        try await fixture.importLedger(rows)
+        _ = try await fixture.report(asOf: asOf)
+        try ReconStore(path: fixture.dir.file("s.sqlite")).db.execute(sql)
+        return fixture
     }
 }

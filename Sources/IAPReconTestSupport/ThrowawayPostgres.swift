@@ -118,16 +118,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     private func runServerProgram(_ name: String, _ arguments: [String]) throws {
         var command = [binaries + "/" + name] + arguments
         if getuid() == 0 { command = ["/usr/sbin/runuser", "-u", "postgres", "--"] + command }
-        let outcome: ChildProcess.Outcome
-        do {
-            outcome = try ChildProcess.run(command[0], Array(command.dropFirst()), timeout: 120)
-        } catch let failure as ChildProcess.Failure {
-            throw StartError(description: "cannot run \(name): \(failure.description)")
-        }
-        guard outcome.status == 0 else {
-            let output = String(decoding: outcome.stdout + outcome.stderr, as: UTF8.self)
-            throw StartError(description: "\(name) failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
-        }
+        try Self.run(command[0], Array(command.dropFirst()), timeout: 120, name: name)
     }
 
     /// The newest installed PostgreSQL's `bin` folder.
@@ -159,13 +150,15 @@ public final class ThrowawayPostgres: @unchecked Sendable {
 
     /// Runs a program to its end (``ChildProcess``), for at most `timeout` seconds.
     ///
-    /// - Throws: ``StartError`` with the program's message when it fails or outlives `timeout`.
+    /// - Parameter name: the program as its errors name it; the executable's file name by default.
+    /// - Throws: ``StartError`` with the program's message (its standard error, else its output) when it fails or
+    ///   outlives `timeout`.
     @discardableResult
     static func run(
         _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
-        timeout: TimeInterval = 60
+        timeout: TimeInterval = 60, name: String? = nil
     ) throws -> String {
-        let name = (executable as NSString).lastPathComponent
+        let name = name ?? (executable as NSString).lastPathComponent
         let outcome: ChildProcess.Outcome
         do {
             outcome = try ChildProcess.run(
@@ -173,10 +166,10 @@ public final class ThrowawayPostgres: @unchecked Sendable {
                 environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
                 timeout: timeout)
         } catch let failure as ChildProcess.Failure {
-            throw StartError(description: failure.description)
+            throw StartError(description: "cannot run \(name): \(failure.description)")
         }
         guard outcome.status == 0 else {
-            let message = String(decoding: outcome.stderr, as: UTF8.self)
+            let message = String(decoding: outcome.stderr.isEmpty ? outcome.stdout : outcome.stderr, as: UTF8.self)
             throw StartError(description: "\(name) failed: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         return String(decoding: outcome.stdout, as: UTF8.self)

@@ -135,13 +135,13 @@ final class RevenueChangeTracker {
     private func compare(_ id: String, was: [RevenueContribution], now: [RevenueContribution]) throws(StoreError) {
         guard !previousLines.isEmpty else { return }
         // Only lines the previous report showed are compared (and summed).
-        for item in was where previousLines.contains(Self.line(item.key)) {
+        for item in was {
             let line = Self.line(item.key)
-            previousNet[line] = Money.sum(previousNet[line] ?? 0, item.net)
+            if previousLines.contains(line) { previousNet[line] = Money.sum(previousNet[line] ?? 0, item.net) }
         }
-        for item in now where previousLines.contains(Self.line(item.key)) {
+        for item in now {
             let line = Self.line(item.key)
-            currentNet[line] = Money.sum(currentNet[line] ?? 0, item.net)
+            if previousLines.contains(line) { currentNet[line] = Money.sum(currentNet[line] ?? 0, item.net) }
         }
         var lines = was.map { Self.line($0.key) }
         for item in now where !lines.contains(Self.line(item.key)) { lines.append(Self.line(item.key)) }

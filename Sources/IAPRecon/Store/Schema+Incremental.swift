@@ -96,7 +96,7 @@ extension Schema {
     static let resultIndexes = """
         CREATE INDEX transaction_results_by_next_change ON transaction_results(next_change_at)
             WHERE next_change_at IS NOT NULL;
-        CREATE INDEX revenue_parts_by_transaction ON revenue_parts(transaction_id, seq, gross_milli, refunds_milli);
+        \(revenuePartsByTransaction)
         CREATE INDEX ledger_events_by_day ON ledger_events(day);
         CREATE INDEX original_results_by_next_change ON original_results(next_change_at)
             WHERE next_change_at IS NOT NULL;

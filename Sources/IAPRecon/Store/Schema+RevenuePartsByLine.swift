@@ -13,6 +13,11 @@ extension Schema {
             ORDER BY day, product_id, currency, transaction_id, seq;
         DROP TABLE revenue_parts;
         ALTER TABLE revenue_parts_by_line_new RENAME TO revenue_parts;
-        CREATE INDEX revenue_parts_by_transaction ON revenue_parts(transaction_id, seq, gross_milli, refunds_milli);
+        \(revenuePartsByTransaction)
         """
+
+    /// The parts' reads by transaction: what changed, and the amounts `revenue_changes.csv` compares, without a
+    /// lookup in the table.
+    static let revenuePartsByTransaction =
+        "CREATE INDEX revenue_parts_by_transaction ON revenue_parts(transaction_id, seq, gross_milli, refunds_milli);"
 }

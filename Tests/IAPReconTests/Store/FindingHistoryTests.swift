@@ -41,8 +41,7 @@ import Testing
         // only t1 again.
         try await fixture.importLedger(twoUsers + filler + ["r3,u3,coins,t1,\(t0),0.99,USD,verified,\(t0),\(t0)"])
         let next = try await fixture.report(asOf: t0 + 3 * day)
-        let stages = next["stages"] as? [[String: Any]] ?? []
-        #expect((stages.first { $0["name"] as? String == "detect" }?["counts"] as? [String: Int])?["incremental"] == 1)
+        #expect(IncrementalStateTests().detect(next)["incremental"] == 1)
         let third = try findings(of: "u3")
         #expect(third.count == 2 && Set(third).isDisjoint(with: first))
         // The first two users find the new ones and the resolved ones.

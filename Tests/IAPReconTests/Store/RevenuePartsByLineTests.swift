@@ -39,10 +39,7 @@ import Testing
 
     /// `revenue_daily.csv` of a fresh store given `rows`, reported at `asOf`.
     func freshRevenue(_ rows: [String], asOf: Int64, label: String) async throws -> String {
-        let fresh = LedgerFixture(label)
-        try await fresh.importLedger(rows)
-        _ = try await fresh.report(asOf: asOf)
-        return try revenue(fresh)
+        try revenue(try await LedgerFixture.reported(label, rows, asOf: asOf))
     }
 
     /// How the store keeps the parts, read without opening it as a store (which upgrades it).
@@ -89,9 +86,7 @@ import Testing
                 + "2026-11-18T09:10:00Z,2026-11-18T09:10:01Z"
         }
         let first = IncrementalStateTests.rows + huge.dropLast()
-        let fixture = LedgerFixture("parts-by-line-overflow")
-        try await fixture.importLedger(first)
-        _ = try await fixture.report(asOf: Self.asOf)
+        let fixture = try await LedgerFixture.reported("parts-by-line-overflow", first, asOf: Self.asOf)
         let night = IncrementalStateTests.rows + huge
         try await fixture.importLedger(night)
         let run = try await fixture.report(asOf: Self.asOf + Self.day)
@@ -104,15 +99,15 @@ import Testing
 }
 
 extension LedgerFixture {
-    /// A store that imported `rows` and reported as of `asOf`, then rewritten with `sql`: made what an earlier version
-    /// left, for a test of its upgrade.
-    static func reported(_ name: String, _ rows: [String], asOf: Int64, thenRewritten sql: String) async throws
-        -> LedgerFixture
+    /// A store that imported `rows` and reported as of `asOf`; then rewritten with `sql`, if given: made what an
+    /// earlier version left, for a test of its upgrade.
+    static func reported(_ name: String, _ rows: [String], asOf: Int64, thenRewritten sql: String? = nil)
+        async throws -> LedgerFixture
     {
         let fixture = LedgerFixture(name)
         try await fixture.importLedger(rows)
         _ = try await fixture.report(asOf: asOf)
-        try ReconStore(path: fixture.dir.file("s.sqlite")).db.execute(sql)
+        if let sql { try ReconStore(path: fixture.dir.file("s.sqlite")).db.execute(sql) }
         return fixture
     }
 }

@@ -52,19 +52,22 @@ public struct CSVTable: Sendable, Hashable {
     /// Appends a field, quoted when it holds a comma, quote, line break or edge blanks (a quote
     /// inside is doubled).
     static func appendField(_ text: String, to out: inout [UInt8]) {
-        let bytes = text.utf8
-        let needs =
-            bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-            || text.first == " " || text.last == " "
-        guard needs else {
-            out.append(contentsOf: bytes)
-            return
+        // A plain space only: a space that a combining mark follows is another character.
+        let edgeBlank = (text.utf8.first == 0x20 && text.first == " ") || (text.utf8.last == 0x20 && text.last == " ")
+        var text = text
+        text.withUTF8 { bytes in
+            // Scanned as contiguous bytes: this runs for every field of every row.
+            let needs = edgeBlank || bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            guard needs else {
+                out.append(contentsOf: bytes)
+                return
+            }
+            out.append(0x22)
+            for byte in bytes {
+                out.append(byte)
+                if byte == 0x22 { out.append(0x22) }
+            }
+            out.append(0x22)
         }
-        out.append(0x22)
-        for byte in bytes {
-            out.append(byte)
-            if byte == 0x22 { out.append(0x22) }
-        }
-        out.append(0x22)
     }
 }

@@ -338,11 +338,12 @@ final class XLSXWorkbook {
     /// Calls `body` with a NUL-terminated copy of `text` from which embedded NULs are removed
     /// (a C string would silently end at the first one).
     static func withSafeCString<R>(_ text: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        if text.utf8.contains(0) {
+        try text.withCString { cString in
+            // The C string is as long as the text unless a NUL ends it early (`strlen` scans it fast).
+            if strlen(cString) == text.utf8.count { return try body(cString) }
             let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\0" }))
             return try cleaned.withCString(body)
         }
-        return try text.withCString(body)
     }
 
     /// `lxw_strerror`'s text for `code`.

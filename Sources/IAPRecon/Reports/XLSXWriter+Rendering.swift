@@ -36,12 +36,13 @@ extension XLSXWriter {
     ) throws -> [XLSXWarning] {
         let decimalPercentColumns = percentColumnsWithDecimals(of: sheet)
         var widths = ColumnWidths(given: sheet.columnWidths)
+        var currencies = CurrencyFormats()
         func add(_ row: XLSXRow, at rowIndex: Int) throws {
             for (columnIndex, cell) in row.cells.enumerated() {
                 try write(
                     cell, style: row.style, row: rowIndex, column: columnIndex,
                     percentFormat: decimalPercentColumns.contains(columnIndex) ? "0.0%" : "0%",
-                    sheet: worksheet, workbook)
+                    currencies: &currencies, sheet: worksheet, workbook)
             }
             widths.add(row, isHeader: rowIndex == sheet.headerRow)
         }
@@ -102,7 +103,7 @@ extension XLSXWriter {
 
     static func write(
         _ cell: XLSXCell, style: XLSXRowStyle, row: Int, column: Int, percentFormat: String,
-        sheet: XLSXWorkbook.Worksheet, _ workbook: XLSXWorkbook
+        currencies: inout CurrencyFormats, sheet: XLSXWorkbook.Worksheet, _ workbook: XLSXWorkbook
     ) throws {
         let plain = XLSXWorkbook.CellFormat(style: style)
         switch cell {
@@ -121,13 +122,13 @@ extension XLSXWriter {
             }
         case .money(let money), .amount(let money):
             // Round to the currency's own decimals first, so Excel's sums match the CSV's.
-            let decimals = Currency.lookup(money.currency)?.decimals ?? 2
-            let shown = Double(Money.format(milliunits: money.milliunits, decimals: decimals)) ?? 0
+            let formats = currencies.formats(of: money.currency)
+            let shown = shownValue(money.milliunits, decimals: formats.decimals)
             let numberFormat: String
             if case .money = cell {
-                numberFormat = moneyFormat(money.currency)
+                numberFormat = formats.money
             } else {
-                numberFormat = amountFormat(money.currency)
+                numberFormat = formats.amount
             }
             try workbook.writeNumber(
                 shown, row: row, column: column, in: sheet, format: .init(style: style, numberFormat: numberFormat))

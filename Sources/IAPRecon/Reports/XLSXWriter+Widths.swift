@@ -6,7 +6,9 @@ extension XLSXWriter {
     static func displayWidth(_ text: String) -> Int {
         // Most cells are one line of ASCII: one column per byte (every byte is a character; no
         // line breaks, 0x0A–0x0D).
-        if text.utf8.allSatisfy({ $0 < 0x80 && !(0x0A...0x0D).contains($0) }) { return text.utf8.count }
+        var text = text
+        let plain = text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 && !(0x0A...0x0D).contains($0) } }
+        if plain { return text.utf8.count }
         return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
             line.reduce(0) { total, character in
                 total + (character.unicodeScalars.first.map(isWide) == true ? 2 : 1)

@@ -33,4 +33,23 @@ extension XLSXWriterTests {
         #expect(XLSXWorkbook.columnName(16_383) == "XFD")
         #expect(XLSXError.oneLine("a\nb\rc") == "a b c")
     }
+
+    /// A money cell's number is the one its text parses to: rounded half away from zero to the currency's decimals.
+    @Test(arguments: [0, 2, 3])
+    func aMoneyCellHoldsTheNumberItsTextParsesTo(decimals: Int) {
+        var values: [Int64] = [
+            0, 1, -1, 4, 5, -5, 994, 995, -995, 35_990, 1_234_567_500, -1_234_567_505, 9_007_199_254_740_991,
+            9_007_199_254_740_993_000, .max, .min, .max - 499, .min + 500,
+        ]
+        var generator = SplitMix64(seed: 53)
+        for _ in 0..<20_000 {
+            values.append(Int64.random(in: -10_000_000_000_000...10_000_000_000_000, using: &generator))
+        }
+        for _ in 0..<2_000 { values.append(Int64.random(in: .min ... .max, using: &generator)) }
+        for milliunits in values {
+            let parsed = Double(Money.format(milliunits: milliunits, decimals: decimals))
+            #expect(
+                XLSXWriter.shownValue(milliunits, decimals: decimals).bitPattern == parsed?.bitPattern, "\(milliunits)")
+        }
+    }
 }

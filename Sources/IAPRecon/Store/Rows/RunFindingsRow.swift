@@ -6,6 +6,7 @@ enum RunFindingsRow {
 
     /// Joins a finding's users in the table: a character no user id holds, so each comes back as it was.
     static let userSeparator = "\u{1F}"
+    private static let userSeparatorByte: UInt8 = 0x1F
 
     /// The columns, for the table aliased `r`; `?1` is the run's as-of.
     static let columns = """
@@ -23,8 +24,14 @@ enum RunFindingsRow {
     static func read(_ statement: SQLiteStatement) -> FindingHistory? {
         let row = SQLiteRow(statement, table: table)
         let users = row.text("user_ids")
-        let userIDs = users.isEmpty ? [] : users.split(separator: userSeparator, omittingEmptySubsequences: false)
-        guard let finding = FindingsRow.finding(row, userIDs: userIDs.map(String.init)) else { return nil }
+        // Split on the separator's one byte: a control character is a character of its own, so this
+        // is the split by character, without breaking the text into characters.
+        let userIDs =
+            users.isEmpty
+            ? []
+            : users.utf8.split(separator: userSeparatorByte, omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
+        guard let finding = FindingsRow.finding(row, userIDs: userIDs) else { return nil }
         return FindingHistory(
             finding: finding, firstSeenAt: row.int64("first_seen_at"), lastSeenAt: row.int64("last_seen_at"),
             resolvedAt: nil, isNew: row.int64("is_new") != 0)

@@ -111,3 +111,23 @@ for name in sorted(set(os.listdir(a)) | set(os.listdir(b))):
 sys.exit(1 if differ else 0)
 PY
 }
+
+# xlsx_floor WORKBOOK SHEET...: writes the named sheets' cells again with libxlsxwriter alone (scripts/xlsx_floor.c,
+# compiled into $DATA/xlsx-floor) and sets M_WALL: the least any report writing those cells with libxlsxwriter can
+# take. Sets M_WALL empty, with a message, when no C compiler is found.
+xlsx_floor() {
+    local workbook=$1 dir="$DATA/xlsx-floor"; shift
+    mkdir -p "$dir"
+    if [ ! -x "$dir/xlsx_floor" ] || [ scripts/xlsx_floor.c -nt "$dir/xlsx_floor" ]; then
+        local compiler=${CC:-$(command -v cc || command -v clang || echo cc)}
+        if ! "$compiler" -O2 -o "$dir/xlsx_floor" scripts/xlsx_floor.c -lxlsxwriter 2>>"$DATA/bench.log"; then
+            echo "the workbook's floor skipped: scripts/xlsx_floor.c did not compile (see $DATA/bench.log)"
+            M_WALL=""
+            return
+        fi
+    fi
+    rm -f "$dir"/*.cells
+    python3 scripts/xlsx_floor_cells.py "$workbook" "$dir" "$@" >/dev/null
+    measure_run "$dir/xlsx_floor" "$dir/floor.xlsx" "$dir"/*.cells
+    rm -f "$dir"/*.cells "$dir/floor.xlsx"
+}

@@ -88,14 +88,18 @@ public struct Money: Sendable, Hashable, Comparable {
         return Money.format(milliunits: milliunits, decimals: decimals)
     }
 
+    /// The magnitude of `milliunits` in units of `decimals` fractional digits (0...3), rounded half away from zero:
+    /// the digits ``format(milliunits:decimals:)`` writes.
+    static func roundedUnits(milliunits: Int64, decimals: Int) -> UInt64 {
+        var divisor: UInt64 = 1
+        for _ in 0..<(3 - decimals) { divisor *= 10 }
+        return (milliunits.magnitude + divisor / 2) / divisor
+    }
+
     /// Formats `milliunits` with `decimals` fractional digits, rounding half away from zero.
     public static func format(milliunits: Int64, decimals: Int) -> String {
-        let dropped = 3 - decimals
-        var divisor: Int64 = 1
-        for _ in 0..<dropped { divisor *= 10 }
         let negative = milliunits < 0
-        let magnitude = milliunits.magnitude
-        let units = (magnitude + UInt64(divisor) / 2) / UInt64(divisor)
+        let units = roundedUnits(milliunits: milliunits, decimals: decimals)
         var unitDivisor: UInt64 = 1
         for _ in 0..<decimals { unitDivisor *= 10 }
         let whole = units / unitDivisor

@@ -31,9 +31,7 @@ extension XLSXWriter {
     /// Below 2^53 units both the units and the power of ten are exact doubles, and IEEE division rounds their
     /// quotient correctly, as parsing the decimal text does; larger amounts are parsed from the text.
     static func shownValue(_ milliunits: Int64, decimals: Int) -> Double {
-        var divisor: UInt64 = 1
-        for _ in 0..<(3 - decimals) { divisor *= 10 }
-        let units = (milliunits.magnitude + divisor / 2) / divisor
+        let units = Money.roundedUnits(milliunits: milliunits, decimals: decimals)
         guard units < 1 << 53 else { return Double(Money.format(milliunits: milliunits, decimals: decimals)) ?? 0 }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }

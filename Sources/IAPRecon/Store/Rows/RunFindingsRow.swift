@@ -6,7 +6,7 @@ enum RunFindingsRow {
 
     /// Joins a finding's users in the table: a character no user id holds, so each comes back as it was.
     static let userSeparator = "\u{1F}"
-    private static let userSeparatorByte: UInt8 = 0x1F
+    private static let userSeparatorByte = Array(userSeparator.utf8)[0]
 
     /// The columns, for the table aliased `r`; `?1` is the run's as-of.
     static let columns = """

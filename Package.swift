@@ -38,12 +38,18 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // The layers, bottom up: each target depends only on the ones above it in this list, so the compiler
+        // refuses a backward edge. Data flows import → verify → detect → report; `IAPRecon` composes them.
+        // The values every layer speaks: money, ids, time, transactions, findings, run records.
         .target(
-            name: "IAPRecon",
+            name: "ReconModel",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        // Apple's data: receipts, JWS and its chain, signed notifications, and the App Store clients.
+        .target(
+            name: "AppleData",
             dependencies: [
-                "CSQLite",
-                "CXlsxWriter",
-                "CZlib",
+                "ReconModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -53,6 +59,66 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // The store: schema, migrations and what each stage reads and writes, over SQLite.
+        .target(
+            name: "ReconStorage",
+            dependencies: [
+                "ReconModel", "AppleData", "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Import: the ledger (files or the backend's PostgreSQL), receipts, notifications, Apple's reports.
+        .target(
+            name: "ReconImport",
+            dependencies: [
+                "ReconModel", "AppleData", "ReconStorage", "CZlib",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Verify: decode the stored receipts and ask Apple about the pending ones.
+        .target(
+            name: "ReconVerify",
+            dependencies: [
+                "ReconModel", "AppleData", "ReconStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Detect: the detectors, revenue, Apple's reports beside the ledger, and the detection engine.
+        .target(
+            name: "ReconFindings",
+            dependencies: [
+                "ReconModel", "AppleData", "ReconStorage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Report: the CSV files and the workbook (libxlsxwriter).
+        .target(
+            name: "ReconReports",
+            dependencies: [
+                "ReconModel", "ReconStorage", "ReconFindings", "CXlsxWriter",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Support's answer to "I paid and got nothing", read from the store.
+        .target(
+            name: "ReconLookup",
+            dependencies: ["ReconModel", "ReconStorage", "ReconFindings"]
+        ),
+        // The composition root: settings, and the commands that sequence the stages.
+        .target(
+            name: "IAPRecon",
+            dependencies: [
+                "ReconModel", "AppleData", "ReconStorage", "ReconImport", "ReconVerify", "ReconFindings",
+                "ReconReports", "ReconLookup",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

@@ -3,7 +3,15 @@ import IAPReconTestSupport
 import Testing
 
 @testable import AppStoreSimulator
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The simulator's Financial Reports: Apple's layout, read back by the importer's own parser, with
 /// VAT-correct partner shares, for one fiscal month and nothing outside it.

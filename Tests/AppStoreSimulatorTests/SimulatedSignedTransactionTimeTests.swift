@@ -2,7 +2,15 @@ import Foundation
 import Testing
 
 @testable import AppStoreSimulator
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The simulator's signed transactions tell the truth in time: one Apple signs at T shows a refund only once it was
 /// made, and no longer once Apple reversed it ("Apple's latest signed word": after a reversal Apple signs the

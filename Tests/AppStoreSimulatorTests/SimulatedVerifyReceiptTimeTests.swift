@@ -2,7 +2,15 @@ import Foundation
 import Testing
 
 @testable import AppStoreSimulator
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The simulator's verifyReceipt tells the truth in time: an answer made at T shows a refund, a reversal or an
 /// upgrade only once it happened, and the fields Apple documents for `in_app` / `latest_receipt_info`

@@ -4,7 +4,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `verify` and `run` sweep subscription statuses only with App Store Server API credentials, and say what the sweep
 /// did in their summary lines and in `run.json`.

@@ -4,7 +4,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The subscription status sweep of `verify` and `run` (CONTRACT §3 subscriptions) against the simulator: which
 /// subscriptions it asks about, what it keeps, and what it does when Apple says nothing usable.

@@ -2,7 +2,15 @@ import AppStoreSimulator
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// A row whose transaction a valid answer does not list (a finished consumable, a JWS for
 /// another purchase) is settled by Get Transaction Info where credentials exist, never marked

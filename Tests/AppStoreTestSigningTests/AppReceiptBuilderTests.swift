@@ -2,7 +2,15 @@ import Foundation
 import Testing
 
 @testable import AppStoreTestSigning
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Receipts the simulator and demo hand out read back through the real decoder.
 @Suite struct AppReceiptBuilderTests {

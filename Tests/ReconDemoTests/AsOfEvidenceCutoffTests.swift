@@ -4,7 +4,15 @@ import IAPReconTestSupport
 import ReconDemo
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `--as-of` as a cut-off for evidence (CONTRACT §5: what was "learned after it does not enter that report"): a
 /// `verify` after the as-of (verifications, Get Transaction Info answers, the notification history sweep) changes

@@ -6,7 +6,15 @@ import ReconDemo
 import Synchronization
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The reliability suite's fault matrix: `verify` over the demo store while Apple misbehaves on every request to
 /// verifyReceipt and the Server API.

@@ -4,7 +4,15 @@ import IAPReconTestSupport
 import ReconDemo
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// An incremental report (CONTRACT §5 "Incremental reports") writes what a report judging every transaction writes,
 /// byte for byte: the same nights run on two stores, one reporting incrementally, the other with `--full`.

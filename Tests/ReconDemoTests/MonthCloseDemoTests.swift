@@ -5,7 +5,15 @@ import Logging
 import ReconDemo
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The simulator's Financial Reports and payment summary of the demo's last closed fiscal month,
 /// reconciled against the demo's ledger by the real nightly job: exactly the two disagreements the

@@ -5,7 +5,15 @@ import Logging
 import ReconDemo
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The simulator's Summary Sales Reports of its own dataset, reconciled against the demo's
 /// ledger by the real nightly job.

@@ -5,7 +5,15 @@ import Logging
 import ReconDemo
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `verify` end to end: the real clients against the simulator on 127.0.0.1, on the demo's
 /// generated store (every receipt format, rows without receipts, orphan receipts).

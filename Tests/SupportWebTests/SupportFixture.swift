@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Logging
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The support desk's store (``SupportDeskStore``) for the web view, plus a user and a product whose ids, as the
 /// backend exported them, hold markup.

@@ -5,7 +5,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 @testable import SupportWeb
 
 /// The support web view in-process (CONTRACT §6): the search form, the answer page, the JSON API,

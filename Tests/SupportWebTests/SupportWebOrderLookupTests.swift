@@ -8,7 +8,15 @@ import ReconDemo
 import SupportWeb
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The web view's order-id search asks Apple's Look Up Order ID (here the simulator) exactly
 /// as `lookup --order-id` does, and answers with the same bytes.

@@ -1,4 +1,12 @@
+import AppleData
 import Foundation
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
 
 /// The `--config FILE` format: one JSON object whose keys are the long option names (``ReconConfig/keys``),
 /// decoded onto a ``ReconConfig`` that carries the defaults.
@@ -47,29 +55,29 @@ public enum ConfigFile {
     }
 
     /// A value the file holds that is not what its key takes.
-    struct KeyProblem: Error {
-        var key: String
-        var value: String
-        var expected: String
+    package struct KeyProblem: Error {
+        package var key: String
+        package var value: String
+        package var expected: String
     }
 
     /// A key the format does not have.
-    struct UnknownKey: Error {
-        var key: String
+    package struct UnknownKey: Error {
+        package var key: String
     }
 
-    struct CodingName: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    package struct CodingName: CodingKey {
+        package var stringValue: String
+        package var intValue: Int? { nil }
+        package init(stringValue: String) { self.stringValue = stringValue }
+        package init?(intValue: Int) { nil }
     }
 
     /// The file's values in the order of ``ReconConfig/keys``, each in the shape its key takes.
-    struct Values: Decodable {
-        var inputs: [(ReconConfig.Key, ReconConfig.Input)] = []
+    package struct Values: Decodable {
+        package var inputs: [(ReconConfig.Key, ReconConfig.Input)] = []
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingName.self)
             let known = Set(ReconConfig.keys.map(\.name))
             for name in c.allKeys.map(\.stringValue).sorted() where !known.contains(name) {
@@ -84,7 +92,7 @@ public enum ConfigFile {
 
         /// A value in its key's shape: a list for a list, a boolean for a flag, else text (a number is taken as its
         /// text).
-        static func input(
+        package static func input(
             _ c: KeyedDecodingContainer<CodingName>, _ name: CodingName, for key: ReconConfig.Key
         ) throws -> ReconConfig.Input {
             switch key.kind {
@@ -102,7 +110,7 @@ public enum ConfigFile {
         }
 
         /// What kind of JSON value a key holds, for an error line (never the value: it may be a secret).
-        static func shown(_ c: KeyedDecodingContainer<CodingName>, _ name: CodingName) -> String {
+        package static func shown(_ c: KeyedDecodingContainer<CodingName>, _ name: CodingName) -> String {
             if (try? c.decodeNil(forKey: name)) == true { return "null" }
             if (try? c.decode(Bool.self, forKey: name)) != nil { return "a boolean" }
             if (try? c.decode([String: Int].self, forKey: name)) != nil { return "an object" }

@@ -1,4 +1,12 @@
+import AppleData
 import Foundation
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
 
 /// The backend's PostgreSQL as an input (CONTRACT §1.7), as given: `--source-db URL` and one query per
 /// input, by flags or the config file's keys of the same names (rows of ``ReconConfig/keys``).
@@ -22,7 +30,7 @@ public struct DatabaseSourceConfig: Sendable, Hashable {
 
     /// The queries as given, by input, in the order an import reads them (the catalog first,
     /// then receipts, the ledger, entitlements, notifications: as files are).
-    var queries: [(kind: InputKind, text: String)] {
+    package var queries: [(kind: InputKind, text: String)] {
         [
             (.products, productsQuery), (.receipts, receiptsQuery), (.transactions, transactionsQuery),
             (.entitlements, entitlementsQuery), (.notifications, notificationsQuery),

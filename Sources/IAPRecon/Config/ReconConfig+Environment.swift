@@ -1,9 +1,18 @@
+import AppleData
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
+
 /// The environment layer: secrets, credentials and the `serve` token, each read from one variable.
 extension ReconConfig {
     /// An environment variable and the setting it fills.
     public struct EnvironmentVariable: Sendable {
         public let name: String
-        let setting: WritableKeyPath<ReconConfig, String?> & Sendable
+        package let setting: WritableKeyPath<ReconConfig, String?> & Sendable
     }
 
     /// The variable holding the `serve` token.

@@ -1,3 +1,12 @@
+import AppleData
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
+
 /// Every setting a config file key or a flag may set, each written once: its name, what it sets, how its text is
 /// read and checked, and which ``ReconConfig`` property holds it (whose initial value is the default).
 ///
@@ -10,11 +19,11 @@ extension ReconConfig {
         public let name: String
         /// What it sets, as the flag's help says it (without the default).
         public let summary: String
-        let kind: Kind
+        package let kind: Kind
         /// The default in words when it is not a value (`never`, `Apple's roots`); nil: the property's value.
-        let defaultWords: String?
+        package let defaultWords: String?
 
-        init(_ name: String, _ summary: String, _ kind: Kind, default defaultWords: String? = nil) {
+        package init(_ name: String, _ summary: String, _ kind: Kind, default defaultWords: String? = nil) {
             self.name = name
             self.summary = summary
             self.kind = kind
@@ -23,7 +32,7 @@ extension ReconConfig {
     }
 
     /// How a setting's text is read, and where it goes.
-    enum Kind {
+    package enum Kind {
         /// `version`: must be ``ConfigFile/currentVersion``.
         case version
         /// Any text (time zones and URLs are checked by ``ReconConfig/checked()``).
@@ -168,7 +177,7 @@ extension ReconConfig.Key {
     }
 
     /// What a value must look like, for an error line.
-    var expected: String {
+    package var expected: String {
         switch kind {
         case .version: return "\(ConfigFile.currentVersion), the format this program reads"
         case .text, .optionalText: return "a string"
@@ -231,7 +240,7 @@ extension ReconConfig.Key {
     /// Checks the value `config` holds for this setting (a duration of zero or more, a number in range).
     ///
     /// - Throws: ``ConfigError`` naming the key.
-    func check(_ config: ReconConfig) throws(ConfigError) {
+    package func check(_ config: ReconConfig) throws(ConfigError) {
         switch kind {
         case .duration(let path):
             let millis = config[keyPath: path]

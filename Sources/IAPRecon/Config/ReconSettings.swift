@@ -1,4 +1,12 @@
+import AppleData
 import Foundation
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
 
 /// A command's configuration, checked once and typed: what every stage reads.
 ///
@@ -179,10 +187,10 @@ extension ReconConfig {
         Timestamp.parse(text + "T00:00:00Z") ?? Timestamp.parse(text)
     }
 
-    static let ledgerStartExpected = "a date like 2026-01-01 or an ISO 8601 time"
+    package static let ledgerStartExpected = "a date like 2026-01-01 or an ISO 8601 time"
 
     /// Day number (since 1970-01-01) of a `yyyy-MM-dd` bound.
-    static func day(_ text: String, key: String) throws(ConfigError) -> Int {
+    package static func day(_ text: String, key: String) throws(ConfigError) -> Int {
         guard let millis = Timestamp.parse(text + "T00:00:00Z") else {
             throw .invalid(key: key, value: text, expected: "a date like 2026-11-20")
         }

@@ -1,5 +1,13 @@
+import AppleData
 import Foundation
 import Logging
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
 
 /// The commands, one call each. The executable parses flags into a ``ReconConfig``, builds the
 /// ``ReconDependencies`` and calls one of these; the tests call the same.

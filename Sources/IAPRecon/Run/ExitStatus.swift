@@ -1,4 +1,12 @@
+import AppleData
 import Foundation
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
 
 /// How a command ends (CONTRACT §2): the process exit code.
 public enum ExitStatus: Int32, Sendable, CaseIterable {

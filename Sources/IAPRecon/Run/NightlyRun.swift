@@ -1,13 +1,21 @@
+import AppleData
 import Foundation
 import Logging
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
 
 /// `iap-recon run`, the nightly job: import → decode → verify → detect → report, recorded as one run under the
 /// store's lock.
 ///
 /// `report` is the same run without import and network.
 public struct NightlyRun {
-    let deps: ReconDependencies
-    var progress: RunProgress?
+    package let deps: ReconDependencies
+    package var progress: RunProgress?
 
     public init(_ deps: ReconDependencies, progress: RunProgress? = nil) {
         self.deps = deps
@@ -54,17 +62,18 @@ public struct NightlyRun {
 
     /// The common end of `run` and `report`: detect, write the reports, complete the run, and
     /// decide how the command ends.
-    func detectAndReport(_ recorder: RunRecorder) throws -> CommandOutput {
+    package func detectAndReport(_ recorder: RunRecorder) throws -> CommandOutput {
+        let engine = deps.detectionEngine()
         let detected = try recorder.stage(
             "detect",
             counts: {
                 [
                     "findings": $0.findings.totals.count, "transactions_judged": $0.judgedTransactions,
-                    "incremental": $0.plan.everything ? 0 : 1,
+                    "incremental": $0.judgedEverything ? 0 : 1,
                 ]
             }
         ) {
-            try detect(asOf: recorder.asOf, runID: recorder.runID)
+            try engine.detect(asOf: recorder.asOf, runID: recorder.runID)
         }
         let findings = detected.findings
 
@@ -78,7 +87,7 @@ public struct NightlyRun {
             timer.lap("assemble")
             try reportStage.write(&report, store: deps.store)
             timer.lap("files")
-            try reportStage.recordShown(report, keeping: detected, store: deps.store)
+            try engine.commit(detected, asOf: report.asOf)
             timer.lap("keep what was shown")
             return report
         }
@@ -95,32 +104,9 @@ public struct NightlyRun {
     }
 }
 
-extension NightlyRun {
-    /// What the detect stage produced: the findings as recorded (kept in the store, counted here), and revenue and
-    /// the sales reconciliation accumulated from the same pass over the store.
-    public struct Detection {
-        public var findings: ReportStage.RecordedFindings
-        public var revenue: RevenueBuilder
-        /// Apple's Summary Sales Reports beside the ledger; nil when no report covers a day that
-        /// ended by `asOf`.
-        public var sales: SalesReconciliationReport?
-        /// Apple's Financial Reports beside the ledger and the payments; nil when no report covers a
-        /// fiscal month that ended by `asOf`.
-        public var monthClose: MonthCloseReport?
-        /// The entitlements beside Apple's state of their subscriptions; nil when none is in the store.
-        public var subscriptions: SubscriptionsReport?
-        /// How the transactions were judged, and what the store keeps of them once the report is written.
-        var plan: TransactionPlan
-        /// The counts beside the revenue lines, with how many transactions make up each currency's.
-        var revenueCounters: RevenueCounters
-        /// How many transaction groups were judged (every one, or only those that could have changed).
-        var judgedTransactions: Int
-    }
-}
-
 extension VerifyStageSummary {
     /// The counts a run record keeps for the verify stage.
-    var counts: [String: Int] {
+    package var counts: [String: Int] {
         var counts = [
             "receipts_decoded": receiptsDecoded, "verified": verified, "invalid": invalid, "unreachable": unreachable,
             "no_evidence": noEvidence, "requests": requests,

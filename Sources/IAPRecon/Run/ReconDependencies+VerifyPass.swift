@@ -1,3 +1,12 @@
+import AppleData
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
+
 /// The decode and verify pass `verify` and `run` share.
 extension ReconDependencies {
     /// Decodes every receipt offline, then re-verifies every pending transaction with Apple, in `recorder`'s run;
@@ -6,7 +15,7 @@ extension ReconDependencies {
     /// - Parameter decodingRecordedAs: the run-record entry decoding is timed under: `verify` records it as a
     ///   `decode` stage of its own, the nightly run folds it into its `verify` entry (each record's shape is kept
     ///   as `run.json` readers know it).
-    func decodeAndVerify(
+    package func decodeAndVerify(
         _ recorder: RunRecorder, decodingRecordedAs decodingEntry: String, progress: RunProgress?
     ) async throws -> VerifyStageSummary {
         let run = recorder.context

@@ -1,5 +1,13 @@
+import AppleData
 import Foundation
 import Logging
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
 
 /// The composition root: everything a command works with, built in one place from validated settings — the store,
 /// the one clock, the trust store, the logger, the HTTP transport and the Apple clients.
@@ -53,41 +61,41 @@ public final class ReconDependencies {
     /// The store's exclusive lock for `command`; every command that writes the store takes it.
     ///
     /// - Throws: ``StoreError/locked(holder:)`` naming the holder when another process has it.
-    func lock(_ command: String) throws -> RunLock {
+    package func lock(_ command: String) throws -> RunLock {
         let holder = "iap-recon \(command) (pid \(getpid())) since \(Timestamp.iso(clock.nowMillis()))"
         return try RunLock(storePath: settings.databasePath, holder: holder)
     }
 
     // MARK: Stages
 
-    func importStage(progress: RunProgress?) -> ImportStage {
+    package func importStage(progress: RunProgress?) -> ImportStage {
         ImportStage(
             store: store, notifications: NotificationImporter(check: notificationCheck()),
             progress: progress.map { report in { _, rows in report("import", rows, 0) } })
     }
 
     /// Checks App Store Server Notifications against the trust store and the app's bundle ids.
-    func notificationCheck() -> NotificationCheck {
+    package func notificationCheck() -> NotificationCheck {
         NotificationCheck(trust: trust, bundleIDs: Set(settings.bundleIDs), clock: clock)
     }
 
     /// The Get Notification History sweep over `client`; its "now" is the run's (``RunContext/appleNow()``).
-    func notificationSweep(_ client: AppStoreServerAPIClient) -> NotificationHistorySweep {
+    package func notificationSweep(_ client: AppStoreServerAPIClient) -> NotificationHistorySweep {
         NotificationHistorySweep(client: client, check: notificationCheck(), historyDays: settings.historyDays)
     }
 
     /// The subscription status sweep over `client`, checking Apple's JWS with the notifications' verifier.
-    func subscriptionSweep(_ client: AppStoreServerAPIClient) -> SubscriptionStatusSweep {
+    package func subscriptionSweep(_ client: AppStoreServerAPIClient) -> SubscriptionStatusSweep {
         SubscriptionStatusSweep(
             client: client, verifier: notificationCheck().verifier,
             lookbackMillis: settings.entitlementLookback.inMilliseconds, concurrency: settings.endpoints.concurrency)
     }
 
-    func decodeStage() -> DecodeStage {
+    package func decodeStage() -> DecodeStage {
         DecodeStage(decoder: ReceiptDecoder(trust: trust, expectedBundleIDs: Set(settings.bundleIDs), clock: clock))
     }
 
-    func verifyStage(_ apple: AppleClients) -> VerifyStage {
+    package func verifyStage(_ apple: AppleClients) -> VerifyStage {
         var stage = VerifyStage(
             verifyReceipt: apple.verifyReceipt, serverAPI: apple.serverAPI, signedData: apple.signedData,
             bundleIDs: Set(settings.bundleIDs), concurrency: settings.endpoints.concurrency)
@@ -97,46 +105,9 @@ public final class ReconDependencies {
         return stage
     }
 
-    /// The detection thresholds at `asOf`, with the store's catalog.
-    func detectStage(asOf: Int64) throws -> DetectStage {
-        var context = settings.detectionContext(asOf: asOf, catalog: try store.catalog())
-        context.samePurchase = try store.samePurchaseIndex()
-        return DetectStage(context: context)
-    }
-
-    /// The sales reconciliation detection runs with (`context`: its as-of, catalog and bundle ids): the store's
-    /// sales report days and rows, in the sales reports' time zone; the ledger side is added during detection.
-    ///
-    /// Returns Apple's rows too (their developer proceeds price the revenue lines), and the stored days (whether a
-    /// Sales Report is in the store).
-    func salesReconciliation(_ context: DetectionContext) throws -> (
-        reconciliation: SalesReconciliation, rows: [SalesReportRow], days: [Int]
-    ) {
-        let days = try store.salesReportDays()
-        let rows = days.isEmpty ? [] : try store.salesReportRows()
-        return (
-            SalesReconciliation(
-                timeZone: settings.salesReportTimeZone, days: days, apple: rows, asOf: context.asOf,
-                app: SalesReportApp(context)), rows, days
-        )
-    }
-
-    /// Apple's proceeds per unit (the Financial Reports' partner shares, then the Sales Reports' developer proceeds
-    /// of `sales`) and the Financial Reports beside the ledger at `asOf`, from the store's reports.
-    ///
-    /// The ledger side is added during detection. Nil reconciliation when no Financial Report is stored.
-    func financialReconciliation(asOf: Int64, context: DetectionContext, sales: [SalesReportRow]) throws -> (
-        proceeds: AppleProceeds, reconciliation: FinancialReconciliation?, periods: [FiscalPeriod]
-    ) {
-        var proceeds = AppleProceeds(timeZone: settings.salesReportTimeZone)
-        proceeds.add(sales: sales)
-        guard try store.hasFinancialReports() else { return (proceeds, nil, []) }
-        let rows = try store.financialReportRows()
-        proceeds.add(financial: rows)
-        let reconciliation = FinancialReconciliation(
-            timeZone: settings.salesReportTimeZone, rows: rows, asOf: asOf, app: SalesReportApp(context),
-            pricer: ProceedsPricer(context: context, appleProceeds: proceeds))
-        return (proceeds, reconciliation, Array(Set(rows.map(\.period))).sorted())
+    /// The detect stage's engine over this root's store, clock and logger.
+    public func detectionEngine() -> DetectionEngine {
+        DetectionEngine(settings: settings.detection, store: store, clock: clock, logger: logger)
     }
 
     public func reportStage() -> ReportStage {
@@ -161,7 +132,7 @@ public final class ReconDependencies {
     ///
     /// - Throws: ``ConfigError`` when a client cannot be built (e.g. an unreadable `.p8`), or
     ///   what `body` throws.
-    func withAppleClients<T>(_ body: (AppleClients) async throws -> T) async throws -> T {
+    package func withAppleClients<T>(_ body: (AppleClients) async throws -> T) async throws -> T {
         if let transport { return try await body(try appleClients(over: transport)) }
         let timeout = settings.endpoints.requestTimeout.inMilliseconds
         let owned = AsyncHTTPTransport(

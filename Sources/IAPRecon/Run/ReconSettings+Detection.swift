@@ -1,12 +1,19 @@
-/// The composition root's side of detection: the validated settings become a ``DetectionContext``.
+/// The composition root's side of detection: the validated settings become the engine's ``DetectionSettings``.
 extension ReconSettings {
+    /// What detection reads of these settings.
+    public var detection: DetectionSettings {
+        DetectionSettings(
+            timeZone: timeZone, salesReportTimeZone: salesReportTimeZone, revenueFrom: revenueDays.from,
+            revenueTo: revenueDays.to, deliveryGraceMillis: deliveryGrace.inMilliseconds,
+            finishGraceMillis: finishGrace.inMilliseconds, pendingLimitMillis: pendingLimit.inMilliseconds,
+            bundleIDs: bundleIDs, ledgerStart: ledgerStart,
+            entitlementLookbackMillis: entitlementLookback.inMilliseconds,
+            entitlementToleranceMillis: entitlementTolerance.inMilliseconds, fullReport: fullReport,
+            incrementalLimitPercent: incrementalLimitPercent)
+    }
+
     /// The detection thresholds at `asOf` with `catalog`.
     public func detectionContext(asOf: Int64, catalog: [String: [CatalogProduct]]) -> DetectionContext {
-        var context = DetectionContext(
-            asOf: asOf, deliveryGraceMillis: deliveryGrace.inMilliseconds,
-            finishGraceMillis: finishGrace.inMilliseconds, pendingLimitMillis: pendingLimit.inMilliseconds,
-            bundleIDs: Set(bundleIDs), catalog: catalog)
-        context.ledgerStart = ledgerStart
-        return context
+        detection.context(asOf: asOf, catalog: catalog)
     }
 }

@@ -1,4 +1,12 @@
+import AppleData
 import Foundation
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
 
 /// An exclusive lock on a store for one nightly run.
 ///

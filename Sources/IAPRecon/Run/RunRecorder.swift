@@ -1,4 +1,12 @@
+import AppleData
 import Foundation
+import ReconFindings
+import ReconImport
+import ReconLookup
+import ReconModel
+import ReconReports
+import ReconStorage
+import ReconVerify
 
 /// Owns one run: the store's lock, the run record and its stage timings.
 ///
@@ -18,7 +26,7 @@ public final class RunRecorder {
     /// Takes the store's lock and records the start of a `command` run.
     ///
     /// - Throws: ``StoreError/locked(holder:)`` when another process holds the lock.
-    init(command: String, _ deps: ReconDependencies, outputDirectory: String?) throws {
+    package init(command: String, _ deps: ReconDependencies, outputDirectory: String?) throws {
         lock = try deps.lock(command)
         store = deps.store
         clock = deps.clock
@@ -39,7 +47,7 @@ public final class RunRecorder {
     /// Runs one stage and records how long it took and what it counted.
     ///
     /// A stage recorded under the name of the one before it adds to that entry.
-    func stage<T>(
+    package func stage<T>(
         _ name: String, counts: (T) -> [String: Int] = { _ in [:] }, _ body: () async throws -> T
     ) async throws -> T {
         let start = clock.nowMillis()
@@ -49,7 +57,9 @@ public final class RunRecorder {
     }
 
     /// ``stage(_:counts:_:)`` for a synchronous stage.
-    func stage<T>(_ name: String, counts: (T) -> [String: Int] = { _ in [:] }, _ body: () throws -> T) throws -> T {
+    package func stage<T>(_ name: String, counts: (T) -> [String: Int] = { _ in [:] }, _ body: () throws -> T) throws
+        -> T
+    {
         let start = clock.nowMillis()
         let result = try body()
         note(name, durationMillis: clock.nowMillis() - start, counts: counts(result))
@@ -67,14 +77,14 @@ public final class RunRecorder {
     }
 
     /// Changes the record (counts, findings, totals a stage worked out).
-    func update(_ change: (inout RunRecord) -> Void) {
+    package func update(_ change: (inout RunRecord) -> Void) {
         change(&record)
     }
 
     /// Completes the run: the exit status and finish time go into the record, which is then
     /// written to `run.json` in the output folder (when there is one) and to the store.
     @discardableResult
-    func finish(_ status: ExitStatus) throws -> RunRecord {
+    package func finish(_ status: ExitStatus) throws -> RunRecord {
         record.exitCode = status.rawValue
         let finished = clock.nowMillis()
         record.finishedAt = Timestamp.iso(finished)

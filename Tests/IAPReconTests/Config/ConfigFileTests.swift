@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The `--config FILE` format: flag names as keys, a checked version, errors that name the key.
 @Suite struct ConfigFileTests {

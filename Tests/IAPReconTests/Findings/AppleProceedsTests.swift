@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Apple's proceeds where its reports state them (CONTRACT §5 `proceeds`): the Financial Report's partner share
 /// (https://developer.apple.com/help/app-store-connect/reference/financial-report-fields), else the Sales Report's

@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Each detector on its own, with no other detector running: it fires on its own minimal case
 /// (the first case of its table that expects its code) and stays silent on its first near miss.

@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Subscriptions in the older data (verifyReceipt answers, app receipts) as Apple documents them: an upgrade is not
 /// a refund, and a receipt speaks as of when it was made.

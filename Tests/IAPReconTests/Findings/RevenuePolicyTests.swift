@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// What counts as revenue (``RevenuePolicy``), as Apple's books keep it: the revenue report and the sales
 /// reconciliation ask the same policy, so a clean ledger agrees with Apple's Summary Sales Report.

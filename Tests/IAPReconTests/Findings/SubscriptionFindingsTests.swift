@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `PAID_NOT_ENTITLED`, `ENTITLED_NOT_PAID` and `ENTITLEMENT_EXPIRY_MISMATCH`: the backend's entitlement beside
 /// Apple's status of the subscription (https://developer.apple.com/documentation/appstoreserverapi/status: 1 active,

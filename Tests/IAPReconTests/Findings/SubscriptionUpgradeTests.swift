@@ -4,7 +4,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `DID_CHANGE_RENEWAL_PREF` / `UPGRADE` as Apple documents it: "The upgrade goes into effect immediately,
 /// starting a new billing period, and the customer receives a prorated refund for the unused portion of the

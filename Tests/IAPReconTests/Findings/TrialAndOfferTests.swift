@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Free trials and introductory offers are worth Apple's price, never the catalog's: `is_trial_period`
 /// (https://developer.apple.com/documentation/appstorereceipts/is_trial_period), `is_in_intro_offer_period`

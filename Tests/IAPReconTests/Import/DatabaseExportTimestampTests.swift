@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Instants as databases export them: PostgreSQL's `timestamptz` text (`+00`, `-08`, `+05:30`,
 /// microseconds, a blank between date and time) and other exports' `+0530`, ` UTC`; a time with

@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The ledger's fast path accepts only rows the general path accepts, with the same values; it
 /// declines everything else, which the general path then accepts or rejects with its reason.

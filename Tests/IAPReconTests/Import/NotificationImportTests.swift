@@ -4,7 +4,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `import --notifications`: App Store Server Notifications V2 as the webhook stored them,
 /// verified, kept once, and acted on by detection, revenue and lookup.

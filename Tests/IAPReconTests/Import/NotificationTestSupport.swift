@@ -2,7 +2,15 @@ import AppStoreTestSigning
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// App Store Server Notifications V2 signed by a test authority, with Apple's field names and
 /// only values Apple sends (notificationType and subtype from Apple's `notificationType` and

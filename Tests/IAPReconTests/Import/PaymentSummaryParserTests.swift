@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Apple's payment summary (CONTRACT §1.9), read from the one App Store Connect offered beside the
 /// September 2014 Financial Reports (`Fixtures/apple-finance/financial_report.csv`).

@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// A Summary Sales Report's `Developer Proceeds` (in `Currency of Proceeds`) and `Parent Identifier`, read as Apple
 /// writes them, and stored (CONTRACT §1.5).

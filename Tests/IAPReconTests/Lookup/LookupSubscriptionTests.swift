@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Support sees a subscription's story: everything Apple said about it — every notification and signed transaction
 /// under its original transaction id, in order — even when the ledger has no row for it

@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The one clock: a manual clock stands still until slept on, and the root's clock is the one
 /// the Apple clients wait on.

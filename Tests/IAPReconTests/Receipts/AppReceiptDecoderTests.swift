@@ -4,7 +4,15 @@ import Testing
 @_spi(CMS) import X509
 
 @testable import AppStoreTestSigning
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// A minimal DER writer for building receipt payloads in tests.
 enum TestDER {

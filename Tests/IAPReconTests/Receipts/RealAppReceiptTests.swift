@@ -2,7 +2,15 @@ import AppStoreTestSigning
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// App receipts that Apple signed (BER, `sha1WithRSAEncryption`, chain through the WWDR G1
 /// intermediate that expired in 2023) verify offline with only Apple's roots, at their creation

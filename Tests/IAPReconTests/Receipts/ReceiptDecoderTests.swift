@@ -3,7 +3,15 @@ import Foundation
 import Testing
 
 @testable import AppStoreTestSigning
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The single entry point: dispatch on format, and what becomes evidence vs failure.
 @Suite("ReceiptDecoder")

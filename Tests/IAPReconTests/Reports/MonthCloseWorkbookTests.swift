@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The `Month Close` sheet as a controller reads it (CONTRACT §5): per fiscal month a block with one column per
 /// region currency, ledger → Apple → owed → paid, then every product and country compared.

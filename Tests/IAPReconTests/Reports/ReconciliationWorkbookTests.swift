@@ -3,7 +3,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `reconciliation.xlsx` from the small ledger, read back as the zip it is.
 @Suite struct ReconciliationWorkbookTests {

@@ -3,7 +3,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Revenue follows the evidence, and its totals reconcile with the ledger and the findings.
 @Suite struct RevenueReconciliationTests {
@@ -130,7 +138,7 @@ import Testing
         let asOf: Int64 = 1_795_176_000_000
         let recon = try config.dependencies(at: asOf)
         let runID = try recon.store.beginRun(command: "test", startedAt: 0, asOf: asOf)
-        let detected = try NightlyRun(recon).detect(asOf: asOf, runID: runID)
+        let detected = try recon.detectionEngine().detect(asOf: asOf, runID: runID)
         let report = try recon.reportStage().assemble(
             store: recon.store, asOf: asOf, revenue: detected.revenue, findings: detected.findings,
             run: RunRecord(

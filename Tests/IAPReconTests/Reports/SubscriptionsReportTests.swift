@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `subscriptions.csv` and the `Subscriptions` sheet (CONTRACT §5), decided here by Apple's stored signed
 /// transactions (no status answer: no credentials in this run).

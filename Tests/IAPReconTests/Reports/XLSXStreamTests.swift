@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Rows streamed into a sheet (the findings, the pending rows): written after the sheet's own rows as they are read,
 /// never held, with the same layout and the same care for values the format cannot hold.

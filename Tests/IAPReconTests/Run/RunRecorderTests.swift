@@ -3,7 +3,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// One run, one record: `run.json` and the store's run row are the same bytes, written once the
 /// reports are; every command that writes the store holds its lock; exit statuses are typed.

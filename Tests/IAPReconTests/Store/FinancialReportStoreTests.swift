@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Financial Reports and payment summaries in the store: a statement imported again replaces the earlier one, a
 /// refused one changes nothing, and regions paid in one currency never replace each other (CONTRACT §1.9).

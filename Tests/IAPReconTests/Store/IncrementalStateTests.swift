@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// What the store keeps for the next report (CONTRACT §5 "Incremental reports"): which changes it notes, and a store
 /// of the previous version upgrading itself.

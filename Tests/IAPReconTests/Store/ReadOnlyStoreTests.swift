@@ -3,7 +3,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `lookup` and `serve` open the store read-only: they never create a file, never migrate,
 /// never write (https://www.sqlite.org/c3ref/open.html, SQLITE_OPEN_READONLY).

@@ -2,7 +2,15 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The kept revenue parts in line order (`issue24-revenue-parts-by-line`): a store that kept them by transaction
 /// upgrades on first use, and the lines it adds up again are the lines a fresh store shows.

@@ -4,7 +4,15 @@ import Logging
 import Synchronization
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Pending ledger rows are planned a page at a time, not loaded at once: a receipt's pending rows stay one job
 /// whatever the page boundaries, and every pending row is verified exactly once.

@@ -1,7 +1,15 @@
 import Foundation
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// A valid answer that does not list a row's transaction does not make the row invalid: Apple
 /// leaves finished consumables out of the app receipt, and a JWS may be for another purchase.

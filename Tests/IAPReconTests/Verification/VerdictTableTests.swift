@@ -5,7 +5,15 @@ import IAPReconTestSupport
 import Logging
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// Receipt format × Apple's answer → the pending row's verdict (CONTRACT §3), through the same entry
 /// point as `iap-recon verify`, with Apple played by the canned transport.

@@ -4,7 +4,15 @@ import IAPReconTestSupport
 import Testing
 import X509
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// `sslmode` against a real server that speaks TLS with a certificate for `localhost` from a CA of
 /// the test's own: what libpq's modes promise (PostgreSQL's documentation, "SSL Support",

@@ -2,7 +2,15 @@ import NIOCore
 import NIOEmbedded
 import Testing
 
+@testable import AppleData
 @testable import IAPRecon
+@testable import ReconFindings
+@testable import ReconImport
+@testable import ReconLookup
+@testable import ReconModel
+@testable import ReconReports
+@testable import ReconStorage
+@testable import ReconVerify
 
 /// The "read complete" a server's close brings without a read: held back, everything else passed.
 @Suite struct ReadCompleteGuardTests {

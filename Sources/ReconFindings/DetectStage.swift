@@ -1,0 +1,158 @@
+import AppleData
+import Foundation
+import ReconModel
+import ReconStorage
+
+/// The detection stage: streams the store's transaction groups through the detectors (and any other consumer,
+/// such as revenue), then the original-id groups and the receipts.
+///
+/// Memory: a few batches of groups; findings go to the caller as they are found.
+public struct DetectStage {
+    public var context: DetectionContext
+    public var detectors: DetectorSet
+
+    public init(context: DetectionContext, detectors: DetectorSet = .all) {
+        self.context = context
+        self.detectors = detectors
+    }
+
+    /// Runs detection over the whole store as of `context.asOf` (a cut-off: what happened later
+    /// is left out, see ``TransactionGroup/asOf(_:)``), handing every transaction's facts (worked
+    /// out once per group, shared with the detectors) to `alongside`, and what it made of them to
+    /// `each`, both in the store's order.
+    ///
+    /// Two threads share the transaction groups: this one reads them from the store and calls
+    /// `each`; a second works out the facts, runs the detectors and calls `alongside`. Findings
+    /// and both consumers come out as from one thread. The facts stay on the detecting thread (and
+    /// are freed there).
+    ///
+    /// - Parameters:
+    ///   - alongside: called on the detecting thread, for work that needs no store (revenue,
+    ///     Apple's sales).
+    ///   - each: called on this thread with what `alongside` returned, for work that reads or
+    ///     writes the store.
+    ///   - found: called on this thread with every finding, in the order found (the same finding may come twice:
+    ///     the first counts).
+    public func run<Extra: Sendable>(
+        store: ReconStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
+        each: (Extra) throws -> Void, found: (Finding) throws -> Void
+    ) throws {
+        try judgeTransactions(
+            store.forEachTransactionGroup, alongside: alongside,
+            each: { judged in
+                if let made = judged.made { try each(made) }
+                for finding in judged.findings { try found(finding) }
+            })
+        try judgeOthers(store: store, found: found)
+    }
+
+    /// The original-transaction groups and the receipts, after the transactions.
+    public func judgeOthers(store: ReconStore, found: (Finding) throws -> Void) throws {
+        try judgeOriginalGroups(store.forEachOriginalTransactionGroup) { _, findings, _ in
+            for finding in findings { try found(finding) }
+        }
+        try judgeReceipts(store: store, found: found)
+    }
+
+    /// The original-transaction groups `groups` reads, each with its findings and the moment judging it again could
+    /// next give another outcome (``OriginalTransactionGroup/nextChange(in:)``).
+    public func judgeOriginalGroups(
+        _ groups: ((OriginalTransactionGroup) throws -> Void) throws -> Void,
+        each: (String, [Finding], Int64?) throws -> Void
+    ) throws {
+        try withoutActuallyEscaping(each) { each in
+            try groups { group in
+                var collector = FindingCollector()
+                detectors.inspect(group.asOf(context.asOf), in: context, into: &collector)
+                try each(group.originalTransactionID, collector.reported, group.nextChange(in: context))
+            }
+        }
+    }
+
+    /// The receipts, judged whole every time.
+    public func judgeReceipts(store: ReconStore, found: (Finding) throws -> Void) throws {
+        try store.forEachReceiptCase(learnedBy: context.asOf) { receiptCase in
+            var receiptCase = receiptCase
+            receiptCase.records = receiptCase.records.compactMap { $0.asOf(context.asOf) }
+            var collector = FindingCollector()
+            detectors.inspect(receiptCase, in: context, into: &collector)
+            for finding in collector.reported { try found(finding) }
+        }
+    }
+
+    /// Groups handed to the detecting thread at a time.
+    package static let batchSize = 256
+
+    /// One transaction as judged: what `alongside` made of it (nil when nothing of it had happened by the as-of),
+    /// its findings in the order found, and when judging it again could next give another outcome
+    /// (``TransactionGroup/nextChange(in:)``).
+    public struct Judged<Extra: Sendable>: Sendable {
+        public var transactionID: String
+        public var made: Extra?
+        public var findings: [Finding]
+        public var nextChange: Int64?
+    }
+
+    /// The transaction groups `groups` reads: read here, judged on a second thread, `each` here, in order.
+    public func judgeTransactions<Extra: Sendable>(
+        _ groups: ((TransactionGroup) throws -> Void) throws -> Void,
+        alongside: @escaping @Sendable (TransactionFacts) -> Extra, each: (Judged<Extra>) throws -> Void
+    ) throws {
+        let batches = OrderedChannel<[TransactionGroup]>(capacity: 4)
+        // The groups come back with what was made of them, so their rows are freed by the thread
+        // that allocated them: freeing another thread's memory contends for the allocator's lock.
+        let made = OrderedChannel<(judged: [Judged<Extra>], groups: [TransactionGroup])>()
+        let (context, detectors) = (context, detectors)
+        let worker = Thread {
+            while let batch = batches.receive() {
+                var done: [Judged<Extra>] = []
+                done.reserveCapacity(batch.count)
+                for whole in batch {
+                    let group = whole.asOf(context.asOf)
+                    guard !group.records.isEmpty || !group.evidence.isEmpty else {
+                        // Nothing of it yet: judged once its first time comes.
+                        done.append(
+                            Judged(
+                                transactionID: whole.transactionID, made: nil, findings: [],
+                                nextChange: whole.nextChange(in: context)))
+                        continue
+                    }
+                    var collector = FindingCollector()
+                    let groupFacts = TransactionFacts(group, in: context)
+                    detectors.inspect(groupFacts, into: &collector)
+                    done.append(
+                        Judged(
+                            transactionID: whole.transactionID, made: alongside(groupFacts),
+                            findings: collector.reported, nextChange: whole.nextChange(in: context)))
+                }
+                made.send((done, batch))
+            }
+            // The last thing the worker does: once `made` ends, it is done.
+            made.close()
+        }
+        worker.start()
+        // However this thread leaves, the worker is stopped and waited for.
+        defer {
+            batches.close()
+            while made.receive() != nil {}
+        }
+        // `each` runs on this thread only, between reads: never while another call of it is under way.
+        try withoutActuallyEscaping(each) { each in
+            func use(_ ready: (judged: [Judged<Extra>], groups: [TransactionGroup])) throws {
+                for item in ready.judged { try each(item) }
+            }
+            var batch: [TransactionGroup] = []
+            batch.reserveCapacity(Self.batchSize)
+            try groups { group in
+                batch.append(group)
+                guard batch.count == Self.batchSize else { return }
+                batches.send(batch)
+                batch.removeAll(keepingCapacity: true)
+                while let ready = made.poll() { try use(ready) }
+            }
+            if !batch.isEmpty { batches.send(batch) }
+            batches.close()
+            while let ready = made.receive() { try use(ready) }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import AppleData
+import Foundation
+import Logging
+import ReconModel
+import ReconStorage
+
+/// Detection as one engine: it reads the store through what the findings need, runs the detectors' passes over the
+/// transactions, the original-transaction groups, the receipts, Apple's reports and the subscriptions, and keeps the
+/// incremental report's state in one place (``DetectionResult``), committed once the reports are written
+/// (``commit(_:asOf:)``).
+///
+/// The run sequences import → verify → detect → report; this is the detect.
+public struct DetectionEngine {
+    public var settings: DetectionSettings
+    public var store: ReconStore
+    public var clock: any ReconClock
+    public var logger: Logger
+
+    public init(settings: DetectionSettings, store: ReconStore, clock: any ReconClock, logger: Logger) {
+        self.settings = settings
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Detects at `asOf` and records the findings under `runID` (with their history).
+    ///
+    /// The transactions are judged all, or only those that can have changed since the last written report
+    /// (``TransactionPlan``): the others' findings, revenue parts and counts come from the store as that report
+    /// left them, and the revenue lines they touch are added up again from their parts. Either way the report is the
+    /// same, byte for byte.
+    ///
+    /// The sales reconciliation sees every transaction in the same pass; its mismatches join the findings. A report
+    /// for an as-of earlier than the latest recorded one reads the history but never writes it: resolving or
+    /// reopening the live history from an old point of view would rewrite what is known now.
+    public func detect(asOf: Int64, runID: Int64) throws -> DetectionResult {
+        var timer = PhaseTimer("detect", clock: clock, logger: logger)
+        let stage = try detectStage(asOf: asOf)
+        let (salesStart, salesRows, salesReportDays) = try salesReconciliation(stage.context)
+        let finance = try financialReconciliation(asOf: asOf, context: stage.context, sales: salesRows)
+        // A Sales Report row belongs to a stored day: the days alone say whether one is in the store.
+        let appleReports = !salesReportDays.isEmpty || finance.reconciliation != nil
+        let pricer = ProceedsPricer(context: stage.context, appleProceeds: finance.proceeds)
+        let totals = DetectionTotals(
+            revenue: RevenueBuilder(
+                timeZone: settings.timeZone, context: stage.context, from: settings.revenueFrom,
+                to: settings.revenueTo, appleProceeds: finance.proceeds),
+            sales: salesStart, finance: finance.reconciliation,
+            events: appleReports ? (settings.salesReportTimeZone, pricer) : nil)
+        let plan = try TransactionPlan.make(
+            store: store, settings: settings, context: stage.context, full: settings.fullReport,
+            appleReports: appleReports)
+        if let reason = plan.reason {
+            logger.info("judging every transaction", metadata: ["why": "\(reason)"])
+        } else {
+            logger.info("judging the changed transactions", metadata: ["transactions": "\(plan.rerun)"])
+        }
+        timer.lap("plan")
+
+        let spool = try store.startRunFindings()
+        let shown = try store.revenueShownLines()
+        let changes = RevenueChangeTracker(
+            previousLines: Set(shown.keys), previous: try store.revenueShownCursor(rerunOnly: !plan.everything),
+            learnedBySweep: try store.refundLearnedBySweep())
+        let results = try store.startTransactionResults(everything: plan.everything)
+        var judgedCounters = RevenueCounters()
+        var judgedTransactions = 0
+        try stage.judgeTransactions(
+            plan.everything ? store.forEachTransactionGroup : store.forEachRerunTransactionGroup,
+            alongside: totals.add,
+            each: { judged in
+                let made = judged.made
+                let counters = made?.counters ?? TransactionCounters()
+                try results.add(
+                    judged.transactionID, findings: judged.findings, parts: made?.parts ?? [], counters: counters,
+                    nextChange: judged.nextChange, events: made?.events ?? [])
+                try changes.add(transactionID: judged.transactionID, contributions: made?.contributions ?? [])
+                judgedCounters.add(counters)
+                judgedTransactions += 1
+                if plan.everything { for finding in judged.findings { try spool.add(finding) } }
+            })
+        timer.lap("transactions", ["judged": "\(judgedTransactions)"])
+        var revenue: RevenueBuilder
+        var revenueCounters: RevenueCounters
+        if let kept = plan.kept {
+            // The lines the judged transactions touch, now or before, added up again from all their parts.
+            var lines: [RevenueRow] = []
+            let dirty = try store.markDirtyLines()
+            let partsOf = try store.linePartsReader()
+            for line in dirty {
+                let parts = try partsOf(line.day, line.productID, line.currency)
+                guard !parts.isEmpty else { continue }
+                lines.append(
+                    RevenueBuilder.row(day: line.day, productID: line.productID, currency: line.currency, parts: parts))
+            }
+            try results.addLines(lines)
+            revenueCounters = kept.counters
+            for old in try store.keptCounters() { revenueCounters.add(old, sign: -1) }
+            revenueCounters.add(judgedCounters)
+            revenue = RevenueBuilder.restored(
+                timeZone: settings.timeZone, context: stage.context, rows: try store.revenueLinesKeptAndNew(),
+                counters: revenueCounters)
+            revenue.changes = try changes.finish(shownNets: shown)
+            timer.lap("changed revenue lines", ["lines": "\(lines.count)"])
+            try spool.flush()
+            try store.spoolKeptFindings(asOf: asOf)
+            if appleReports { try addKeptEvents(to: totals, asOf: asOf) }
+        } else {
+            revenue = totals.revenue
+            revenueCounters = judgedCounters
+            try results.addLines(revenue.rows())
+            revenue.changes = try changes.finish()
+        }
+        timer.lap(plan.kept == nil ? "revenue lines" : "kept findings")
+        // The original-transaction groups: all, or those with a changed row or whose moment came.
+        try spool.flush()
+        try stage.judgeOriginalGroups(
+            plan.everything ? store.forEachOriginalTransactionGroup : store.forEachRerunOriginalTransactionGroup
+        ) { originalID, findings, nextChange in
+            try results.addOriginal(originalID, findings: findings, nextChange: nextChange)
+            if plan.everything { for finding in findings { try spool.add(finding) } }
+        }
+        if !plan.everything {
+            try spool.flush()
+            try store.spoolKeptOriginalFindings(asOf: asOf)
+        }
+        try results.commit()
+        timer.lap("original transactions")
+        try stage.judgeReceipts(store: store, found: spool.add)
+        timer.lap("receipts")
+
+        let sales = totals.sales
+        var report: SalesReconciliationReport?
+        if !sales.comparedDays.isEmpty {
+            let zone = settings.salesReportTimeZone.identifier
+            let lines = sales.lines()
+            for finding in SalesReportMismatch.findings(lines, timeZone: zone, detectors: stage.detectors.sales) {
+                try spool.add(finding)
+            }
+            report = SalesReconciliationReport(
+                timeZone: zone, comparedDays: sales.comparedDays, lines: lines, rowsOfOtherApps: sales.rowsOfOtherApps,
+                skusOfOtherApps: sales.skusOfOtherApps)
+        }
+        // With no Financial Report in the store the reconciliation is empty: every region a payment summary pays is
+        // then unexplained, and there is no month to close.
+        let reconciliation =
+            totals.finance
+            ?? FinancialReconciliation(
+                timeZone: settings.salesReportTimeZone, rows: [], asOf: asOf, app: SalesReportApp(),
+                pricer: ProceedsPricer(context: stage.context, appleProceeds: nil))
+        let built = MonthCloseBuilder.build(
+            reconciliation, summaries: try store.paymentSummaries(), reportPeriods: finance.periods,
+            timeZone: settings.salesReportTimeZone.identifier, financial: stage.detectors.financial,
+            payment: stage.detectors.payment)
+        for finding in built.findings { try spool.add(finding) }
+        let subscriptions = try compareSubscriptions(stage, spool: spool)
+        try spool.flush()
+        timer.lap("sales, month close, subscriptions")
+        let findings: FindingTotals
+        let recorded: Bool
+        if let latest = try store.latestFindingsAsOf(), asOf < latest {
+            findings = try store.lookUpRunFindings()
+            recorded = false
+        } else {
+            findings = try store.recordRunFindings(runID: runID, at: asOf)
+            recorded = true
+        }
+        timer.lap("findings history", ["findings": "\(findings.count)"])
+        return DetectionResult(
+            findings: RecordedFindings(totals: findings, runID: recorded ? runID : nil),
+            revenue: revenue, sales: report, monthClose: built.report, subscriptions: subscriptions, plan: plan,
+            revenueCounters: revenueCounters, judgedTransactions: judgedTransactions)
+    }
+}

@@ -1,0 +1,238 @@
+import AppleData
+import Foundation
+import Logging
+import PostgresNIO
+import ReconModel
+import ReconStorage
+
+/// An open, read-only view of the backend's PostgreSQL for one import (CONTRACT §1.7): one
+/// `REPEATABLE READ READ ONLY` transaction, so every query reads the same snapshot and none can
+/// write, and one server-side cursor per query, fetched in bounded batches (``fetchSize`` rows,
+/// streamed by postgres-nio) as the store takes them.
+///
+/// ``open(_:logger:)`` connects, starts the transaction, declares every cursor (so a query the
+/// server refuses fails before anything is written) and reads the first rows of the first query:
+/// the caller opens its store only after that.
+public final class LedgerDatabase {
+    /// What is read; the password stays in here.
+    public let source: DatabaseSource
+    private let connection: PostgresConnection
+    private let logger: Logger
+    /// The first rows of the first query, read by ``open(_:logger:)``.
+    private var prefetched: [PostgresRow]?
+
+    /// Rows fetched per round trip: memory stays bounded whatever the result's size.
+    package static let fetchSize = 5_000
+    /// Rows of the first query read before the store is opened.
+    package static let firstFetch = 100
+    /// How long a connection attempt may take.
+    package static let connectTimeout = TimeAmount.seconds(10)
+
+    private init(source: DatabaseSource, connection: PostgresConnection, logger: Logger) {
+        self.source = source
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Connects, starts the snapshot, declares a cursor per query and reads the first rows.
+    ///
+    /// - Throws: ``DatabaseSourceError`` naming the server and PostgreSQL's message: unreachable,
+    ///   login refused, TLS refused, a query refused. The connection is closed then.
+    public static func open(_ source: DatabaseSource, logger: Logger) async throws(DatabaseSourceError)
+        -> LedgerDatabase
+    {
+        let connection = try await connect(source, logger: logger)
+        let database = LedgerDatabase(source: source, connection: connection, logger: logger)
+        do throws(DatabaseSourceError) {
+            try await database.start()
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
+    }
+
+    /// A connection to `source`'s server, logged in, with its reads guarded (``ReadCompleteGuard``).
+    ///
+    /// - Throws: ``DatabaseSourceError/connect(server:message:)``.
+    package static func connect(_ source: DatabaseSource, logger: Logger) async throws(DatabaseSourceError)
+        -> PostgresConnection
+    {
+        do {
+            // The channel is opened here, not by the client library, so that a
+            // ``ReadCompleteGuard`` can sit in it once the login is done.
+            let tls = try tls(source)
+            let channel = try await ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
+                .connectTimeout(connectTimeout)
+                .connect(host: source.host, port: source.port).get()
+            var configuration = PostgresConnection.Configuration(
+                establishedChannel: channel, tls: tls, username: source.user, password: source.password,
+                database: source.database)
+            configuration.options.connectTimeout = connectTimeout
+            configuration.options.additionalStartupParameters = [("application_name", "iap-recon")]
+            // SNI and the certificate's name check use the host name (never an address), as when
+            // the client library opens the channel itself.
+            if !isIPAddress(source.host) { configuration.options.tlsServerName = source.host }
+            do {
+                let connection = try await PostgresConnection.connect(
+                    on: channel.eventLoop, configuration: configuration, id: 1, logger: logger)
+                try await guardReads(channel)
+                return connection
+            } catch {
+                channel.close(promise: nil)
+                throw error
+            }
+        } catch {
+            throw .connect(server: source.name, message: DatabaseSourceError.message(error, tls: source.tls))
+        }
+    }
+
+    /// Puts a ``ReadCompleteGuard`` just below the client library: above TLS when there is TLS,
+    /// else next to the socket.
+    private static func guardReads(_ channel: any Channel) async throws {
+        try await channel.eventLoop.submit {
+            let pipeline = channel.pipeline.syncOperations
+            if let tlsHandler = try? pipeline.handler(type: NIOSSLClientHandler.self) {
+                try pipeline.addHandler(ReadCompleteGuard(), position: .after(tlsHandler))
+            } else {
+                try pipeline.addHandler(ReadCompleteGuard(), position: .first)
+            }
+        }.get()
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
+    private static func isIPAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
+    /// The transaction, the cursors, and the first rows of the first query.
+    private func start() async throws(DatabaseSourceError) {
+        do {
+            try await connection.query("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+        } catch {
+            throw .connect(server: source.name, message: DatabaseSourceError.message(error, tls: source.tls))
+        }
+        for index in source.queries.indices {
+            let declare = "DECLARE \(cursor(index)) NO SCROLL CURSOR FOR \(source.queries[index].sql)"
+            do {
+                try await connection.query(PostgresQuery(unsafeSQL: declare), logger: logger)
+            } catch {
+                throw failure(error, query: index)
+            }
+        }
+        guard !source.queries.isEmpty else { return }
+        do {
+            let fetch = "FETCH FORWARD \(Self.firstFetch) FROM \(cursor(0))"
+            prefetched = try await ClosedConnectionGuard.collect(fetch, on: connection, logger: logger)
+        } catch {
+            throw failure(error, query: 0)
+        }
+    }
+
+    /// Hands every row of query `index` to `body`, in the result's order, a batch at a time.
+    ///
+    /// - Throws: ``DatabaseSourceError`` when the query fails or the connection is lost; whatever
+    ///   `body` throws.
+    package func forEachRow(ofQuery index: Int, _ body: (PostgresRow) async throws -> Void) async throws {
+        try await forEachBatch(ofQuery: index) { rows in
+            for row in rows { try await body(row) }
+        }
+    }
+
+    /// Hands every batch of rows of query `index` to `body`, in the result's order, while the next
+    /// batch is fetched: the server sends batch n + 1 while the caller works on batch n.
+    ///
+    /// - Throws: ``DatabaseSourceError`` when the query fails or the connection is lost; whatever
+    ///   `body` throws.
+    package func forEachBatch(ofQuery index: Int, _ body: ([PostgresRow]) async throws -> Void) async throws {
+        var rows: [PostgresRow]
+        var full: Int
+        if index == 0, let first = prefetched {
+            prefetched = nil
+            rows = first
+            full = Self.firstFetch
+        } else {
+            rows = try await fetch(ofQuery: index)
+            full = Self.fetchSize
+        }
+        while rows.count >= full {
+            // One batch is read whole, then handed over: the server's cursor holds the rest, so
+            // memory stays at two batches (the one handed over, the one arriving), and a
+            // connection lost while the store writes is seen by that fetch.
+            guard !connection.isClosed else {
+                throw DatabaseSourceError.lost(server: source.name, message: "the connection was closed")
+            }
+            let name = cursor(index)
+            let connection = connection
+            let logger = logger
+            async let next = Self.collect(name, connection: connection, logger: logger)
+            try await body(rows)
+            do {
+                rows = try await next
+            } catch {
+                throw failure(error, query: index)
+            }
+            full = Self.fetchSize
+        }
+        try await body(rows)
+    }
+
+    /// The next batch of query `index`, read whole.
+    private func fetch(ofQuery index: Int) async throws(DatabaseSourceError) -> [PostgresRow] {
+        guard !connection.isClosed else {
+            throw DatabaseSourceError.lost(server: source.name, message: "the connection was closed")
+        }
+        do {
+            return try await Self.collect(cursor(index), connection: connection, logger: logger)
+        } catch {
+            throw failure(error, query: index)
+        }
+    }
+
+    /// `FETCH FORWARD` ``fetchSize`` rows from `cursor`, read whole; fails once the connection closes.
+    private static func collect(_ cursor: String, connection: PostgresConnection, logger: Logger) async throws
+        -> [PostgresRow]
+    {
+        try await ClosedConnectionGuard.collect(
+            "FETCH FORWARD \(fetchSize) FROM \(cursor)", on: connection, logger: logger)
+    }
+
+    /// Ends the transaction (nothing was written) and the connection.
+    public func close() async {
+        try? await connection.close()
+    }
+
+    private func cursor(_ index: Int) -> String { "iap_recon_\(index + 1)" }
+
+    private func failure(_ error: any Error, query index: Int) -> DatabaseSourceError {
+        let message = DatabaseSourceError.message(error, tls: source.tls)
+        if DatabaseSourceError.isConnectionLoss(error) { return .lost(server: source.name, message: message) }
+        return .query(source: source.sourceName(source.queries[index].kind), message: message)
+    }
+
+    /// The TLS settings of `sslmode` (and `sslrootcert`).
+    private static func tls(_ source: DatabaseSource) throws -> PostgresConnection.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let roots = source.rootCertificates { configuration.trustRoots = .file(roots) }
+        switch source.tls {
+        case .disable: return .disable
+        case .prefer:
+            configuration.certificateVerification = .none
+            return .prefer(try NIOSSLContext(configuration: configuration))
+        case .require:
+            configuration.certificateVerification = .none
+            return .require(try NIOSSLContext(configuration: configuration))
+        case .verifyCA:
+            configuration.certificateVerification = .noHostnameVerification
+            return .require(try NIOSSLContext(configuration: configuration))
+        case .verifyFull:
+            configuration.certificateVerification = .fullVerification
+            return .require(try NIOSSLContext(configuration: configuration))
+        }
+    }
+}
+
+@available(*, unavailable)
+extension LedgerDatabase: Sendable {}

@@ -1,0 +1,238 @@
+import AppleData
+import Foundation
+import ReconModel
+
+/// Offline receipt checks and the per-receipt stream for detection.
+extension ReconStore {
+    /// Receipts never decoded, or imported again since their last decode, in id order, after
+    /// `cursor` (the last id of the previous page): each receipt is offered once per pass, whatever
+    /// the clocks say.
+    public func receiptsNeedingDecode(after cursor: String?, limit: Int) throws(StoreError) -> [UploadedReceipt] {
+        let stmt = try db.prepare(
+            """
+            SELECT \(ReceiptsRow.uploadColumns)
+            FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
+            WHERE r.receipt_id > ?1 AND (c.receipt_id IS NULL OR c.checked_at < r.imported_at)
+            ORDER BY r.receipt_id LIMIT ?2
+            """)
+        try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
+        var receipts: [UploadedReceipt] = []
+        while try stmt.step() { receipts.append(try ReceiptsRow.upload(stmt)) }
+        return receipts
+    }
+
+    /// Stores a page of offline decodes in one transaction.
+    public func recordDecodes(
+        _ decodes: [(UploadedReceipt, Result<ReceiptEvidence, ReceiptDecodingError>)], at time: Int64
+    ) throws {
+        try write {
+            let clear = try db.prepare("DELETE FROM evidence WHERE receipt_id = ? AND source = 'offline'")
+            let upsert = try db.prepare(
+                """
+                INSERT OR REPLACE INTO receipt_checks (receipt_id, status, reason, environment, receipt_type, bundle_id,
+                    app_version, original_app_version, creation_date, signature, signature_detail, data_sha256, checked_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                """)
+            let writer = try EvidenceWriter(store: self)
+            for (receipt, result) in decodes {
+                try clear.run([.text(receipt.receiptID)])
+                let hash = ReceiptDigest.sha256Hex(receipt.data)
+                switch result {
+                case .failure(let error):
+                    try upsert.run([
+                        .text(receipt.receiptID), .text(error.kind.rawValue), .text(error.reason), .null, .null, .null,
+                        .null,
+                        .null, .null,
+                        .text(
+                            error.kind == .malformed
+                                ? SignatureStatus.notChecked.rawValue : SignatureStatus.invalid.rawValue),
+                        .text(error.reason), .text(hash), .integer(time),
+                    ])
+                case .success(let evidence):
+                    try upsert.run([
+                        .text(receipt.receiptID), .text(ReceiptChecksRow.decodedStatus), .null,
+                        .optionalText(evidence.environment?.rawValue),
+                        .optionalText(evidence.receiptType), .optionalText(evidence.bundleID),
+                        .optionalText(evidence.appVersion), .optionalText(evidence.originalAppVersion),
+                        .optionalInteger(evidence.creationDate), .text(evidence.signature.rawValue),
+                        .optionalText(evidence.signatureDetail), .text(hash), .integer(time),
+                    ])
+                    for entry in evidence.entries {
+                        try writer.insert(
+                            entry, source: .offline, receiptID: receipt.receiptID, verificationID: nil,
+                            environment: evidence.environment, bundleID: evidence.bundleID,
+                            signature: evidence.signature,
+                            appleStatus: nil, at: time)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Streams one ``ReceiptCase`` per uploaded receipt, in receipt-id order; with `learnedBy`, Apple's verdict is
+    /// the latest the store had learned by then (`--as-of` as a cut-off).
+    public func forEachReceiptCase(learnedBy: Int64? = nil, _ body: (ReceiptCase) throws -> Void) throws {
+        let receipts = try db.prepare(
+            """
+            SELECT \(ReceiptsRow.headerColumns), \(ReceiptChecksRow.columns),
+                v.apple_status AS apple_status, v.environment AS apple_environment
+            FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
+            LEFT JOIN verifications v ON v.id = (
+                SELECT latest.id FROM verifications latest WHERE latest.receipt_id = r.receipt_id
+                    AND latest.source = 'verifyReceipt' AND latest.apple_status IS NOT NULL
+                    AND (?1 IS NULL OR COALESCE(latest.learned_at, latest.verified_at) <= ?1)
+                ORDER BY latest.id DESC LIMIT 1)
+            ORDER BY r.receipt_id
+            """)
+        try receipts.bind([.optionalInteger(learnedBy)])
+        // Offline entries, merged in receipt order like the ledger rows below (no query per receipt).
+        let entries = try db.prepare(
+            """
+            SELECT \(EvidenceRow.columns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
+            WHERE e.receipt_id IS NOT NULL AND e.source = 'offline' ORDER BY e.receipt_id, e.id
+            """)
+        var nextEntry: EvidenceRecord? = try entries.step() ? EvidenceRow.read(entries) : nil
+        let records = try db.prepare(
+            "SELECT \(TransactionsRow.columns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id, record_id"
+        )
+        var nextRecord: LedgerTransaction? = try records.step() ? TransactionsRow.read(records) : nil
+        while try receipts.step() {
+            let summary = try ReceiptsRow.header(receipts)
+            let id = summary.receiptID
+            var decodeFailure: ReceiptDecodingError?
+            var decoded: ReceiptEvidence?
+            switch try ReceiptChecksRow.outcome(receipts) {
+            case nil: break
+            case .success?:
+                decoded = try ReceiptChecksRow.decoded(receipts, format: summary.format)
+            case .failure(let error)?:
+                decodeFailure = error
+            }
+            while let entry = nextEntry, entry.receiptID ?? "" < id {
+                nextEntry = try entries.step() ? EvidenceRow.read(entries) : nil
+            }
+            while let entry = nextEntry, entry.receiptID == id {
+                decoded?.entries.append(entry.entry)
+                nextEntry = try entries.step() ? EvidenceRow.read(entries) : nil
+            }
+            while let record = nextRecord, record.receiptID ?? "" < id {
+                nextRecord = try records.step() ? TransactionsRow.read(records) : nil
+            }
+            var rows: [LedgerTransaction] = []
+            while let record = nextRecord, record.receiptID == id {
+                rows.append(record)
+                nextRecord = try records.step() ? TransactionsRow.read(records) : nil
+            }
+            try body(
+                ReceiptCase(
+                    receipt: summary, decodeFailure: decodeFailure, decoded: decoded,
+                    appleStatus: receipts.optionalInt64(receipts.index(of: "apple_status")).map { Int($0) },
+                    appleEnvironment: receipts.optionalText(receipts.index(of: "apple_environment"))
+                        .map(StoreEnvironment.init(raw:)),
+                    records: rows))
+        }
+    }
+}
+
+/// Prepared inserts of evidence entries.
+package final class EvidenceWriter {
+    private let insert: SQLiteStatement
+
+    package init(store: ReconStore) throws(StoreError) {
+        insert = try store.db.prepare(
+            """
+            INSERT INTO evidence (source, receipt_id, verification_id, transaction_id, original_transaction_id, product_id,
+                quantity, purchase_date, original_purchase_date, expires_date, cancellation_date, cancellation_reason,
+                revocation_type, revocation_percentage, web_order_line_item_id, price_milli, currency, storefront,
+                product_type, entry_environment, entry_bundle_id, app_account_token, in_app_ownership_type, environment,
+                bundle_id, signature, apple_status, recorded_at, signed_date, is_upgraded, is_trial_period,
+                is_in_intro_offer_period, offer_type, offer_discount_type, receipt_creation_date)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
+                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)
+            """)
+    }
+
+    package func insert(
+        _ e: EvidenceEntry, source: EvidenceSource, receiptID: String?, verificationID: Int64?,
+        environment: StoreEnvironment?, bundleID: String?, signature: SignatureStatus, appleStatus: Int?, at time: Int64
+    ) throws(StoreError) {
+        try insert.run([
+            .text(source.rawValue), .optionalText(receiptID), .optionalInteger(verificationID), .text(e.transactionID),
+            .optionalText(e.originalTransactionID), .optionalText(e.productID),
+            .optionalInteger(e.quantity.map(Int64.init)),
+            .optionalInteger(e.purchaseDate), .optionalInteger(e.originalPurchaseDate), .optionalInteger(e.expiresDate),
+            .optionalInteger(e.cancellationDate), .optionalText(e.cancellationReason), .optionalText(e.revocationType),
+            .optionalInteger(e.revocationPercentage.map(Int64.init)), .optionalText(e.webOrderLineItemID),
+            .optionalInteger(e.price?.milliunits), .optionalText(e.price?.currency), .optionalText(e.storefront),
+            .optionalText(e.productType), .optionalText(e.environment?.rawValue), .optionalText(e.bundleID),
+            .optionalText(e.appAccountToken), .optionalText(e.inAppOwnershipType), .optionalText(environment?.rawValue),
+            .optionalText(bundleID), .text(signature.rawValue), .optionalInteger(appleStatus.map(Int64.init)),
+            .integer(time),
+            .optionalInteger(e.signedDate), .optionalInteger(e.isUpgraded.map { $0 ? 1 : 0 }),
+            .optionalInteger(e.isTrialPeriod.map { $0 ? 1 : 0 }),
+            .optionalInteger(e.isInIntroOfferPeriod.map { $0 ? 1 : 0 }),
+            .optionalInteger(e.offerType.map(Int64.init)), .optionalText(e.offerDiscountType),
+            .optionalInteger(e.receiptCreationDate),
+        ])
+    }
+}
+
+@available(*, unavailable)
+extension EvidenceWriter: Sendable {}
+
+/// Receipts as verification needs them.
+extension ReconStore {
+    private static let checkColumns = """
+        \(ReceiptsRow.uploadColumns), \(ReceiptChecksRow.columns),
+        (SELECT group_concat(e.transaction_id, ' ') FROM evidence e WHERE e.receipt_id = r.receipt_id AND e.source = 'offline')
+            AS offline_transaction_ids
+        """
+
+    private static func receiptAndCheck(_ s: SQLiteStatement) throws(StoreError) -> (UploadedReceipt, ReceiptCheck?) {
+        (try ReceiptsRow.upload(s), try ReceiptChecksRow.check(s, transactionIDs: "offline_transaction_ids"))
+    }
+
+    /// The receipts with these ids, with their offline checks.
+    package func receiptsForVerification(ids: [String]) throws -> [String: (UploadedReceipt, ReceiptCheck?)] {
+        let stmt = try db.prepare(
+            "SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id WHERE r.receipt_id = ?"
+        )
+        var result: [String: (UploadedReceipt, ReceiptCheck?)] = [:]
+        for id in ids {
+            try stmt.bind([.text(id)])
+            if try stmt.step() { result[id] = try Self.receiptAndCheck(stmt) }
+        }
+        return result
+    }
+
+    /// The condition on `receipts r` of an orphan: an app or iOS 6 receipt that no ledger row
+    /// names and that Apple has not answered for yet.
+    private static let orphanCondition = """
+        r.format IN ('app-receipt', 'transaction-receipt')
+            AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.receipt_id = r.receipt_id)
+            AND NOT EXISTS (SELECT 1 FROM verifications v WHERE v.receipt_id = r.receipt_id AND v.outcome IN ('valid', 'invalid'))
+        """
+
+    /// One page of the receipts no ledger row names and Apple has not answered for yet (the
+    /// purchases a backend may never have recorded, "I paid and got nothing"), in receipt-id
+    /// order after `cursor`: memory stays at one page however many there are.
+    package func orphanReceiptsForVerification(after cursor: String?, limit: Int) throws -> [(
+        UploadedReceipt, ReceiptCheck?
+    )] {
+        let stmt = try db.prepare(
+            """
+            SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
+            WHERE r.receipt_id > ?1 AND \(Self.orphanCondition)
+            ORDER BY r.receipt_id LIMIT ?2
+            """)
+        try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
+        var result: [(UploadedReceipt, ReceiptCheck?)] = []
+        while try stmt.step() { result.append(try Self.receiptAndCheck(stmt)) }
+        return result
+    }
+
+    /// How many receipts ``orphanReceiptsForVerification(after:limit:)`` will page through.
+    package func orphanReceiptCount() throws -> Int {
+        Int(try db.scalar("SELECT COUNT(*) FROM receipts r WHERE \(Self.orphanCondition)") ?? 0)
+    }
+}

@@ -1,0 +1,97 @@
+import AppleData
+import ReconModel
+
+/// Verification results: persisted one by one, each in its own transaction, so a killed run
+/// loses no completed verification and a rerun does not verify it again.
+extension ReconStore {
+    /// Stores a verification, the evidence it revealed, and its verdict on the rows it settles.
+    ///
+    /// - Parameters:
+    ///   - time: when it was verified.
+    ///   - learnedAt: when it counts as learned (``RunContext/learnedAt(_:)``: never after the run's as-of).
+    /// - Returns: the verification's id.
+    @discardableResult
+    public func recordVerification(
+        _ v: VerificationRecord, runID: Int64?, at time: Int64, learnedAt: Int64
+    ) throws -> Int64 {
+        try write {
+            try db.prepare(
+                """
+                INSERT INTO verifications (record_id, receipt_id, transaction_id, source, endpoint, http_status,
+                    apple_status, environment, bundle_id, outcome, detail, attempts, verified_at, run_id, learned_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+            ).run([
+                .optionalText(v.recordIDs.first), .optionalText(v.receiptID), .optionalText(v.transactionID),
+                .text(v.source.rawValue), .optionalText(v.endpoint), .optionalInteger(v.httpStatus.map(Int64.init)),
+                .optionalInteger(v.appleStatus.map(Int64.init)), .optionalText(v.environment?.rawValue),
+                .optionalText(v.bundleID), .text(v.outcome.rawValue), .optionalText(v.detail),
+                .integer(Int64(v.attempts)), .integer(time), .optionalInteger(runID), .integer(learnedAt),
+            ])
+            let id = db.lastInsertRowID
+            if !v.entries.isEmpty {
+                let writer = try EvidenceWriter(store: self)
+                for entry in v.entries {
+                    try writer.insert(
+                        entry, source: v.source, receiptID: v.receiptID, verificationID: id, environment: v.environment,
+                        bundleID: v.bundleID, signature: v.signature, appleStatus: v.appleStatus, at: time)
+                }
+            }
+            if let verdict = v.verdict {
+                let update = try db.prepare(
+                    "UPDATE transactions SET recon_verdict = ?, recon_verification_id = ? WHERE record_id = ?")
+                for recordID in v.recordIDs {
+                    try update.run([.text(verdict.rawValue), .integer(id), .text(recordID)])
+                }
+            }
+            return id
+        }
+    }
+
+    /// A verification as the support lookup shows it.
+    public struct StoredVerification: Sendable, Hashable {
+        public var id: Int64
+        public var recordID: String?
+        public var receiptID: String?
+        public var transactionID: String?
+        public var source: String
+        public var endpoint: String?
+        public var appleStatus: Int?
+        public var environment: String?
+        public var outcome: String
+        public var detail: String?
+        public var attempts: Int
+        public var verifiedAt: Int64
+    }
+
+    /// Verifications touching any of the given records, receipts or transactions, oldest first.
+    public func verifications(recordIDs: [String], receiptIDs: [String], transactionIDs: [String]) throws
+        -> [StoredVerification]
+    {
+        var result: [Int64: StoredVerification] = [:]
+        let queries: [(String, [String])] = [
+            ("record_id", recordIDs), ("receipt_id", receiptIDs), ("transaction_id", transactionIDs),
+        ]
+        for (column, ids) in queries {
+            let stmt = try db.prepare(
+                """
+                SELECT \(VerificationsRow.columns) FROM verifications WHERE \(column) = ?
+                """)
+            for id in ids {
+                try stmt.bind([.text(id)])
+                while try stmt.step() {
+                    let row = VerificationsRow.stored(stmt)
+                    result[row.id] = row
+                }
+            }
+        }
+        return result.values.sorted { ($0.verifiedAt, $0.id) < ($1.verifiedAt, $1.id) }
+    }
+}
+
+extension ReconStore {
+    /// How many verifications from `source` are stored (for resume checks and run records).
+    public func verificationCount(source: EvidenceSource) throws(StoreError) -> Int {
+        Int(try db.scalar("SELECT COUNT(*) FROM verifications WHERE source = ?", [.text(source.rawValue)]) ?? 0)
+    }
+}

@@ -1,0 +1,47 @@
+import AppleData
+import CSQLite
+import ReconModel
+
+/// Binding one parameter at a time, without building a `[SQLiteValue]` per row: the import's hot
+/// path binds ledger rows straight from the bytes of the file it read.
+extension SQLiteStatement {
+    /// Makes the statement ready to be bound and run again (bindings are kept until overwritten).
+    package func reset() {
+        sqlite3_reset(handle)
+    }
+
+    package func bindInt64(_ value: Int64, at index: Int32) throws(StoreError) {
+        try check(sqlite3_bind_int64(handle, index, value), index)
+    }
+
+    package func bindNull(at index: Int32) throws(StoreError) {
+        try check(sqlite3_bind_null(handle, index), index)
+    }
+
+    /// Binds `count` bytes of UTF-8 at `pointer` as text, without copying them: they must stay
+    /// valid and unchanged until the statement has been run and reset (SQLITE_STATIC,
+    /// https://www.sqlite.org/c3ref/bind_blob.html).
+    package func bindText(_ pointer: UnsafePointer<UInt8>, count: Int, at index: Int32) throws(StoreError) {
+        let rc = pointer.withMemoryRebound(to: CChar.self, capacity: count) {
+            sqlite3_bind_text(handle, index, $0, Int32(count), nil)
+        }
+        try check(rc, index)
+    }
+
+    /// Binds a string as text (SQLite copies it: SQLITE_TRANSIENT).
+    package func bindText(_ text: String, at index: Int32) throws(StoreError) {
+        try check(sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), iaprecon_sqlite_transient()), index)
+    }
+
+    /// Runs a statement bound parameter by parameter to completion, then resets it.
+    package func runBound() throws(StoreError) {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    private func check(_ rc: Int32, _ index: Int32) throws(StoreError) {
+        if rc != SQLITE_OK {
+            throw .sqlite(code: rc, message: database.lastErrorMessage, context: "binding parameter \(index)")
+        }
+    }
+}

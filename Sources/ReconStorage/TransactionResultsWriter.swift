@@ -1,0 +1,172 @@
+import AppleData
+import ReconModel
+
+/// Writes each judged transaction's results (``ReconStore/startTransactionResults(everything:)``) while detection
+/// runs, in one write transaction (a commit every few thousand rows made the write-ahead log checkpoint over and over
+/// while detection was reading).
+package final class TransactionResultsWriter {
+    private let db: SQLiteDatabase
+    /// Whether every transaction is judged (the tables replace the kept ones) or only `temp.rerun`'s.
+    package let everything: Bool
+    private let insertResult: SQLiteStatement
+    private let insertFinding: SQLiteStatement
+    private let insertPart: SQLiteStatement
+    private let insertOriginalResult: SQLiteStatement
+    private let insertOriginalFinding: SQLiteStatement
+    private let insertLine: SQLiteStatement
+    private let insertEvent: SQLiteStatement
+    private var inTransaction = false
+
+    package init(
+        db: SQLiteDatabase, everything: Bool, insertResult: SQLiteStatement, insertFinding: SQLiteStatement,
+        insertPart: SQLiteStatement, insertOriginalResult: SQLiteStatement, insertOriginalFinding: SQLiteStatement,
+        insertLine: SQLiteStatement, insertEvent: SQLiteStatement
+    ) {
+        self.db = db
+        self.everything = everything
+        self.insertResult = insertResult
+        self.insertFinding = insertFinding
+        self.insertPart = insertPart
+        self.insertOriginalResult = insertOriginalResult
+        self.insertOriginalFinding = insertOriginalFinding
+        self.insertLine = insertLine
+        self.insertEvent = insertEvent
+    }
+
+    deinit {
+        if inTransaction { try? db.execute("ROLLBACK") }
+    }
+
+    private func begin() throws(StoreError) {
+        guard !inTransaction, !db.isInTransaction else { return }
+        try db.execute("BEGIN IMMEDIATE", context: "keeping the results")
+        inTransaction = true
+    }
+
+    /// One transaction's results; a transaction with no counts and no moment of change keeps no result row.
+    ///
+    /// `events` are kept when the store holds Apple's reports (``LedgerEvent``).
+    package func add(
+        _ transactionID: String, findings: [Finding], parts: [RevenuePart], counters: TransactionCounters,
+        nextChange: Int64?, events: [LedgerEvent] = []
+    ) throws(StoreError) {
+        try begin()
+        if nextChange != nil || counters != TransactionCounters() {
+            try insertResult.bindText(transactionID, at: 1)
+            try bind(nextChange, at: 2, of: insertResult)
+            try bind(counters.excludedAsSandbox, at: 3, of: insertResult)
+            try bind(counters.recoveredFromSandbox, at: 5, of: insertResult)
+            try insertResult.bindInt64(counters.unpriced ? 1 : 0, at: 7)
+            try insertResult.bindInt64(Int64(counters.duplicateRowsIgnored), at: 8)
+            try insertResult.runBound()
+        }
+        try insert(findings, of: transactionID, with: insertFinding)
+        for (seq, part) in parts.enumerated() {
+            try insertPart.bindText(transactionID, at: 1)
+            try insertPart.bindInt64(Int64(seq), at: 2)
+            try insertPart.bindInt64(Int64(part.day), at: 3)
+            try insertPart.bindText(part.productID, at: 4)
+            try insertPart.bindText(part.currency, at: 5)
+            try insertPart.bindInt64(part.units, at: 6)
+            try insertPart.bindInt64(part.gross, at: 7)
+            try insertPart.bindInt64(part.refunds, at: 8)
+            try insertPart.bindInt64(part.rate, at: 9)
+            try insertPart.bindInt64(part.net, at: 10)
+            try bindAmountThenCurrency(part.stated, at: 11, of: insertPart)
+            if let source = part.statedSource {
+                try insertPart.bindText(source.rawValue, at: 13)
+            } else {
+                try insertPart.bindNull(at: 13)
+            }
+            try insertPart.runBound()
+        }
+        for (seq, event) in events.enumerated() {
+            try insertEvent.bindText(transactionID, at: 1)
+            try insertEvent.bindInt64(Int64(seq), at: 2)
+            try insertEvent.bindInt64(Int64(event.day), at: 3)
+            try insertEvent.bindText(event.recordID, at: 4)
+            try insertEvent.bindText(event.userID, at: 5)
+            try insertEvent.bindText(event.productID, at: 6)
+            try insertEvent.bindText(event.storefront, at: 7)
+            try insertEvent.bindText(event.currency, at: 8)
+            try insertEvent.bindInt64(event.units, at: 9)
+            try insertEvent.bindInt64(event.amount, at: 10)
+            try bindAmountThenCurrency(event.proceeds, at: 11, of: insertEvent)
+            try insertEvent.bindInt64(event.rate, at: 13)
+            try insertEvent.runBound()
+        }
+    }
+
+    /// One original-transaction group's findings; a group with no moment of change keeps no result row.
+    package func addOriginal(_ originalTransactionID: String, findings: [Finding], nextChange: Int64?)
+        throws(StoreError)
+    {
+        try begin()
+        if let nextChange {
+            try insertOriginalResult.run([.text(originalTransactionID), .integer(nextChange)])
+        }
+        try insert(findings, of: originalTransactionID, with: insertOriginalFinding)
+    }
+
+    /// The revenue lines this report added up: every line (``everything``), or the changed ones.
+    package func addLines(_ rows: some Sequence<RevenueRow>) throws(StoreError) {
+        try begin()
+        for row in rows {
+            try insertLine.run([
+                .integer(Int64(row.day)), .text(row.productID), .text(row.currency), .integer(row.units),
+                .integer(row.gross), .integer(row.refunds), .integer(row.estimatedProceeds), .integer(row.proceeds),
+                .text(row.proceedsCurrency), .text(row.proceedsSource.rawValue),
+            ])
+        }
+    }
+
+    /// Commits what is written so far.
+    package func commit() throws(StoreError) {
+        guard inTransaction else { return }
+        try db.execute("COMMIT", context: "keeping the results")
+        inTransaction = false
+    }
+
+    /// A group's findings, in the order found.
+    ///
+    /// A finding that states an age keeps its words around it instead of its detail, so it reads the same kept
+    /// whatever the as-of.
+    private func insert(_ findings: [Finding], of group: String, with statement: SQLiteStatement) throws(StoreError) {
+        for (seq, finding) in findings.enumerated() {
+            try statement.bindText(group, at: 1)
+            try statement.bindInt64(Int64(seq), at: 2)
+            var kept = finding
+            if finding.aged != nil { kept.detail = "" }
+            try RunFindingSpool.bind(kept, fingerprint: finding.fingerprint, to: statement, from: 3)
+            try RunFindingSpool.bind(finding.aged, to: statement, from: 17)
+            try statement.runBound()
+        }
+    }
+
+    private func bind(_ value: Int64?, at index: Int32, of statement: SQLiteStatement) throws(StoreError) {
+        if let value { try statement.bindInt64(value, at: index) } else { try statement.bindNull(at: index) }
+    }
+
+    /// Binds the amount at `index` and the currency after it (a part's stated proceeds, an event's proceeds).
+    private func bindAmountThenCurrency(_ money: Money?, at index: Int32, of statement: SQLiteStatement)
+        throws(StoreError)
+    {
+        try bind(money?.milliunits, at: index, of: statement)
+        if let money {
+            try statement.bindText(money.currency, at: index + 1)
+        } else {
+            try statement.bindNull(at: index + 1)
+        }
+    }
+
+    /// Binds the currency at `index` and the amount after it.
+    private func bind(_ money: Money?, at index: Int32, of statement: SQLiteStatement) throws(StoreError) {
+        if let money {
+            try statement.bindText(money.currency, at: index)
+            try statement.bindInt64(money.milliunits, at: index + 1)
+        } else {
+            try statement.bindNull(at: index)
+            try statement.bindNull(at: index + 1)
+        }
+    }
+}

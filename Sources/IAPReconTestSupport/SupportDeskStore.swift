@@ -34,7 +34,7 @@ public enum SupportDeskStore {
             ImportRequest(
                 transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
         let store = try ReconStore(path: config.databasePath)
-        try store.recordVerification(
+        try store.receipts.recordVerification(
             VerificationRecord(
                 recordIDs: ["r5"], receiptID: "rc5", transactionID: "t5", source: .verifyReceipt,
                 endpoint: "http://127.0.0.1/production/verifyReceipt", httpStatus: 200, appleStatus: 0,
@@ -44,7 +44,7 @@ public enum SupportDeskStore {
                         transactionID: "t5", originalTransactionID: "t5", productID: "premium", quantity: 1,
                         purchaseDate: t0, cancellationDate: t0 + 86_400_000)
                 ]), runID: nil, at: t0 + 90_000_000, learnedAt: t0 + 90_000_000)
-        try store.recordVerification(
+        try store.receipts.recordVerification(
             VerificationRecord(
                 recordIDs: [], receiptID: "rc9", transactionID: nil, source: .verifyReceipt,
                 endpoint: "http://127.0.0.1/production/verifyReceipt", httpStatus: 200, appleStatus: 0,

@@ -33,12 +33,12 @@ public struct DetectStage {
     ///     writes the store.
     ///   - found: called on this thread with every finding, in the order found (the same finding may come twice:
     ///     the first counts).
-    public func run<Extra: Sendable>(
-        store: ReconStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
+    package func run<Extra: Sendable>(
+        store: any DetectionStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
         each: (Extra) throws -> Void, found: (Finding) throws -> Void
     ) throws {
         try judgeTransactions(
-            store.forEachTransactionGroup, alongside: alongside,
+            store.ledger.forEachTransactionGroup, alongside: alongside,
             each: { judged in
                 if let made = judged.made { try each(made) }
                 for finding in judged.findings { try found(finding) }
@@ -47,11 +47,11 @@ public struct DetectStage {
     }
 
     /// The original-transaction groups and the receipts, after the transactions.
-    public func judgeOthers(store: ReconStore, found: (Finding) throws -> Void) throws {
-        try judgeOriginalGroups(store.forEachOriginalTransactionGroup) { _, findings, _ in
+    package func judgeOthers(store: any DetectionStore, found: (Finding) throws -> Void) throws {
+        try judgeOriginalGroups(store.ledger.forEachOriginalTransactionGroup) { _, findings, _ in
             for finding in findings { try found(finding) }
         }
-        try judgeReceipts(store: store, found: found)
+        try judgeReceipts(store.receipts, found: found)
     }
 
     /// The original-transaction groups `groups` reads, each with its findings and the moment judging it again could
@@ -70,8 +70,8 @@ public struct DetectStage {
     }
 
     /// The receipts, judged whole every time.
-    public func judgeReceipts(store: ReconStore, found: (Finding) throws -> Void) throws {
-        try store.forEachReceiptCase(learnedBy: context.asOf) { receiptCase in
+    package func judgeReceipts(_ receipts: any ReceiptRepository, found: (Finding) throws -> Void) throws {
+        try receipts.forEachReceiptCase(learnedBy: context.asOf) { receiptCase in
             var receiptCase = receiptCase
             receiptCase.records = receiptCase.records.compactMap { $0.asOf(context.asOf) }
             var collector = FindingCollector()

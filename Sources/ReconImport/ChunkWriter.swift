@@ -37,7 +37,7 @@ package final class ChunkWriter {
 
     /// Opens the first batch and forgets the source's earlier rejections.
     package func begin() throws {
-        if !bulk { try store.beginBatch() }
+        if !bulk { try store.ledgerImport.beginBatch() }
         try writer.forgetRejections(of: source, kind: kind)
     }
 
@@ -75,8 +75,8 @@ package final class ChunkWriter {
                 summary.read += 1
                 inBatch += 1
                 if inBatch >= batchSize, !bulk {
-                    try store.commitBatch()
-                    try store.beginBatch()
+                    try store.ledgerImport.commitBatch()
+                    try store.ledgerImport.beginBatch()
                     inBatch = 0
                 }
                 if let progress, summary.read % progressInterval == 0 { progress(source, summary.read) }
@@ -86,12 +86,12 @@ package final class ChunkWriter {
 
     /// Commits the last batch.
     package func finish() throws {
-        if !bulk { try store.commitBatch() }
+        if !bulk { try store.ledgerImport.commitBatch() }
     }
 
     /// Rolls the open batch back (a bulk load is rolled back by its owner).
     package func abort() {
-        if !bulk { store.rollbackBatch() }
+        if !bulk { store.ledgerImport.rollbackBatch() }
     }
 }
 

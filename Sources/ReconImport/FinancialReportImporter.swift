@@ -17,7 +17,7 @@ package struct FinancialReportImporter {
     ///   it is stored), ``StoreError``.
     package func importFinancialReport(_ path: String, into store: ReconStore) throws -> ImportFileSummary {
         let report = try FinancialReportParser.parse(path)
-        try store.storeFinancialReport(report, source: path)
+        try store.appleReports.storeFinancialReport(report, source: path)
         var summary = ImportFileSummary(
             kind: Self.financialReportKind, file: path, read: report.rows.count, accepted: report.rows.count,
             rejected: 0)
@@ -31,7 +31,7 @@ package struct FinancialReportImporter {
     ///   it is stored), ``StoreError``.
     package func importPayments(_ path: String, into store: ReconStore) throws -> ImportFileSummary {
         let summary = try PaymentSummaryParser.parse(path)
-        try store.storePaymentSummary(summary, source: path)
+        try store.appleReports.storePaymentSummary(summary, source: path)
         return ImportFileSummary(
             kind: Self.paymentsKind, file: path, read: summary.regions.count, accepted: summary.regions.count,
             rejected: 0)

@@ -66,22 +66,22 @@ public struct Importer {
         for path in request.salesReports + request.financialReports { _ = try GzipLineReader(path: path) }
         for path in request.payments { try ChunkedFile(path: path).close() }
         var summaries: [ImportFileSummary] = []
-        try store.beginImport()
-        defer { store.endImport() }
+        try store.ledgerImport.beginImport()
+        defer { store.ledgerImport.endImport() }
         for path in request.products { summaries.append(try importFile(path, kind: .products, into: store)) }
         for path in request.receipts { summaries.append(try importFile(path, kind: .receipts, into: store)) }
-        if try !request.transactions.isEmpty && store.ledgerIsEmpty() {
+        if try !request.transactions.isEmpty && store.ledgerImport.ledgerIsEmpty() {
             // A first load into an empty ledger is one transaction that appends the rows and then
             // builds the indexes by sorting: a crash leaves the empty ledger, and a rerun loads again.
-            try store.beginBulkLoad()
-            defer { store.endBulkLoad() }
+            try store.ledgerImport.beginBulkLoad()
+            defer { store.ledgerImport.endBulkLoad() }
             do {
                 for path in request.transactions {
                     summaries.append(try importFile(path, kind: .transactions, into: store, bulk: true))
                 }
-                try store.finishBulkLoad()
+                try store.ledgerImport.finishBulkLoad()
             } catch {
-                store.abortBulkLoad()
+                store.ledgerImport.abortBulkLoad()
                 throw error
             }
         } else {

@@ -23,7 +23,7 @@ public struct NotificationImporter: Sendable {
         var lines: [JSONLLine] = []
         var reader = try LineReader(path: path)
         try reader.forEach { lines.append($0) }
-        try store.clearNotificationRejections(file: path)
+        try store.notifications.clearNotificationRejections(file: path)
         var summary = ImportFileSummary(
             kind: InputKind.notifications.rawValue, file: path, read: 0, accepted: 0, rejected: 0)
         for line in lines {
@@ -53,7 +53,7 @@ public struct NotificationImporter: Sendable {
                 return false
             case .success(let notification):
                 let now = run.nowMillis()
-                try store.recordNotification(
+                try store.notifications.recordNotification(
                     notification, origin: .file(path: source, line: line.line, receivedAt: receivedAt), at: now,
                     learnedAt: run.learnedAt(now))
                 return true
@@ -62,7 +62,7 @@ public struct NotificationImporter: Sendable {
     }
 
     private func reject(_ line: JSONLLine, path: String, reason: String, store: ReconStore) throws {
-        try store.rejectNotification(
+        try store.notifications.rejectNotification(
             RejectedRow(
                 kind: .notifications, source: path, line: line.line, recordID: nil, reason: reason, raw: line.text))
     }

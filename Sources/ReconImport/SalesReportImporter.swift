@@ -15,7 +15,7 @@ package struct SalesReportImporter {
     package func importFile(_ path: String, into store: ReconStore) throws -> ImportFileSummary {
         var summary = ImportFileSummary(
             kind: InputKind.salesReports.rawValue, file: path, read: 0, accepted: 0, rejected: 0)
-        try store.beginBatch()
+        try store.ledgerImport.beginBatch()
         do {
             let writer = try SalesReportWriter(store: store, source: path)
             try SalesReportParser.parse(path) { outcome in
@@ -33,9 +33,9 @@ package struct SalesReportImporter {
                     summary.rejected += 1
                 }
             }
-            try store.commitBatch()
+            try store.ledgerImport.commitBatch()
         } catch {
-            store.rollbackBatch()
+            store.ledgerImport.rollbackBatch()
             throw error
         }
         return summary

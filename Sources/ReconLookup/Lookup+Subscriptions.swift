@@ -76,7 +76,7 @@ extension Lookup {
 extension LookupReport {
     /// What a subscription notification means for access, in Apple's words
     /// (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype and `subtype`).
-    package static func subscriptionMeaning(_ n: ReconStore.StoredNotification) -> String {
+    package static func subscriptionMeaning(_ n: StoredNotification) -> String {
         switch (n.type, n.subtype) {
         case ("SUBSCRIBED", "INITIAL_BUY"): return "; the customer subscribed for the first time"
         case ("SUBSCRIBED", "RESUBSCRIBE"): return "; the customer subscribed again"

@@ -62,7 +62,7 @@ public struct LookupReport: Sendable, Codable, Hashable {
     }
 
     /// One notification as the timeline shows it.
-    package static func describe(_ n: ReconStore.StoredNotification) -> String {
+    package static func describe(_ n: StoredNotification) -> String {
         let type = n.subtype.map { "\(n.type)/\($0)" } ?? n.type
         var text = "Apple notification \(type)"
         if let id = n.transactionID { text += " for transaction \(id)" }
@@ -79,7 +79,7 @@ public struct LookupReport: Sendable, Codable, Hashable {
 
     /// What a `DID_CHANGE_RENEWAL_PREF` means, as Apple documents its subtypes
     /// (https://developer.apple.com/documentation/appstoreservernotifications/notificationtype).
-    package static func renewalPreference(_ n: ReconStore.StoredNotification) -> String {
+    package static func renewalPreference(_ n: StoredNotification) -> String {
         guard n.type == "DID_CHANGE_RENEWAL_PREF" else { return "" }
         switch n.subtype {
         case "UPGRADE":
@@ -102,9 +102,9 @@ public struct LookupReport: Sendable, Codable, Hashable {
 }
 
 /// Builds a ``LookupReport`` from the store alone (no network).
-public enum Lookup {
+package enum Lookup {
     /// Everything the store knows about `subject`, as a timeline.
-    public static func build(_ subject: LookupSubject, store: ReconStore, bundleIDs: Set<String> = []) throws
+    package static func build(_ subject: LookupSubject, store: any LookupStore, bundleIDs: Set<String> = []) throws
         -> LookupReport
     {
         var rows: [LedgerTransaction]
@@ -113,18 +113,19 @@ public enum Lookup {
         switch subject {
         case .user(let id):
             userID = id
-            rows = try store.ledgerRows(userID: id)
+            rows = try store.lookup.ledgerRows(userID: id, transactionIDs: [], originalTransactionIDs: [])
             title = "user \(id)"
         case .transaction(let id):
-            rows = try store.ledgerRows(transactionIDs: [id])
-            rows = try store.ledgerRows(
-                transactionIDs: [id], originalTransactionIDs: Array(Set(rows.map(\.originalTransactionID))))
+            rows = try store.lookup.ledgerRows(userID: nil, transactionIDs: [id], originalTransactionIDs: [])
+            rows = try store.lookup.ledgerRows(
+                userID: nil, transactionIDs: [id], originalTransactionIDs: Array(Set(rows.map(\.originalTransactionID)))
+            )
             title = "transaction \(id)"
         case .originalTransaction(let id):
-            rows = try store.ledgerRows(transactionIDs: [id], originalTransactionIDs: [id])
+            rows = try store.lookup.ledgerRows(userID: nil, transactionIDs: [id], originalTransactionIDs: [id])
             title = "original transaction \(id)"
         case .order(let id, let transactionIDs):
-            rows = try store.ledgerRows(transactionIDs: transactionIDs)
+            rows = try store.lookup.ledgerRows(userID: nil, transactionIDs: transactionIDs, originalTransactionIDs: [])
             title = "order \(id)"
         }
         var transactionIDs = Set(rows.map(\.transactionID))
@@ -138,23 +139,25 @@ public enum Lookup {
         case .order(_, let ids): transactionIDs.formUnion(ids)
         case .user: break
         }
-        let entitlements = try store.entitlements(userID: userID, originalTransactionIDs: originals.sorted())
+        let entitlements = try store.entitlements.entitlements(
+            userID: userID, originalTransactionIDs: originals.sorted())
         originals.formUnion(entitlements.map(\.originalTransactionID))
         if case .user = subject {
         } else {
             for original in originals.sorted() {
-                transactionIDs.formUnion(try store.evidence(originalTransactionID: original).map(\.entry.transactionID))
+                transactionIDs.formUnion(
+                    try store.entitlements.evidence(originalTransactionID: original).map(\.entry.transactionID))
             }
         }
-        let receipts = try store.receiptHeaders(ids: rows.compactMap(\.receiptID), userID: userID)
-        let evidence = try store.evidence(
+        let receipts = try store.lookup.receiptHeaders(ids: rows.compactMap(\.receiptID), userID: userID)
+        let evidence = try store.lookup.evidence(
             transactionIDs: transactionIDs.sorted(), receiptIDs: receipts.map(\.receiptID))
         // A user's receipts may reveal purchases the ledger lacks: include those transactions.
         transactionIDs.formUnion(evidence.map(\.entry.transactionID))
-        let verifications = try store.verifications(
+        let verifications = try store.receipts.verifications(
             recordIDs: rows.map(\.recordID), receiptIDs: receipts.map(\.receiptID),
             transactionIDs: transactionIDs.sorted())
-        let findings = try store.findingHistory(transactionIDs: transactionIDs.sorted(), userID: userID)
+        let findings = try store.lookup.findingHistory(transactionIDs: transactionIDs.sorted(), userID: userID)
 
         var events: [(Int64, Int, LookupReport.Event)] = []
         func add(
@@ -203,7 +206,7 @@ public enum Lookup {
                 record: v.recordID, transaction: v.transactionID)
         }
         // Apple's notifications about these purchases: type, subtype and Apple's signed date.
-        let notifications = try store.notifications(
+        let notifications = try store.notifications.notifications(
             transactionIDs: transactionIDs.sorted(), originalTransactionIDs: originals.sorted())
         for n in notifications {
             add(n.signedDate, 5, "notification", LookupReport.describe(n), transaction: n.transactionID)
@@ -241,7 +244,7 @@ public enum Lookup {
         }
         for event in subscriptionEvents(
             evidence: evidence, entitlements: entitlements,
-            statuses: try store.subscriptionStatuses(originalTransactionIDs: originals.sorted()),
+            statuses: try store.entitlements.subscriptionStatuses(originalTransactionIDs: originals.sorted()),
             context: DetectionContext.readingEvidence(bundleIDs: bundleIDs))
         {
             add(event.time, event.order, event.kind, event.text, transaction: event.transactionID, user: event.userID)

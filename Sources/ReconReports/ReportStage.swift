@@ -47,13 +47,13 @@ public struct ReportStage {
     /// The report of `store` at `asOf`: revenue as detection accumulated it, the findings, the
     /// rejected and pending rows, Apple's sales beside the ledger (`sales`, nil when no sales
     /// report was compared), and `run` completed with the store's counts and the totals.
-    public func assemble(
-        store: ReconStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord,
+    package func assemble(
+        store: any ReportStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord,
         sales: SalesReconciliationReport? = nil, monthClose: MonthCloseReport? = nil,
         subscriptions: SubscriptionsReport? = nil
     ) throws -> ReconciliationReport {
         var run = run
-        let counts = try store.counts()
+        let counts = try store.ledger.counts()
         run.counts.transactionsInStore = counts.transactions
         run.counts.receiptsInStore = counts.receipts
         run.counts.rejectedInStore = counts.rejected
@@ -66,7 +66,7 @@ public struct ReportStage {
 
         var report = ReconciliationReport(
             asOf: asOf, timeZone: timeZoneName, revenue: revenue.rows(), findings: findings.totals,
-            findingsRecordedBy: findings.runID, rejected: try store.rejectedRows(),
+            findingsRecordedBy: findings.runID, rejected: try store.ledger.rejectedRows(),
             pendingTotal: counts.pending, recoveredFromSandbox: revenue.recoveredFromSandbox,
             excludedAsSandbox: revenue.excludedAsSandbox, unpricedTransactions: revenue.unpricedTransactions,
             duplicateRowsIgnored: revenue.duplicateRowsIgnored, run: run)
@@ -75,10 +75,10 @@ public struct ReportStage {
         // (``DetectionEngine/commit(_:asOf:)``).
         report.revenueChanges = revenue.changes
         report.sales = sales
-        report.salesReportInStore = try !store.salesReportDays().isEmpty
+        report.salesReportInStore = try !store.appleReports.salesReportDays().isEmpty
         report.monthClose = monthClose
         report.subscriptions = subscriptions
-        report.financialReportInStore = try store.hasFinancialReports()
+        report.financialReportInStore = try store.appleReports.hasFinancialReports()
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
             if [total.gross, total.refunds, total.net, total.proceeds].contains(where: Money.isSaturated) {
@@ -95,7 +95,7 @@ public struct ReportStage {
     /// never all in memory.
     ///
     /// Values a format cannot hold become warnings in `report.run` (and so in run.json), never a failed report.
-    public func write(_ report: inout ReconciliationReport, store: ReconStore) throws {
+    package func write(_ report: inout ReconciliationReport, store: any ReportStore) throws {
         let out = outputDirectory
         var timer = clock.map { PhaseTimer("report files", clock: $0, logger: logger) }
         try ReportFile.ensureDirectory(out)

@@ -17,8 +17,8 @@ public enum XLSXReportWriter {
     ///   another file of the findings (`discrepancies.csv`) is written from the same read.
     /// - Returns: one warning per value written as text, for `run.json`.
     @discardableResult
-    public static func write(
-        _ report: ReconciliationReport, store: ReconStore, to path: String,
+    package static func write(
+        _ report: ReconciliationReport, store: any ReportStore, to path: String,
         eachOpenFinding: @escaping (FindingHistory) throws -> Void = { _ in }
     ) throws -> [String] {
         let fileName = String(path.split(separator: "/").last ?? Substring(path))
@@ -26,19 +26,19 @@ public enum XLSXReportWriter {
         let tz = zone(report)
         let streams = [
             XLSXRowStream(sheet: discrepanciesSheet) { row in
-                try store.forEachRunFinding(at: report.asOf) {
+                try store.findings.forEachRunFinding(at: report.asOf) {
                     try eachOpenFinding($0)
                     try row(discrepancy($0, status: $0.isNew ? "new" : "open", tz))
                 }
                 if let runID = report.findingsRecordedBy {
-                    try store.forEachFindingResolved(runID: runID, at: report.asOf) {
+                    try store.findings.forEachFindingResolved(runID: runID, at: report.asOf) {
                         try row(discrepancy($0, status: "resolved", tz))
                     }
                 }
             },
             XLSXRowStream(sheet: pendingSheet) { row in
                 var shown = 0
-                try store.forEachPendingTransaction(limit: ReconciliationReport.pendingLimit) {
+                try store.ledger.forEachPendingTransaction(limit: ReconciliationReport.pendingLimit) {
                     try row(pending($0, asOf: report.asOf, tz))
                     shown += 1
                 }

@@ -14,11 +14,11 @@ public struct DecodeStage: Sendable {
     }
 
     /// Decodes receipts not decoded yet (or re-uploaded since), in pages, in `run`; returns how many.
-    public func run(store: ReconStore, in run: RunContext, logger: Logger) async throws -> Int {
+    package func run(store: any VerificationStore, in run: RunContext, logger: Logger) async throws -> Int {
         var decoded = 0
         var cursor: String?
         while true {
-            let page = try store.receiptsNeedingDecode(after: cursor, limit: 1_000)
+            let page = try store.receipts.receiptsNeedingDecode(after: cursor, limit: 1_000)
             guard let last = page.last else { break }
             cursor = last.receiptID
             // Decode concurrently (both cores); persist on this task, one connection.
@@ -40,7 +40,7 @@ public struct DecodeStage: Sendable {
                         metadata: ["receipt": "\(receipt.receiptID)", "reason": "\(error.reason)"])
                 }
             }
-            try store.recordDecodes(decodes, at: run.nowMillis())
+            try store.receipts.recordDecodes(decodes, at: run.nowMillis())
             decoded += page.count
         }
         return decoded

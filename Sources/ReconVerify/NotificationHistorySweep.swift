@@ -86,7 +86,7 @@ public struct NotificationHistorySweep: Sendable {
     }
 
     /// Sweeps production, then sandbox, up to `run`'s "now" on Apple's side (``RunContext/appleNow()``).
-    public func run(store: ReconStore, in run: RunContext, logger: Logger) async throws -> SweepSummary {
+    package func run(store: any VerificationStore, in run: RunContext, logger: Logger) async throws -> SweepSummary {
         var summary = SweepSummary()
         for environment in [StoreEnvironment.production, .sandbox] {
             try await sweep(environment, store: store, run: run, logger: logger, into: &summary)
@@ -103,40 +103,40 @@ public struct NotificationHistorySweep: Sendable {
     /// notifications already kept are deduplicated), never asked as it was forever. A first sweep going back
     /// `historyDays` is clamped without a gap: nothing was swept before it.
     package func window(
-        _ environment: StoreEnvironment, store: ReconStore, now: () -> Int64, realNow: Int64
-    ) throws -> (window: ReconStore.NotificationSweepWindow?, gap: SweepGap?) {
+        _ environment: StoreEnvironment, store: any VerificationStore, now: () -> Int64, realNow: Int64
+    ) throws -> (window: NotificationSweepWindow?, gap: SweepGap?) {
         let oldest = Self.oldestServed(environment, realNow: realNow)
         var givenUp: Int64?
-        if var open = try store.openNotificationSweep(environment: environment) {
+        if var open = try store.notifications.openNotificationSweep(environment: environment) {
             guard open.startDate < oldest else { return (open, nil) }
             let gap = SweepGap(environment: environment.rawValue, from: open.startDate, to: oldest)
             if oldest < open.endDate {
-                try store.restartNotificationSweep(open.id, startDate: oldest)
+                try store.notifications.restartNotificationSweep(open.id, startDate: oldest)
                 open.startDate = oldest
                 open.paginationToken = nil
                 return (open, gap)
             }
             // Apple keeps none of it: given up (recorded as ended), and the next window starts after it.
-            try store.completeNotificationSweep(open.id)
+            try store.notifications.completeNotificationSweep(open.id)
             givenUp = open.startDate
         }
         let now = now()
         var start = now - Int64(min(max(historyDays, 1), 180)) * Self.dayMillis
         var gap: SweepGap?
-        if let last = try store.lastCompletedNotificationSweep(environment: environment) {
+        if let last = try store.notifications.lastCompletedNotificationSweep(environment: environment) {
             start = last.endDate - Self.overlapMillis
             if let from = [givenUp, start < oldest ? start : nil].compactMap({ $0 }).min() {
                 gap = SweepGap(environment: environment.rawValue, from: from, to: max(from, min(oldest, now)))
             }
         }
         guard max(start, oldest) < now else { return (nil, gap) }
-        let window = try store.startNotificationSweep(
+        let window = try store.notifications.startNotificationSweep(
             environment: environment, startDate: max(start, oldest), endDate: now)
         return (window, gap)
     }
 
     package func sweep(
-        _ environment: StoreEnvironment, store: ReconStore, run: RunContext, logger: Logger,
+        _ environment: StoreEnvironment, store: any VerificationStore, run: RunContext, logger: Logger,
         into summary: inout SweepSummary
     ) async throws {
         let (next, gap) = try window(environment, store: store, now: run.appleNow, realNow: run.nowMillis())
@@ -170,10 +170,10 @@ public struct NotificationHistorySweep: Sendable {
                 logger.warning("\(gap.text)")
                 summary.unservedGaps.append(gap)
                 if start < window.endDate {
-                    try store.restartNotificationSweep(window.id, startDate: start)
+                    try store.notifications.restartNotificationSweep(window.id, startDate: start)
                     summary.openWindows.append(environment.rawValue)
                 } else {
-                    try store.completeNotificationSweep(window.id)
+                    try store.notifications.completeNotificationSweep(window.id)
                 }
                 return
             case .failure(let failure):
@@ -190,7 +190,7 @@ public struct NotificationHistorySweep: Sendable {
                 switch await check.verify(signed) {
                 case .success(let notification):
                     let now = run.nowMillis()
-                    if try store.recordNotification(
+                    if try store.notifications.recordNotification(
                         notification, origin: .history, at: now, learnedAt: run.learnedAt(now))
                     {
                         added += 1
@@ -199,7 +199,7 @@ public struct NotificationHistorySweep: Sendable {
                     }
                 case .failure(let rejection):
                     summary.rejected += 1
-                    try store.rejectNotification(
+                    try store.notifications.rejectNotification(
                         RejectedRow(
                             kind: .notifications,
                             source:
@@ -216,12 +216,12 @@ public struct NotificationHistorySweep: Sendable {
                 summary.openWindows.append(environment.rawValue)
                 return
             }
-            try store.advanceNotificationSweep(
+            try store.notifications.advanceNotificationSweep(
                 window.id, paginationToken: page.paginationToken, newNotifications: added)
             window.paginationToken = page.paginationToken
             window.pages += 1
             if !page.hasMore {
-                try store.completeNotificationSweep(window.id)
+                try store.notifications.completeNotificationSweep(window.id)
                 summary.completedWindows += 1
                 return
             }

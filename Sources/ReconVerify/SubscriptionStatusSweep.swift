@@ -69,7 +69,9 @@ public struct SubscriptionStatusSweep: Sendable {
     /// each answer as it comes.
     ///
     /// - Throws: ``StoreError`` when the store cannot be read or written; never for Apple's answers.
-    public func run(store: ReconStore, in run: RunContext, logger: Logger) async throws -> SubscriptionStatusSummary {
+    package func run(store: any VerificationStore, in run: RunContext, logger: Logger) async throws
+        -> SubscriptionStatusSummary
+    {
         let asOf = run.asOf ?? run.appleNow()
         let ids = try subscriptionsToAsk(store: store, asOf: asOf)
         var summary = SubscriptionStatusSummary()
@@ -92,16 +94,17 @@ public struct SubscriptionStatusSweep: Sendable {
     }
 
     /// The original transaction ids to ask about at `asOf`, each once, in id order.
-    package func subscriptionsToAsk(store: ReconStore, asOf: Int64) throws -> [String] {
-        let catalog = try store.catalog()
+    package func subscriptionsToAsk(store: any VerificationStore, asOf: Int64) throws -> [String] {
+        let catalog = try store.ledger.catalog()
         var statuses: [String: SubscriptionStatus] = [:]
-        for status in try store.subscriptionStatuses(learnedBy: asOf) where status.environment.isProduction {
+        for status in try store.entitlements.subscriptionStatuses(learnedBy: asOf) where status.environment.isProduction
+        {
             statuses[status.originalTransactionID] = status
         }
         var ids: [String] = []
         var asked: Set<String> = []
         var appleOpen: [String: Bool] = [:]
-        for entitlement in try store.entitlements() where entitlement.environment.isProduction {
+        for entitlement in try store.entitlements.entitlements() where entitlement.environment.isProduction {
             let id = entitlement.originalTransactionID
             guard !asked.contains(id) else { continue }
             if let type = catalog[entitlement.productID]?.first?.type, type != .autoRenewable { continue }
@@ -110,7 +113,7 @@ public struct SubscriptionStatusSweep: Sendable {
                 if appleOpen[id] == nil {
                     appleOpen[id] =
                         try Self.covers(statuses[id], asOf: asOf)
-                        || Self.covers(store.evidence(originalTransactionID: id), asOf: asOf)
+                        || Self.covers(store.entitlements.evidence(originalTransactionID: id), asOf: asOf)
                 }
                 ask = appleOpen[id] ?? false
             }
@@ -150,7 +153,7 @@ public struct SubscriptionStatusSweep: Sendable {
     /// Keeps one answer: the signed transaction as evidence (unless the store's latest signed word states it
     /// already), the status as learned at `asOf` when it speaks of the as-of; counts and logs the rest.
     package func keep(
-        _ outcome: Outcome, store: ReconStore, run: RunContext, asOf: Int64, logger: Logger,
+        _ outcome: Outcome, store: any VerificationStore, run: RunContext, asOf: Int64, logger: Logger,
         into summary: inout SubscriptionStatusSummary
     ) throws {
         switch outcome {
@@ -159,7 +162,7 @@ public struct SubscriptionStatusSweep: Sendable {
             var status = answer.status
             status.learnedAt = asOf
             if Self.speaksOf(status, purchaseDate: answer.purchaseDate, asOf: asOf) {
-                try store.recordSubscriptionStatus(status)
+                try store.entitlements.recordSubscriptionStatus(status)
                 summary.recorded += 1
             } else {
                 summary.afterAsOf += 1
@@ -190,12 +193,13 @@ public struct SubscriptionStatusSweep: Sendable {
     /// holds about that transaction says the same (only `signedDate` differs): a nightly sweep must not grow the
     /// store by one copy of every subscription a night.
     package func keepEvidence(
-        _ record: VerificationRecord, store: ReconStore, run: RunContext, into summary: inout SubscriptionStatusSummary
+        _ record: VerificationRecord, store: any VerificationStore, run: RunContext,
+        into summary: inout SubscriptionStatusSummary
     ) throws {
         guard let entry = record.entries.first, let original = entry.originalTransactionID else { return }
         let now = run.nowMillis()
         let learnedAt = run.learnedAt(now)
-        let statements = try store.evidence(originalTransactionID: original).filter { stored in
+        let statements = try store.entitlements.evidence(originalTransactionID: original).filter { stored in
             stored.entry.transactionID == entry.transactionID && stored.signature == .verified
                 && (stored.source == .serverAPI || stored.source == .notification)
                 && (stored.learnedAt ?? .max) <= learnedAt
@@ -209,7 +213,7 @@ public struct SubscriptionStatusSweep: Sendable {
             fresh.signedDate = nil
             if known == fresh { return }
         }
-        try store.recordVerification(record, runID: run.runID, at: now, learnedAt: learnedAt)
+        try store.receipts.recordVerification(record, runID: run.runID, at: now, learnedAt: learnedAt)
         summary.newEvidence += 1
     }
 

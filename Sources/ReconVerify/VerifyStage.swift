@@ -65,13 +65,14 @@ public struct VerifyStage: Sendable {
     }
 
     /// Verifies everything pending in `run`; `progress(done, total)` after each job.
-    public func run(
-        store: ReconStore, in run: RunContext, logger: Logger, progress: (@Sendable (Int, Int) -> Void)? = nil
+    package func run(
+        store: any VerificationStore, in run: RunContext, logger: Logger,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> VerifyStageSummary {
         var summary = VerifyStageSummary()
-        let orphans = try store.orphanReceiptCount()
+        let orphans = try store.receipts.orphanReceiptCount()
         summary.orphanReceipts = orphans
-        let total = try store.pendingJobCount() + orphans
+        let total = try store.ledger.pendingJobCount() + orphans
         var done = 0
         var pendingPages = PendingPages()
         var orphanPages = OrphanPages()
@@ -87,7 +88,8 @@ public struct VerifyStage: Sendable {
             while let records = try await group.next() {
                 let now = run.nowMillis()
                 for record in records {
-                    try store.recordVerification(record, runID: run.runID, at: now, learnedAt: run.learnedAt(now))
+                    try store.receipts.recordVerification(
+                        record, runID: run.runID, at: now, learnedAt: run.learnedAt(now))
                     summary.requests += record.source == .offline ? 0 : record.attempts
                     switch record.outcome {
                     case .valid: summary.verified += record.recordIDs.count
@@ -113,7 +115,7 @@ public struct VerifyStage: Sendable {
             // Refunds, reversals, revocations and renewals Apple reported since the last sweep.
             summary.sweep = try await notificationSweep.run(store: store, in: run, logger: logger)
         }
-        if let subscriptionSweep, try store.hasEntitlements() {
+        if let subscriptionSweep, try store.entitlements.hasEntitlements() {
             summary.subscriptions = try await subscriptionSweep.run(store: store, in: run, logger: logger)
         }
         return summary
@@ -132,10 +134,10 @@ public struct VerifyStage: Sendable {
         private var cursor: String?
         private var exhausted = false
 
-        package mutating func next(store: ReconStore) throws -> WorkUnit? {
+        package mutating func next(store: any VerificationStore) throws -> WorkUnit? {
             if index == page.count {
                 guard !exhausted else { return nil }
-                let rows = try store.orphanReceiptsForVerification(after: cursor, limit: Self.pageSize)
+                let rows = try store.receipts.orphanReceiptsForVerification(after: cursor, limit: Self.pageSize)
                 exhausted = rows.count < Self.pageSize
                 guard let last = rows.last else { return nil }
                 cursor = last.0.receiptID
@@ -167,15 +169,15 @@ public struct VerifyStage: Sendable {
             self.pageSize = max(1, pageSize)
         }
 
-        package mutating func next(store: ReconStore) throws -> WorkUnit? {
+        package mutating func next(store: any VerificationStore) throws -> WorkUnit? {
             while index == page.count {
                 if !receiptsExhausted {
-                    let groups = try store.pendingReceiptGroups(after: receiptCursor, limit: pageSize)
+                    let groups = try store.ledger.pendingReceiptGroups(after: receiptCursor, limit: pageSize)
                     receiptsExhausted = groups.count < pageSize
                     if let last = groups.last { receiptCursor = last.receipt.receiptID }
                     page = groups.map { WorkUnit(receipt: $0.receipt, check: $0.check, rows: $0.rows) }
                 } else if !rowsExhausted {
-                    let rows = try store.pendingRowsWithoutReceipt(after: rowCursor, limit: pageSize)
+                    let rows = try store.ledger.pendingRowsWithoutReceipt(after: rowCursor, limit: pageSize)
                     rowsExhausted = rows.count < pageSize
                     if let last = rows.last { rowCursor = last.recordID }
                     page = rows.map { WorkUnit(receipt: nil, check: nil, rows: [$0]) }

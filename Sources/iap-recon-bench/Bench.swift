@@ -38,7 +38,8 @@ struct Bench {
             let start = Date()
             var config = ReconConfig(databasePath: path)
             config.bundleIDs = ["com.example.app"]
-            let context = try config.validated().detectionContext(asOf: 1_795_176_000_000, catalog: try store.catalog())
+            let context = try config.validated().detectionContext(
+                asOf: 1_795_176_000_000, catalog: try store.ledger.catalog())
             let revenue = RevenueTally(
                 RevenueBuilder(timeZone: TimeZone(identifier: "UTC") ?? .current, context: context))
             var groups = 0

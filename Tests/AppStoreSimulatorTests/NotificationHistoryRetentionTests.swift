@@ -49,9 +49,9 @@ import Testing
     @Test func aWindowSinceALongAgoSweepStartsWhereAppleStillServesAndReportsTheGapOnce() async throws {
         try await withSimulator { simulator, transport in
             let store = try store()
-            let old = try store.startNotificationSweep(
+            let old = try store.notifications.startNotificationSweep(
                 environment: .production, startDate: Self.base - 300 * Self.day, endDate: Self.base - 200 * Self.day)
-            try store.completeNotificationSweep(old.id)
+            try store.notifications.completeNotificationSweep(old.id)
             let summary = try await sweep(simulator, transport, store: store)
             #expect(
                 summary.unservedGaps == [
@@ -59,7 +59,7 @@ import Testing
                 ])
             #expect(summary.line.contains("was never swept and Apple no longer keeps it"))
             #expect(summary.openWindows.isEmpty && summary.newNotifications == 7)
-            let production = try store.notificationSweeps().filter { $0.environment == .production }
+            let production = try store.notifications.notificationSweeps().filter { $0.environment == .production }
             #expect(production.last?.startDate == Self.oldest)
             // The next run: nothing lost, nothing said again.
             #expect(try await sweep(simulator, transport, store: store).unservedGaps.isEmpty)
@@ -69,9 +69,9 @@ import Testing
     @Test func anOpenWindowAppleNoLongerServesIsMovedForwardNotAskedForever() async throws {
         try await withSimulator { simulator, transport in
             let store = try store()
-            let open = try store.startNotificationSweep(
+            let open = try store.notifications.startNotificationSweep(
                 environment: .production, startDate: Self.base - 100 * Self.day, endDate: Self.now - 10 * Self.day)
-            try store.advanceNotificationSweep(
+            try store.notifications.advanceNotificationSweep(
                 open.id, paginationToken: "a-token-of-the-old-dates", newNotifications: 0)
             let summary = try await sweep(simulator, transport, store: store)
             #expect(
@@ -83,7 +83,7 @@ import Testing
             let first = try #require(
                 simulator.requestLog.requests.first { $0.path == Self.historyPath })
             #expect(first.query == nil)
-            let window = try #require(try store.notificationSweeps().first { $0.id == open.id })
+            let window = try #require(try store.notifications.notificationSweeps().first { $0.id == open.id })
             #expect(window.startDate == Self.oldest && window.completedAt != nil)
             #expect(try await sweep(simulator, transport, store: store).unservedGaps.isEmpty)
         }
@@ -92,7 +92,7 @@ import Testing
     @Test func anOpenWindowWhollyOutsideIsGivenUpWithOneGap() async throws {
         try await withSimulator { simulator, transport in
             let store = try store()
-            _ = try store.startNotificationSweep(
+            _ = try store.notifications.startNotificationSweep(
                 environment: .production, startDate: Self.base - 300 * Self.day, endDate: Self.base - 200 * Self.day)
             let summary = try await sweep(simulator, transport, store: store)
             #expect(
@@ -100,7 +100,7 @@ import Testing
                     SweepGap(environment: "Production", from: Self.base - 300 * Self.day, to: Self.oldest)
                 ])
             #expect(summary.newNotifications == 7)
-            #expect(try store.openNotificationSweep(environment: .production) == nil)
+            #expect(try store.notifications.openNotificationSweep(environment: .production) == nil)
             #expect(try await sweep(simulator, transport, store: store).unservedGaps.isEmpty)
         }
     }
@@ -112,7 +112,7 @@ import Testing
             let asOf = Self.now - 20 * Self.day
             let summary = try await sweep(simulator, transport, store: store, asOf: asOf)
             #expect(summary.unservedGaps.isEmpty)  // a first sweep: nothing was lost
-            let windows = try store.notificationSweeps()
+            let windows = try store.notifications.notificationSweeps()
             #expect(windows.first { $0.environment == .production }?.startDate == Self.oldest)
             #expect(windows.first { $0.environment == .production }?.endDate == asOf)
             #expect(windows.first { $0.environment == .sandbox }?.startDate == Self.now - 30 * Self.day + Self.day / 24)
@@ -130,11 +130,11 @@ import Testing
                     SweepGap(environment: "Production", from: Self.oldest, to: Self.oldest + Self.day)
                 ])
             #expect(refused.openWindows.contains("Production"))
-            let open = try #require(try store.openNotificationSweep(environment: .production))
+            let open = try #require(try store.notifications.openNotificationSweep(environment: .production))
             #expect(open.startDate == Self.oldest + Self.day)
             let next = try await sweep(simulator, transport, store: store)
             #expect(next.unservedGaps.isEmpty && next.openWindows.isEmpty)
-            #expect(try store.openNotificationSweep(environment: .production) == nil)
+            #expect(try store.notifications.openNotificationSweep(environment: .production) == nil)
         }
     }
 }

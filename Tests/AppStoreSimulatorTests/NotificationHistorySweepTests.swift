@@ -54,8 +54,8 @@ import Testing
             #expect(summary.newNotifications == 7)
             #expect(summary.rejected == 0)
             #expect(summary.openWindows.isEmpty)
-            #expect(try store.notificationCount() == 7)
-            let windows = try store.notificationSweeps()
+            #expect(try store.notifications.notificationCount() == 7)
+            let windows = try store.notifications.notificationSweeps()
             #expect(windows.map(\.environment) == [.production, .sandbox])
             #expect(windows.allSatisfy { $0.completedAt != nil })
             #expect(windows[0].pages == 4)
@@ -70,17 +70,17 @@ import Testing
             let tokens = Set(production.compactMap(\.query))
             #expect(tokens.count == 3 && tokens.allSatisfy { $0.hasPrefix("paginationToken=") })
             // The refund of renewal 3002 is now Apple's signed word in the store.
-            let types = try store.notifications(transactionIDs: ["3002"], originalTransactionIDs: [])
+            let types = try store.notifications.notifications(transactionIDs: ["3002"], originalTransactionIDs: [])
                 .map(\.type)
             #expect(types == ["DID_RENEW", "REFUND"])
 
             // The next sweep asks from the last window's end less one day: nothing new.
             let next = try await sweep(simulator, transport, store: store)
             #expect(next.newNotifications == 0)
-            let after = try store.notificationSweeps()
+            let after = try store.notifications.notificationSweeps()
             #expect(after.count == 4)
             #expect(after[2].startDate == Self.now - Self.day)
-            #expect(try store.notificationCount() == 7)
+            #expect(try store.notifications.notificationCount() == 7)
         }
     }
 
@@ -92,7 +92,7 @@ import Testing
             let killed = try await sweep(simulator, transport, store: store, maxPages: 2)
             #expect(killed.newNotifications == 4)
             #expect(killed.openWindows == ["Production"])
-            let open = try #require(try store.openNotificationSweep(environment: .production))
+            let open = try #require(try store.notifications.openNotificationSweep(environment: .production))
             #expect(open.pages == 2)
             #expect(open.paginationToken != nil)
 
@@ -100,18 +100,18 @@ import Testing
             let unreachable = try await sweep(simulator, transport, store: store, attempts: 2)
             #expect(unreachable.openWindows.contains("Production"))
             #expect(unreachable.newNotifications == 0)
-            #expect(try store.openNotificationSweep(environment: .production) == open)
+            #expect(try store.notifications.openNotificationSweep(environment: .production) == open)
 
             simulator.setFaults(.none)
             let before = historyRequests(simulator).count
             let resumed = try await sweep(simulator, transport, store: store)
             #expect(resumed.openWindows.isEmpty)
             #expect(resumed.newNotifications == 3)
-            #expect(try store.notificationCount() == 7)
+            #expect(try store.notifications.notificationCount() == 7)
             let first = historyRequests(simulator)[before]
             #expect(first.path == Self.historyPath)
             #expect(first.query == "paginationToken=" + (open.paginationToken ?? ""))
-            let production = try store.notificationSweeps().filter { $0.environment == .production }
+            let production = try store.notifications.notificationSweeps().filter { $0.environment == .production }
             #expect(production.count == 1)
             #expect(production[0].completedAt != nil)
             #expect(production[0].pages == 4)
@@ -128,7 +128,7 @@ import Testing
             let store = try ReconStore(path: dir.file("s.sqlite"), clock: ManualClock(millis: Self.now))
             let summary = try await sweep(simulator, transport, store: store)
             #expect(summary.openWindows.isEmpty)
-            #expect(try store.notificationCount() == 7)
+            #expect(try store.notifications.notificationCount() == 7)
             #expect(historyRequests(simulator).filter { $0.path == Self.historyPath }.count >= 5)
         }
     }
@@ -146,8 +146,8 @@ import Testing
                 historyDays: 180
             ).run(store: store, in: .unrecorded(clock: ManualClock(millis: Self.now)), logger: logger)
             #expect(summary.rejected == 7)
-            #expect(try store.notificationCount() == 0)
-            let rejected = try store.rejectedRows()
+            #expect(try store.notifications.notificationCount() == 0)
+            let rejected = try store.ledger.rejectedRows()
             #expect(rejected.count == 7)
             #expect(rejected.allSatisfy { $0.reason.contains("untrusted certificate chain") })
         }
@@ -175,13 +175,13 @@ import Testing
                     webhook, into: store, run: .unrecorded(clock: ManualClock(millis: Self.now)))
                 #expect(imported.accepted == 7 && imported.rejected == 0)
             }
-            #expect(try store.notificationCount() == 7)
+            #expect(try store.notifications.notificationCount() == 7)
             let summary = try await sweep(simulator, transport, store: store)
             #expect(summary.newNotifications == 0)
             #expect(summary.rejected == 0)
             #expect(summary.openWindows.isEmpty)
-            #expect(try store.notificationCount() == 7)
-            #expect(try store.verificationCount(source: .notification) == 7)
+            #expect(try store.notifications.notificationCount() == 7)
+            #expect(try store.receipts.verificationCount(source: .notification) == 7)
         }
     }
 

@@ -55,7 +55,7 @@ import Testing
             #expect(output.status == .done)
             #expect(!output.lines.contains { $0.hasPrefix("subscription statuses:") })
             #expect(statusRequests(simulator) == 0)
-            #expect(try deps.store.subscriptionStatuses(learnedBy: fixture.now).isEmpty)
+            #expect(try deps.store.entitlements.subscriptionStatuses(learnedBy: fixture.now).isEmpty)
         }
     }
 

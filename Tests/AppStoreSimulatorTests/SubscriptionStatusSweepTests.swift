@@ -50,7 +50,7 @@ import Testing
 
     func statuses(_ store: ReconStore) throws -> [String: SubscriptionStatus] {
         Dictionary(
-            try store.subscriptionStatuses(learnedBy: fixture.now).map { ($0.originalTransactionID, $0) },
+            try store.entitlements.subscriptionStatuses(learnedBy: fixture.now).map { ($0.originalTransactionID, $0) },
             uniquingKeysWith: { first, _ in first })
     }
 
@@ -108,12 +108,15 @@ import Testing
             #expect(stored["999999"] == nil)
 
             // The signed transaction is Server API evidence: refunds and the support lookup see it.
-            let refund = try store.evidence(originalTransactionID: "5500").filter { $0.source == .serverAPI }
+            let refund = try store.entitlements.evidence(originalTransactionID: "5500").filter {
+                $0.source == .serverAPI
+            }
             #expect(refund.count == 1)
             #expect(refund.first?.entry.cancellationDate == now - 2 * day)
             #expect(refund.first?.signature == .verified)
             #expect(refund.first?.learnedAt == now)
-            #expect(try store.evidence(originalTransactionID: "5100").map(\.entry.transactionID) == ["5101"])
+            #expect(
+                try store.entitlements.evidence(originalTransactionID: "5100").map(\.entry.transactionID) == ["5101"])
         }
     }
 
@@ -133,15 +136,15 @@ import Testing
             #expect(Set(asked.map(\.path)).count == asked.count)
 
             // The next run asks again, once, and keeps no second copy of what the store already knows.
-            let evidence = try store.evidence(originalTransactionID: "5100").count
+            let evidence = try store.entitlements.evidence(originalTransactionID: "5100").count
             let again = try await sweep.run(store: store, in: run, logger: logger)
             #expect(again.recorded == 7)
             #expect(again.newEvidence == 0)
-            #expect(try store.evidence(originalTransactionID: "5100").count == evidence)
+            #expect(try store.entitlements.evidence(originalTransactionID: "5100").count == evidence)
             #expect(simulator.requestLog.count(path: "/production/inApps/v1/subscriptions/5100") == 2)
 
             // Apple's stored word that 3000 is still in billing retry makes it worth asking: Apple now says expired.
-            try store.recordSubscriptionStatus(
+            try store.entitlements.recordSubscriptionStatus(
                 SubscriptionStatus(
                     originalTransactionID: "3000", environment: .production, status: .billingRetry,
                     learnedAt: fixture.now - Self.day))
@@ -159,8 +162,8 @@ import Testing
                 store: store, in: run, logger: logger)
             #expect(summary.rejected == 7)
             #expect(summary.recorded == 0 && summary.newEvidence == 0)
-            #expect(try store.subscriptionStatuses(learnedBy: fixture.now).isEmpty)
-            #expect(try store.verificationCount(source: .serverAPI) == 0)
+            #expect(try store.entitlements.subscriptionStatuses(learnedBy: fixture.now).isEmpty)
+            #expect(try store.receipts.verificationCount(source: .serverAPI) == 0)
             #expect(summary.line.contains("7 rejected (stored evidence decides for those)"))
         }
     }
@@ -172,7 +175,7 @@ import Testing
             let store = try store()
             let summary = try await sweep(simulator, transport, attempts: 2).run(store: store, in: run, logger: logger)
             #expect(summary.asked == 8 && summary.unreachable == 8 && summary.recorded == 0)
-            #expect(try store.subscriptionStatuses(learnedBy: fixture.now).isEmpty)
+            #expect(try store.entitlements.subscriptionStatuses(learnedBy: fixture.now).isEmpty)
         }
     }
 
@@ -184,7 +187,7 @@ import Testing
             let asOf = fixture.now - 7 * Self.day
             let past = RunContext(runID: nil, asOf: asOf, givenAsOf: asOf, clock: ManualClock(millis: fixture.now))
             let summary = try await sweep(simulator, transport).run(store: store, in: past, logger: logger)
-            let stored = try store.subscriptionStatuses(learnedBy: asOf)
+            let stored = try store.entitlements.subscriptionStatuses(learnedBy: asOf)
             // 5200's period ended five days ago, 5300's grace period four days ago, 5500 was refunded two days ago,
             // 5600 and 5700 were bought five days ago: all after the as-of.
             #expect(!stored.map(\.originalTransactionID).contains("5200"))

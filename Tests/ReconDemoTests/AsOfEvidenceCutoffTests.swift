@@ -60,8 +60,8 @@ import Testing
         }
         await simulator.stop()
         let store = try ReconStore(path: config.databasePath)
-        #expect(try store.verificationCount(source: .verifyReceipt) > 0)
-        #expect(try store.notificationCount() > 0)
+        #expect(try store.receipts.verificationCount(source: .verifyReceipt) > 0)
+        #expect(try store.notifications.notificationCount() > 0)
 
         let live = try await report(config, asOf: nil, into: "live")
         #expect(live["discrepancies.csv"] != before["discrepancies.csv"], "the verification changed nothing to test")

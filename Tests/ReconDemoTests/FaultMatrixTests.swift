@@ -41,7 +41,7 @@ import Testing
     /// What one `verify` left in the store.
     struct Outcome: Sendable {
         var verdicts: [String: VerificationStatus]
-        var sweeps: [ReconStore.NotificationSweepWindow]
+        var sweeps: [NotificationSweepWindow]
         var notifications: Int
     }
 
@@ -95,11 +95,12 @@ import Testing
         await simulator.stop()
         var result: [String: VerificationStatus] = [:]
         let store = try ReconStore(path: config.databasePath)
-        try store.forEachTransactionGroup { group in
+        try store.ledger.forEachTransactionGroup { group in
             for row in group.records { result[row.recordID] = row.verificationStatus }
         }
         return Outcome(
-            verdicts: result, sweeps: try store.notificationSweeps(), notifications: try store.notificationCount())
+            verdicts: result, sweeps: try store.notifications.notificationSweeps(),
+            notifications: try store.notifications.notificationCount())
     }
 
     @Test(arguments: faults)

@@ -41,7 +41,8 @@ import Testing
     }
 
     func status(_ transactionID: String, _ config: ReconConfig) throws -> [VerificationStatus] {
-        try ReconStore(path: config.databasePath).ledgerRows(transactionIDs: [transactionID]).map(\.verificationStatus)
+        try ReconStore(path: config.databasePath).lookup.ledgerRows(transactionIDs: [transactionID]).map(
+            \.verificationStatus)
     }
 
     func injected(_ code: FindingCode, _ dataset: DemoDataset) -> [String] {
@@ -83,18 +84,18 @@ import Testing
         let stuck = try #require(dataset.unreachableTransactionIDs.first)
         #expect(try status(stuck, config) == [.pending])
         let store = try ReconStore(path: config.databasePath)
-        let attempts = try store.verifications(recordIDs: [], receiptIDs: [], transactionIDs: [stuck])
+        let attempts = try store.receipts.verifications(recordIDs: [], receiptIDs: [], transactionIDs: [stuck])
         #expect(attempts.map(\.outcome) == ["unreachable"])
         #expect(attempts.first?.attempts == 3)
-        #expect(try store.counts().pending == 1)
+        #expect(try store.ledger.counts().pending == 1)
         // Rows without a receipt were settled by Get Transaction Info.
-        let serverAPI = try store.ledgerRows(userID: "user-server-api-1")
+        let serverAPI = try store.lookup.ledgerRows(userID: "user-server-api-1")
         #expect(serverAPI.map(\.verificationStatus) == [.verified])
         // Orphan receipts were verified, and the notification-history sweep brought the renewal
         // the ledger lacks: Apple's word is evidence of purchases the ledger lacks.
         for id in injected(.missingRecord, dataset) {
             #expect(
-                try store.evidence(transactionIDs: [id], receiptIDs: []).contains {
+                try store.lookup.evidence(transactionIDs: [id], receiptIDs: []).contains {
                     ($0.source == .verifyReceipt && $0.appleStatus == 0) || $0.source == .notification
                 }, "\(id)")
         }
@@ -110,7 +111,7 @@ import Testing
             simulator.requestLog.count(prefix: "/production/verifyReceipt")
             + simulator.requestLog.count(prefix: "/sandbox/verifyReceipt")
         #expect(after == before)
-        #expect(try store.counts().pending == 1)
+        #expect(try store.ledger.counts().pending == 1)
         await simulator.stop()
     }
 
@@ -121,9 +122,9 @@ import Testing
         let (_, _, config) = try await prepare()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let store = try ReconStore(path: config.databasePath)
-        let old = try store.startNotificationSweep(
+        let old = try store.notifications.startNotificationSweep(
             environment: .production, startDate: now - 500 * 86_400_000, endDate: now - 400 * 86_400_000)
-        try store.completeNotificationSweep(old.id)
+        try store.notifications.completeNotificationSweep(old.id)
         func warnings(_ run: Int64) throws -> [String] {
             let json = try #require(try ReconStore(path: config.databasePath).runRecordJSON(run))
             let record = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -152,9 +153,9 @@ import Testing
             #expect(try status(id, config) == [.pending], "\(id)")
         }
         let store = try ReconStore(path: config.databasePath)
-        let receiptIDs = try store.ledgerRows(transactionIDs: injected(.invalidReceipt, dataset)).compactMap(
+        let receiptIDs = try store.lookup.ledgerRows(transactionIDs: injected(.invalidReceipt, dataset)).compactMap(
             \.receiptID)
-        let tries = try store.verifications(recordIDs: [], receiptIDs: receiptIDs, transactionIDs: [])
+        let tries = try store.receipts.verifications(recordIDs: [], receiptIDs: receiptIDs, transactionIDs: [])
         #expect(tries.map(\.outcome) == ["unreachable"])
         #expect(tries.first?.attempts == 2)
         #expect(outcome.lines.first?.contains("unreachable (still pending)") == true)
@@ -190,28 +191,28 @@ import Testing
         }
 
         let later = try lookup("user-refunded-later")
-        let refunded = try #require(store.ledgerRows(userID: "user-refunded-later").first?.transactionID)
+        let refunded = try #require(store.lookup.ledgerRows(userID: "user-refunded-later").first?.transactionID)
         // The uploaded receipt says nothing of a refund; Apple's notification from the sweep does.
-        let evidence = try store.evidence(transactionIDs: [refunded], receiptIDs: [])
+        let evidence = try store.lookup.evidence(transactionIDs: [refunded], receiptIDs: [])
         #expect(evidence.contains { $0.source == .offline && $0.entry.cancellationDate == nil })
         #expect(evidence.filter { $0.entry.cancellationDate != nil }.allSatisfy { $0.source == .notification })
-        let refunds = try store.notifications(transactionIDs: [refunded], originalTransactionIDs: [])
+        let refunds = try store.notifications.notifications(transactionIDs: [refunded], originalTransactionIDs: [])
             .filter { $0.type == "REFUND" }
         #expect(refunds.map(\.source) == ["history"])
         #expect(later.refunded == 1, "\(later.answer)")
         let swept = "from Apple's notification history"
         #expect(later.events.contains { $0.text.contains("notification REFUND ") && $0.text.contains(swept) })
         #expect(discrepancies.contains("REFUNDED_DELIVERED,high,\(refunded),"))
-        #expect(try store.refundLearnedBySweep()(refunded))
+        #expect(try store.revenue.refundLearnedBySweep()(refunded))
 
         let reversed = try lookup("user-refund-reversed")
-        let reversedID = try #require(store.ledgerRows(userID: "user-refund-reversed").first?.transactionID)
+        let reversedID = try #require(store.lookup.ledgerRows(userID: "user-refund-reversed").first?.transactionID)
         #expect(reversed.refunded == 0, "\(reversed.answer)")
         #expect(reversed.events.contains { $0.text.contains("REFUND_REVERSED") })
         #expect(!discrepancies.contains("REFUNDED_DELIVERED,high,\(reversedID),"))
 
         let family = try lookup("user-family-member")
-        let familyID = try #require(store.ledgerRows(userID: "user-family-member").first?.transactionID)
+        let familyID = try #require(store.lookup.ledgerRows(userID: "user-family-member").first?.transactionID)
         #expect(family.refunded == 0, "\(family.answer)")
         #expect(family.events.contains { $0.text.contains("Apple notification REVOKE") })
         #expect(!discrepancies.contains("REFUNDED_DELIVERED,high,\(familyID),"))
@@ -220,7 +221,7 @@ import Testing
         // purchase is revenue on its day, the monthly one (Get Transaction Info: isUpgraded) is
         // no customer refund, and neither is a finding.
         let upgrade = try lookup("user-upgrade")
-        let upgradeRows = try store.ledgerRows(userID: "user-upgrade")
+        let upgradeRows = try store.lookup.ledgerRows(userID: "user-upgrade")
         #expect(upgradeRows.map(\.verificationStatus) == [.verified, .verified])
         #expect(upgrade.answer.contains("1 upgraded to another subscription"), "\(upgrade.answer)")
         #expect(upgrade.refunded == 0)

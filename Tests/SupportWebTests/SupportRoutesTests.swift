@@ -161,7 +161,7 @@ import Testing
         let t0 = SupportFixture.t0
         let lock = try RunLock(storePath: fixture.config.databasePath, holder: "iap-recon run (test)")
         let writer = try ReconStore(path: fixture.config.databasePath)
-        try writer.beginBatch()
+        try writer.ledgerImport.beginBatch()
         try LedgerWriter(store: writer).upsert(
             LedgerTransaction(
                 recordID: "r9", userID: "u9", productID: "premium", transactionID: "t9", originalTransactionID: "t9",
@@ -193,5 +193,5 @@ import Testing
 final class NightlyWriter: @unchecked Sendable {
     private let store: ReconStore
     init(_ store: ReconStore) { self.store = store }
-    func commit() throws { try store.commitBatch() }
+    func commit() throws { try store.ledgerImport.commitBatch() }
 }

@@ -170,13 +170,13 @@ import Testing
         // rest (plus at most the one request in flight when the process died).
         #expect(askedAfter - askedBeforeKill <= settledAfter - settledBeforeKill + 1)
         #expect(settledAfter > settledBeforeKill)
-        #expect(try ReconStore(path: dir.file("s.sqlite")).counts().pending == 1)  // only the unreachable one
+        #expect(try ReconStore(path: dir.file("s.sqlite")).ledger.counts().pending == 1)  // only the unreachable one
         await s.simulator.stop()
     }
 
     /// verifyReceipt verifications stored (one per receipt asked about).
     func verifyReceiptVerifications(_ path: String) throws -> Int {
         let store = try ReconStore(path: path)
-        return try store.verificationCount(source: .verifyReceipt)
+        return try store.receipts.verificationCount(source: .verifyReceipt)
     }
 }

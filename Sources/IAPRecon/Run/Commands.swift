@@ -42,7 +42,7 @@ extension ReconDependencies {
     public func verify(progress: RunProgress? = nil) async throws -> CommandOutput {
         let recorder = try RunRecorder(command: "verify", self, outputDirectory: nil)
         let verified = try await decodeAndVerify(recorder, decodingRecordedAs: "decode", progress: progress)
-        recorder.update { $0.counts.stillPending = (try? store.counts().pending) ?? 0 }
+        recorder.update { $0.counts.stillPending = (try? store.ledger.counts().pending) ?? 0 }
         try recorder.finish(.done)
         return CommandOutput(.done, lines: VerifyStage.lines(verified))
     }

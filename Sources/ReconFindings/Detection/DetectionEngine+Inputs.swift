@@ -7,8 +7,8 @@ import ReconStorage
 extension DetectionEngine {
     /// The detection thresholds at `asOf`, with the store's catalog.
     public func detectStage(asOf: Int64) throws -> DetectStage {
-        var context = settings.context(asOf: asOf, catalog: try store.catalog())
-        context.samePurchase = try store.samePurchaseIndex()
+        var context = settings.context(asOf: asOf, catalog: try ledger.catalog())
+        context.samePurchase = try ledger.samePurchaseIndex()
         return DetectStage(context: context)
     }
 
@@ -20,8 +20,8 @@ extension DetectionEngine {
     package func salesReconciliation(_ context: DetectionContext) throws -> (
         reconciliation: SalesReconciliation, rows: [SalesReportRow], days: [Int]
     ) {
-        let days = try store.salesReportDays()
-        let rows = days.isEmpty ? [] : try store.salesReportRows()
+        let days = try appleReports.salesReportDays()
+        let rows = days.isEmpty ? [] : try appleReports.salesReportRows()
         return (
             SalesReconciliation(
                 timeZone: settings.salesReportTimeZone, days: days, apple: rows, asOf: context.asOf,
@@ -38,8 +38,8 @@ extension DetectionEngine {
     ) {
         var proceeds = AppleProceeds(timeZone: settings.salesReportTimeZone)
         proceeds.add(sales: sales)
-        guard try store.hasFinancialReports() else { return (proceeds, nil, []) }
-        let rows = try store.financialReportRows()
+        guard try appleReports.hasFinancialReports() else { return (proceeds, nil, []) }
+        let rows = try appleReports.financialReportRows()
         proceeds.add(financial: rows)
         let reconciliation = FinancialReconciliation(
             timeZone: settings.salesReportTimeZone, rows: rows, asOf: asOf, app: SalesReportApp(context),
@@ -51,9 +51,9 @@ extension DetectionEngine {
     /// report builds on: called only once the report at `asOf` was written.
     public func commit(_ detection: DetectionResult, asOf: Int64) throws {
         let plan = detection.plan
-        try store.keepTransactionResults(
+        try revenueRecords.keepTransactionResults(
             everything: plan.everything,
-            state: ReconStore.DetectionState(
+            state: DetectionState(
                 fingerprint: plan.fingerprint, asOf: asOf, counters: detection.revenueCounters),
             samePurchase: plan.samePurchase)
     }

@@ -8,12 +8,12 @@ extension DetectionEngine {
     /// months, and which of Apple's products the ledger sells.
     package func addKeptEvents(to totals: DetectionTotals, asOf: Int64) throws {
         for days in Self.runs(of: totals.sales.comparedDays) {
-            try store.forEachKeptLedgerEvent(from: days.lowerBound, through: days.upperBound) { totals.sales.add($0) }
+            try ledger.forEachKeptLedgerEvent(from: days.lowerBound, through: days.upperBound) { totals.sales.add($0) }
         }
         for period in totals.finance?.periods ?? [] {
-            try store.forEachKeptLedgerEvent(from: period.start, through: period.end) { totals.finance?.add($0) }
+            try ledger.forEachKeptLedgerEvent(from: period.start, through: period.end) { totals.finance?.add($0) }
         }
-        let products = try store.ledgerProducts(
+        let products = try ledger.ledgerProducts(
             among: totals.sales.appleProducts.union(totals.finance?.appleProducts ?? []), asOf: asOf)
         totals.sales.add([], products: products)
         totals.finance?.add([], products: products)

@@ -7,18 +7,19 @@ extension DetectionEngine {
     /// Compares every entitlement with Apple's status answers and stored evidence at `stage`'s as-of, adding the
     /// findings to `spool`; nil when no entitlement is in the store.
     package func compareSubscriptions(_ stage: DetectStage, spool: RunFindingSpool) throws -> SubscriptionsReport? {
-        guard try store.hasEntitlements() else { return nil }
+        guard try entitlements.hasEntitlements() else { return nil }
         let context = stage.context
         let comparison = SubscriptionComparison(
             context: context, lookbackMillis: settings.entitlementLookbackMillis,
             toleranceMillis: settings.entitlementToleranceMillis)
         var statuses: [String: SubscriptionStatus] = [:]
-        for status in try store.subscriptionStatuses(learnedBy: context.asOf) where status.environment.isProduction {
+        for status in try entitlements.subscriptionStatuses(learnedBy: context.asOf)
+        where status.environment.isProduction {
             statuses[status.originalTransactionID] = status
         }
         var lines: [SubscriptionLine] = []
-        for entitlement in try store.entitlements() {
-            let evidence = try store.evidence(originalTransactionID: entitlement.originalTransactionID)
+        for entitlement in try entitlements.entitlements() {
+            let evidence = try entitlements.evidence(originalTransactionID: entitlement.originalTransactionID)
             guard
                 var line = comparison.line(
                     entitlement, status: statuses[entitlement.originalTransactionID], evidence: evidence)

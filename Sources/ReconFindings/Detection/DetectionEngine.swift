@@ -12,15 +12,40 @@ import ReconStorage
 /// The run sequences import → verify → detect → report; this is the detect.
 public struct DetectionEngine {
     public var settings: DetectionSettings
-    public var store: ReconStore
+    /// The repositories detection reads, and the two it writes (the findings, the revenue's kept results).
+    package var ledger: any LedgerRepository
+    package var receipts: any ReceiptRepository
+    package var appleReports: any AppleReportRepository
+    package var entitlements: any EntitlementRepository
+    package var findingRecords: any FindingRepository
+    package var revenueRecords: any RevenueRepository
     public var clock: any ReconClock
     public var logger: Logger
 
-    public init(settings: DetectionSettings, store: ReconStore, clock: any ReconClock, logger: Logger) {
+    package init(
+        settings: DetectionSettings, ledger: any LedgerRepository, receipts: any ReceiptRepository,
+        appleReports: any AppleReportRepository, entitlements: any EntitlementRepository,
+        findingRecords: any FindingRepository, revenueRecords: any RevenueRepository, clock: any ReconClock,
+        logger: Logger
+    ) {
         self.settings = settings
-        self.store = store
+        self.ledger = ledger
+        self.receipts = receipts
+        self.appleReports = appleReports
+        self.entitlements = entitlements
+        self.findingRecords = findingRecords
+        self.revenueRecords = revenueRecords
         self.clock = clock
         self.logger = logger
+    }
+
+    /// The engine over `store`'s repositories.
+    package init(settings: DetectionSettings, store: any DetectionStore, clock: any ReconClock, logger: Logger) {
+        self.init(
+            settings: settings, ledger: store.ledger, receipts: store.receipts, appleReports: store.appleReports,
+            entitlements: store.entitlements, findingRecords: store.findings, revenueRecords: store.revenue,
+            clock: clock,
+            logger: logger)
     }
 
     /// Detects at `asOf` and records the findings under `runID` (with their history).
@@ -39,17 +64,18 @@ public struct DetectionEngine {
         let (salesStart, salesRows, salesReportDays) = try salesReconciliation(stage.context)
         let finance = try financialReconciliation(asOf: asOf, context: stage.context, sales: salesRows)
         // A Sales Report row belongs to a stored day: the days alone say whether one is in the store.
-        let appleReports = !salesReportDays.isEmpty || finance.reconciliation != nil
+        let appleReportsInStore = !salesReportDays.isEmpty || finance.reconciliation != nil
         let pricer = ProceedsPricer(context: stage.context, appleProceeds: finance.proceeds)
         let totals = DetectionTotals(
             revenue: RevenueBuilder(
                 timeZone: settings.timeZone, context: stage.context, from: settings.revenueFrom,
                 to: settings.revenueTo, appleProceeds: finance.proceeds),
             sales: salesStart, finance: finance.reconciliation,
-            events: appleReports ? (settings.salesReportTimeZone, pricer) : nil)
+            events: appleReportsInStore ? (settings.salesReportTimeZone, pricer) : nil)
         let plan = try TransactionPlan.make(
-            store: store, settings: settings, context: stage.context, full: settings.fullReport,
-            appleReports: appleReports)
+            ledger: ledger, revenueRecords: revenueRecords, settings: settings, context: stage.context,
+            full: settings.fullReport,
+            appleReports: appleReportsInStore)
         if let reason = plan.reason {
             logger.info("judging every transaction", metadata: ["why": "\(reason)"])
         } else {
@@ -57,16 +83,17 @@ public struct DetectionEngine {
         }
         timer.lap("plan")
 
-        let spool = try store.startRunFindings()
-        let shown = try store.revenueShownLines()
+        let spool = try findingRecords.startRunFindings()
+        let shown = try revenueRecords.revenueShownLines()
         let changes = RevenueChangeTracker(
-            previousLines: Set(shown.keys), previous: try store.revenueShownCursor(rerunOnly: !plan.everything),
-            learnedBySweep: try store.refundLearnedBySweep())
-        let results = try store.startTransactionResults(everything: plan.everything)
+            previousLines: Set(shown.keys),
+            previous: try revenueRecords.revenueShownCursor(rerunOnly: !plan.everything),
+            learnedBySweep: try revenueRecords.refundLearnedBySweep())
+        let results = try revenueRecords.startTransactionResults(everything: plan.everything)
         var judgedCounters = RevenueCounters()
         var judgedTransactions = 0
         try stage.judgeTransactions(
-            plan.everything ? store.forEachTransactionGroup : store.forEachRerunTransactionGroup,
+            plan.everything ? ledger.forEachTransactionGroup : revenueRecords.forEachRerunTransactionGroup,
             alongside: totals.add,
             each: { judged in
                 let made = judged.made
@@ -85,8 +112,8 @@ public struct DetectionEngine {
         if let kept = plan.kept {
             // The lines the judged transactions touch, now or before, added up again from all their parts.
             var lines: [RevenueRow] = []
-            let dirty = try store.markDirtyLines()
-            let partsOf = try store.linePartsReader()
+            let dirty = try revenueRecords.markDirtyLines()
+            let partsOf = try revenueRecords.linePartsReader()
             for line in dirty {
                 let parts = try partsOf(line.day, line.productID, line.currency)
                 guard !parts.isEmpty else { continue }
@@ -95,16 +122,16 @@ public struct DetectionEngine {
             }
             try results.addLines(lines)
             revenueCounters = kept.counters
-            for old in try store.keptCounters() { revenueCounters.add(old, sign: -1) }
+            for old in try revenueRecords.keptCounters() { revenueCounters.add(old, sign: -1) }
             revenueCounters.add(judgedCounters)
             revenue = RevenueBuilder.restored(
-                timeZone: settings.timeZone, context: stage.context, rows: try store.revenueLinesKeptAndNew(),
+                timeZone: settings.timeZone, context: stage.context, rows: try revenueRecords.revenueLinesKeptAndNew(),
                 counters: revenueCounters)
             revenue.changes = try changes.finish(shownNets: shown)
             timer.lap("changed revenue lines", ["lines": "\(lines.count)"])
             try spool.flush()
-            try store.spoolKeptFindings(asOf: asOf)
-            if appleReports { try addKeptEvents(to: totals, asOf: asOf) }
+            try revenueRecords.spoolKeptFindings(asOf: asOf)
+            if appleReportsInStore { try addKeptEvents(to: totals, asOf: asOf) }
         } else {
             revenue = totals.revenue
             revenueCounters = judgedCounters
@@ -115,18 +142,19 @@ public struct DetectionEngine {
         // The original-transaction groups: all, or those with a changed row or whose moment came.
         try spool.flush()
         try stage.judgeOriginalGroups(
-            plan.everything ? store.forEachOriginalTransactionGroup : store.forEachRerunOriginalTransactionGroup
+            plan.everything
+                ? ledger.forEachOriginalTransactionGroup : revenueRecords.forEachRerunOriginalTransactionGroup
         ) { originalID, findings, nextChange in
             try results.addOriginal(originalID, findings: findings, nextChange: nextChange)
             if plan.everything { for finding in findings { try spool.add(finding) } }
         }
         if !plan.everything {
             try spool.flush()
-            try store.spoolKeptOriginalFindings(asOf: asOf)
+            try revenueRecords.spoolKeptOriginalFindings(asOf: asOf)
         }
         try results.commit()
         timer.lap("original transactions")
-        try stage.judgeReceipts(store: store, found: spool.add)
+        try stage.judgeReceipts(receipts, found: spool.add)
         timer.lap("receipts")
 
         let sales = totals.sales
@@ -149,7 +177,7 @@ public struct DetectionEngine {
                 timeZone: settings.salesReportTimeZone, rows: [], asOf: asOf, app: SalesReportApp(),
                 pricer: ProceedsPricer(context: stage.context, appleProceeds: nil))
         let built = MonthCloseBuilder.build(
-            reconciliation, summaries: try store.paymentSummaries(), reportPeriods: finance.periods,
+            reconciliation, summaries: try appleReports.paymentSummaries(), reportPeriods: finance.periods,
             timeZone: settings.salesReportTimeZone.identifier, financial: stage.detectors.financial,
             payment: stage.detectors.payment)
         for finding in built.findings { try spool.add(finding) }
@@ -158,11 +186,11 @@ public struct DetectionEngine {
         timer.lap("sales, month close, subscriptions")
         let findings: FindingTotals
         let recorded: Bool
-        if let latest = try store.latestFindingsAsOf(), asOf < latest {
-            findings = try store.lookUpRunFindings()
+        if let latest = try findingRecords.latestFindingsAsOf(), asOf < latest {
+            findings = try findingRecords.lookUpRunFindings()
             recorded = false
         } else {
-            findings = try store.recordRunFindings(runID: runID, at: asOf)
+            findings = try findingRecords.recordRunFindings(runID: runID, at: asOf)
             recorded = true
         }
         timer.lap("findings history", ["findings": "\(findings.count)"])

@@ -21,7 +21,7 @@ package struct TransactionPlan {
     /// How many transactions are judged again (incremental reports only).
     package var rerun: Int
     /// The kept state the report builds on (incremental reports only).
-    package var kept: ReconStore.DetectionState?
+    package var kept: DetectionState?
     /// What the results are worked out from: the digest the next report compares.
     package var fingerprint: String
     /// The same-purchase index as this report sees it, by transaction id.
@@ -29,15 +29,16 @@ package struct TransactionPlan {
 
     /// Decides how `context`'s report at `context.asOf` judges the transactions of `store`.
     package static func make(
-        store: ReconStore, settings: DetectionSettings, context: DetectionContext, full: Bool, appleReports: Bool
+        ledger: any LedgerRepository, revenueRecords: any RevenueRepository, settings: DetectionSettings,
+        context: DetectionContext, full: Bool, appleReports: Bool
     ) throws -> TransactionPlan {
         let fingerprint = Self.fingerprint(settings: settings, context: context, appleReports: appleReports)
-        if appleReports { try store.indexLedgerByProduct() }
+        if appleReports { try ledger.indexLedgerByProduct() }
         let samePurchase = Self.entries(context.samePurchase)
         var plan = TransactionPlan(
             everything: true, reason: nil, rerun: 0, kept: nil, fingerprint: fingerprint, samePurchase: samePurchase)
         guard !full else { return plan.judgingEverything("asked for a full report") }
-        guard let state = try store.detectionState() else {
+        guard let state = try revenueRecords.detectionState() else {
             return plan.judgingEverything("no earlier report of this store to build on")
         }
         guard state.fingerprint == fingerprint else {
@@ -45,11 +46,11 @@ package struct TransactionPlan {
                 "the settings, the catalog or whether Apple's reports are in the store changed since the last report")
         }
         guard context.asOf >= state.asOf else { return plan.judgingEverything("as-of earlier than the last report's") }
-        let shown = try store.samePurchaseShown()
+        let shown = try revenueRecords.samePurchaseShown()
         let changed = Set(shown.keys).union(samePurchase.keys).filter { shown[$0] != samePurchase[$0] }
-        plan.rerun = try store.prepareRerun(asOf: context.asOf, more: changed.sorted())
+        plan.rerun = try revenueRecords.prepareRerun(asOf: context.asOf, more: changed.sorted())
         let limit = settings.incrementalLimitPercent
-        if limit < 100, plan.rerun * 100 > max(try store.ledgerSizeEstimate(), 1) * limit {
+        if limit < 100, plan.rerun * 100 > max(try revenueRecords.ledgerSizeEstimate(), 1) * limit {
             return plan.judgingEverything("more than \(limit) % of the ledger would be judged again")
         }
         plan.everything = false

@@ -23,25 +23,25 @@ package struct DatabaseImporter {
         -> [ImportFileSummary]
     {
         var summaries: [ImportFileSummary] = []
-        try store.beginImport()
-        defer { store.endImport() }
+        try store.ledgerImport.beginImport()
+        defer { store.ledgerImport.endImport() }
         for (index, query) in database.source.queries.enumerated() {
             let source = database.source.sourceName(query.kind)
             switch query.kind {
             case .notifications:
                 summaries.append(
                     try await importNotifications(database, query: index, source: source, into: store, run: run))
-            case .transactions where try store.ledgerIsEmpty():
+            case .transactions where try store.ledgerImport.ledgerIsEmpty():
                 // A first load into an empty ledger is one transaction (as for files): a failure
                 // leaves the empty ledger, and a rerun loads again.
-                try store.beginBulkLoad()
-                defer { store.endBulkLoad() }
+                try store.ledgerImport.beginBulkLoad()
+                defer { store.ledgerImport.endBulkLoad() }
                 do {
                     summaries.append(
                         try await importRows(database, query: index, source: source, into: store, bulk: true))
-                    try store.finishBulkLoad()
+                    try store.ledgerImport.finishBulkLoad()
                 } catch {
-                    store.abortBulkLoad()
+                    store.ledgerImport.abortBulkLoad()
                     throw error
                 }
             default:
@@ -91,7 +91,7 @@ package struct DatabaseImporter {
     private func importNotifications(
         _ database: LedgerDatabase, query index: Int, source: String, into store: ReconStore, run: RunContext
     ) async throws -> ImportFileSummary {
-        try store.clearNotificationRejections(file: source)
+        try store.notifications.clearNotificationRejections(file: source)
         var summary = ImportFileSummary(
             kind: InputKind.notifications.rawValue, file: source, read: 0, accepted: 0, rejected: 0)
         try await database.forEachRow(ofQuery: index) { row in
@@ -108,7 +108,7 @@ package struct DatabaseImporter {
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             let line = JSONLLine(line: summary.read, text: String(decoding: data, as: UTF8.self))
             if let rejection {
-                try store.rejectNotification(
+                try store.notifications.rejectNotification(
                     RejectedRow(
                         kind: .notifications, source: source, line: line.line, recordID: nil,
                         reason: rejection.reason, raw: line.text))

@@ -11,9 +11,9 @@ package enum NotificationsRow {
         original_transaction_id, product_id, revocation_date, revocation_type, source
         """
 
-    package static func stored(_ statement: SQLiteStatement) -> ReconStore.StoredNotification {
+    package static func stored(_ statement: SQLiteStatement) -> StoredNotification {
         let row = SQLiteRow(statement, table: table)
-        return ReconStore.StoredNotification(
+        return StoredNotification(
             uuid: row.text("notification_uuid"), type: row.text("notification_type"),
             subtype: row.optionalText("subtype"), signedDate: row.int64("signed_date"),
             environment: row.optionalText("environment"), transactionID: row.optionalText("transaction_id"),

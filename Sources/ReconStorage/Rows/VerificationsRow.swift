@@ -11,9 +11,9 @@ package enum VerificationsRow {
         detail, attempts, verified_at
         """
 
-    package static func stored(_ statement: SQLiteStatement) -> ReconStore.StoredVerification {
+    package static func stored(_ statement: SQLiteStatement) -> StoredVerification {
         let row = SQLiteRow(statement, table: table)
-        return ReconStore.StoredVerification(
+        return StoredVerification(
             id: row.int64("id"), recordID: row.optionalText("record_id"), receiptID: row.optionalText("receipt_id"),
             transactionID: row.optionalText("transaction_id"), source: row.text("source"),
             endpoint: row.optionalText("endpoint"), appleStatus: row.optionalInt("apple_status"),

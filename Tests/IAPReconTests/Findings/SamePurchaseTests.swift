@@ -138,7 +138,7 @@ import Testing
             EvidenceEntry(
                 transactionID: tx, originalTransactionID: original, productID: product, webOrderLineItemID: web)
         }
-        try store.recordVerification(
+        try store.receipts.recordVerification(
             VerificationRecord(
                 recordIDs: [], receiptID: "rc1", source: .verifyReceipt, appleStatus: 0, environment: .production,
                 outcome: .valid,
@@ -150,7 +150,7 @@ import Testing
                     entry("4000000201", product: "monthly", original: "4000000200", web: "230000000000777"),
                     entry("4000000202", product: "monthly", original: "4000000200", web: "230000000000778"),
                 ]), runID: nil, at: Fx.asOf, learnedAt: Fx.asOf)
-        let index = try store.samePurchaseIndex()
+        let index = try store.ledger.samePurchaseIndex()
         #expect(Set(index.purchases.keys) == [Self.restore, "4000000201"])
         #expect(index.purchase(of: Self.restore)?.primaryID == Self.purchase)
         #expect(index.purchase(of: "4000000201")?.primaryID == "4000000200")

@@ -63,14 +63,14 @@ import Testing
         #expect(summary.accepted == 3)
         #expect(summary.rejected == 1)
         var rows: [LedgerTransaction] = []
-        try store.forEachTransactionGroup { rows += $0.records }
+        try store.ledger.forEachTransactionGroup { rows += $0.records }
         rows.sort { $0.recordID < $1.recordID }
         #expect(rows.map(\.purchaseDate) == [Self.instant, Self.instant, Self.instant])
         #expect(rows.first?.deliveredAt == Self.instant + 1_512)
         #expect(rows.first?.finishedAt == Self.instant + 3_040)
         #expect(rows.dropFirst().first?.price == Money(milliunits: 4_990, currency: "USD"))
         #expect(rows.last?.userID == "u3, the third")
-        let rejected = try store.rejectedRows()
+        let rejected = try store.ledger.rejectedRows()
         #expect(rejected.map(\.line) == [5])
         #expect(rejected.first?.reason.contains("bad timestamp in 'purchase_date': '2026-10-22 12:26:46'") == true)
     }

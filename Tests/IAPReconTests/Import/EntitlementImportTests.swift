@@ -34,11 +34,11 @@ import Testing
             """)
         let summary = try Importer().run(ImportRequest(entitlements: [csv]), into: store)
         #expect(summary.map(\.line) == ["entitlements \(csv): read 4, accepted 2, rejected 2"])
-        let rows = try store.entitlements()
+        let rows = try store.entitlements.entitlements()
         #expect(rows.map(\.originalTransactionID) == ["2000000111", "2000000444"])
         #expect(rows.first?.expiresAt == Timestamp.parse("2026-12-01T10:00:00Z"))
         #expect(rows.last?.environment == .sandbox)
-        let rejected = try store.rejectedRows()
+        let rejected = try store.ledger.rejectedRows()
         #expect(rejected.map(\.reason).contains("missing required field 'expires_at'"))
         #expect(rejected.map(\.recordID).contains("2000000333"))
 
@@ -47,7 +47,7 @@ import Testing
             #"{"user_id":"u1","original_transaction_id":"2000000111","product_id":"pro_monthly","expires_at":"2027-01-01T10:00:00Z"}"#
                 + "\n")
         _ = try Importer().run(ImportRequest(entitlements: [jsonl]), into: store)
-        #expect(try store.entitlements().first?.expiresAt == Timestamp.parse("2027-01-01T10:00:00Z"))
-        #expect(try store.entitlements().count == 2)
+        #expect(try store.entitlements.entitlements().first?.expiresAt == Timestamp.parse("2027-01-01T10:00:00Z"))
+        #expect(try store.entitlements.entitlements().count == 2)
     }
 }

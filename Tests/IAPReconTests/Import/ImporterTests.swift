@@ -171,12 +171,12 @@ let ledgerHeader =
         #expect(summary.read == 1)
         #expect(summary.accepted == 0)
         #expect(summary.rejected == 1)
-        let rejected = try store.rejectedRows()
+        let rejected = try store.ledger.rejectedRows()
         #expect(rejected.count == 1)
         #expect(rejected.first?.reason == reason)
         #expect(rejected.first?.line == 2)
         #expect(rejected.first?.raw == row)
-        #expect(try store.counts().transactions == 0)
+        #expect(try store.ledger.counts().transactions == 0)
     }
 
     /// A misspelled optional column would leave every row "not delivered" without a word.
@@ -213,10 +213,10 @@ let ledgerHeader =
         let fixed = "r1,u1,p,t1,,1700000000000,1,Production,0.99,USD,USA,verified,,,"
         let (_, store) = try importing("t.csv", ledgerHeader + "\n" + bad + "\n")
         _ = try importing("other.csv", ledgerHeader + "\n" + bad + "\n")
-        #expect(try store.rejectedRows().count == 2)
+        #expect(try store.ledger.rejectedRows().count == 2)
         let (summary, again) = try importing("t.csv", ledgerHeader + "\n" + fixed + "\n")
         #expect(summary.accepted == 1)
-        #expect(try again.rejectedRows().map(\.source) == [dir.file("other.csv")])
+        #expect(try again.ledger.rejectedRows().map(\.source) == [dir.file("other.csv")])
     }
 
     /// A row whose transaction, receipt or environment changed at the source is verified again:
@@ -232,9 +232,9 @@ let ledgerHeader =
         let original = "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,pending,,,rc1"
         let (_, store) = try importing("t.csv", ledgerHeader + "\n" + original + "\n")
         try store.db.execute("UPDATE transactions SET recon_verdict = 'verified', recon_verification_id = 1")
-        #expect(try store.counts().pending == 0)
+        #expect(try store.ledger.counts().pending == 0)
         _ = try importing("t.csv", ledgerHeader + "\n" + row + "\n")
-        #expect(try store.counts().pending == (verifiedAgain ? 1 : 0))
+        #expect(try store.ledger.counts().pending == (verifiedAgain ? 1 : 0))
     }
 
     @Test func parsesEveryFieldExactly() throws {
@@ -246,7 +246,7 @@ let ledgerHeader =
             summary
                 == ImportFileSummary(kind: "transactions", file: dir.file("t.csv"), read: 1, accepted: 1, rejected: 0))
         var rows: [LedgerTransaction] = []
-        try store.forEachTransactionGroup { rows += $0.records }
+        try store.ledger.forEachTransactionGroup { rows += $0.records }
         #expect(
             rows == [
                 LedgerTransaction(
@@ -264,7 +264,7 @@ let ledgerHeader =
         let (summary, store) = try importing("t.csv", text)
         #expect(summary.accepted == 1)
         var rows: [LedgerTransaction] = []
-        try store.forEachTransactionGroup { rows += $0.records }
+        try store.ledger.forEachTransactionGroup { rows += $0.records }
         #expect(rows.first?.originalTransactionID == "77")
         #expect(rows.first?.quantity == 1)
         #expect(rows.first?.environment == .production)
@@ -283,11 +283,11 @@ let ledgerHeader =
         #expect(summary.read == 5)
         #expect(summary.accepted == 3)
         #expect(summary.rejected == 2)
-        let rejected = try store.rejectedRows()
+        let rejected = try store.ledger.rejectedRows()
         #expect(rejected.map(\.line) == [6, 7])  // r2 spans lines 3–5, r4 lines 7–8
         #expect(rejected.map(\.recordID) == ["r3", "r4"])
         var products: [String] = []
-        try store.forEachTransactionGroup { products += $0.records.map(\.productID) }
+        try store.ledger.forEachTransactionGroup { products += $0.records.map(\.productID) }
         #expect(products == ["coins, \"big\"", "two\r\nline\r\nproduct", "p"])
     }
 
@@ -297,7 +297,7 @@ let ledgerHeader =
         #expect(summary.read == 1)
         #expect(summary.rejected == 1)
         #expect(
-            try store.rejectedRows().first?.reason
+            try store.ledger.rejectedRows().first?.reason
                 == "malformed CSV: a quoted field is not closed before the end of the file")
     }
 
@@ -306,7 +306,7 @@ let ledgerHeader =
         #expect(empty.read == 0 && empty.accepted == 0 && empty.rejected == 0)
         let (header, store) = try importing("header.csv", ledgerHeader + "\n")
         #expect(header.read == 0 && header.accepted == 0 && header.rejected == 0)
-        #expect(try store.counts().transactions == 0)
+        #expect(try store.ledger.counts().transactions == 0)
     }
 
     @Test func missingFileIsOneClearError() throws {
@@ -328,15 +328,15 @@ let ledgerHeader =
         let path = try dir.write("t.csv", first)
         let store = try store()
         for _ in 0..<3 { _ = try Importer().run(ImportRequest(transactions: [path]), into: store) }
-        #expect(try store.counts().transactions == 1)
-        #expect(try store.counts().rejected == 1)
+        #expect(try store.ledger.counts().transactions == 1)
+        #expect(try store.ledger.counts().rejected == 1)
         try dir.write(
             "t.csv",
             ledgerHeader
                 + "\nr1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,2026-11-20T00:01:00Z,,\n")
         _ = try Importer().run(ImportRequest(transactions: [path]), into: store)
         var rows: [LedgerTransaction] = []
-        try store.forEachTransactionGroup { rows += $0.records }
+        try store.ledger.forEachTransactionGroup { rows += $0.records }
         #expect(rows.count == 1)
         #expect(rows.first?.verificationStatus == .verified)
         #expect(rows.first?.deliveredAt == 1_795_132_860_000)
@@ -356,7 +356,7 @@ let ledgerHeader =
         #expect(summary.read == 5)
         #expect(summary.accepted == 2)
         #expect(summary.rejected == 3)
-        let rejected = try store.rejectedRows()
+        let rejected = try store.ledger.rejectedRows()
         #expect(rejected.map(\.line) == [3, 4, 5])
         #expect(
             rejected.map(\.reason) == [
@@ -384,7 +384,7 @@ let ledgerHeader =
         let path = try dir.write("p.csv", products)
         let productSummary = try Importer().importFile(path, kind: .products, into: store)
         #expect(productSummary.read == 4 && productSummary.accepted == 2 && productSummary.rejected == 2)
-        let catalog = try store.catalog()
+        let catalog = try store.ledger.catalog()
         #expect(catalog["coins"]?.count == 2)
         #expect(
             catalog["coins"]?.last
@@ -392,7 +392,7 @@ let ledgerHeader =
                     productID: "coins", type: .consumable, price: Money(milliunits: 160_000, currency: "JPY"),
                     storefront: "JPN", proceedsRatePPM: 850_000))
         #expect(
-            try store.rejectedRows().map(\.reason) == [
+            try store.ledger.rejectedRows().map(\.reason) == [
                 "bad value in 'type': 'lifetime' (expected consumable, non-consumable, auto-renewable or non-renewing)",
                 "bad number in 'proceeds_rate': '1.5' (expected 0 < rate ≤ 1)",
                 "bad value in 'format': 'floppy-disk' (expected app-receipt, transaction-receipt or signed-transaction)",

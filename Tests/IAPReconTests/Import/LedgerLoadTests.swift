@@ -55,7 +55,7 @@ import Testing
         let summary = try Importer().run(ImportRequest(transactions: [path]), into: later)
         #expect(summary.map(\.line) == ["transactions \(path): read 4, accepted 3, rejected 1"])
         #expect(try stored(later) == before)
-        #expect(try later.rejectedRows().map(\.line) == [4])
+        #expect(try later.ledger.rejectedRows().map(\.line) == [4])
     }
 
     @Test func aReimportRewritesExactlyTheChangedRows() throws {
@@ -108,7 +108,7 @@ import Testing
         let lastLine = second.lastIndex { $0.hasPrefix("r1,") }! + 2
         let user = second[lastLine - 2].split(separator: ",")[1]
         #expect(try stored(store).first == "r1 \(user) t1 pending 1 \(lastLine) 1795176000000 -")
-        #expect(try store.counts().transactions == Set(second.map { $0.prefix(3) }).count)
+        #expect(try store.ledger.counts().transactions == Set(second.map { $0.prefix(3) }).count)
     }
 
     /// A first load that sees a record id twice keeps its last row, as row-by-row upserts do.
@@ -128,7 +128,7 @@ import Testing
         #expect(try stored(bulk) == ["r1 u9 t1 verified 1 4 1795176000000 -", "r2 u2 t2 pending 1 3 1795176000000 -"])
         // The unique index exists again: a later import upserts by record id.
         _ = try Importer().run(ImportRequest(transactions: [path]), into: bulk)
-        #expect(try bulk.counts().transactions == 2)
+        #expect(try bulk.ledger.counts().transactions == 2)
     }
 
     /// A store written before the ledger became a rowid table keeps every row and verdict.
@@ -155,7 +155,7 @@ import Testing
         }
         let store = try ReconStore(path: path, clock: ManualClock(millis: 1_795_176_000_000))
         #expect(try stored(store) == ["r1 u1 t1 pending 1 2 5 verified"])
-        #expect(try store.counts().pending == 0)
+        #expect(try store.ledger.counts().pending == 0)
         // Rows without a stored hash are rewritten by the next import, keeping the verdict.
         let csv = try dir.write("t.csv", ledger([Self.rows[0]]))
         _ = try Importer().run(ImportRequest(transactions: [csv]), into: store)

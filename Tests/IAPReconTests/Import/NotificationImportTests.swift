@@ -222,8 +222,8 @@ import Testing
         let outcome = try await importFiles(ImportRequest(notifications: [file]))
         #expect(outcome.lines.contains("notifications \(file): read 8, accepted 2, rejected 6"), "\(outcome.lines)")
         let store = try ReconStore(path: dir.file("s.sqlite"))
-        #expect(try store.notificationCount() == 1)
-        let rejected = try store.rejectedRows().filter { $0.source == file }
+        #expect(try store.notifications.notificationCount() == 1)
+        let rejected = try store.ledger.rejectedRows().filter { $0.source == file }
         #expect(rejected.map(\.line) == [3, 4, 5, 6, 7, 8])
         #expect(rejected.allSatisfy { $0.kind == .notifications })
         #expect(rejected[0].reason.contains("untrusted certificate chain"), "\(rejected[0].reason)")
@@ -236,9 +236,9 @@ import Testing
         // Importing the same file again duplicates nothing and keeps the same rejections.
         let again = try await importFiles(ImportRequest(notifications: [file]))
         #expect(again.lines.contains("notifications \(file): read 8, accepted 2, rejected 6"))
-        #expect(try store.notificationCount() == 1)
-        #expect(try store.rejectedRows().filter { $0.source == file }.count == 6)
-        #expect(try store.verificationCount(source: .notification) == 1)
+        #expect(try store.notifications.notificationCount() == 1)
+        #expect(try store.ledger.rejectedRows().filter { $0.source == file }.count == 6)
+        #expect(try store.receipts.verificationCount(source: .notification) == 1)
     }
 
     /// A signature that does not match its payload (the chain is trusted) and a forged signed
@@ -272,11 +272,11 @@ import Testing
             "n.jsonl", [badSignature, forgedInside].map { SignedNotifications.line($0) }.joined(separator: "\n") + "\n")
         let outcome = try await importFiles(ImportRequest(notifications: [file]))
         #expect(outcome.lines.contains("notifications \(file): read 2, accepted 0, rejected 2"), "\(outcome.lines)")
-        let rejected = try ReconStore(path: dir.file("s.sqlite")).rejectedRows().filter { $0.source == file }
+        let rejected = try ReconStore(path: dir.file("s.sqlite")).ledger.rejectedRows().filter { $0.source == file }
         #expect(rejected.map(\.line) == [1, 2])
         #expect(rejected.first?.reason == "notification: JWS signature does not verify")
         #expect(rejected.last?.reason.hasPrefix("signedTransactionInfo: untrusted certificate chain") == true)
-        #expect(try ReconStore(path: dir.file("s.sqlite")).notificationCount() == 0)
+        #expect(try ReconStore(path: dir.file("s.sqlite")).notifications.notificationCount() == 0)
     }
 
     /// Apple's own vector: `mock_signed_data/testNotification`, signed by Apple's test CA.
@@ -291,7 +291,7 @@ import Testing
             #expect(outcome.lines.contains("notifications \(file): read 1, accepted 1, rejected 0"), "\(outcome.lines)")
         }
         let store = try ReconStore(path: dir.file("s.sqlite"))
-        #expect(try store.notificationCount() == 1)
+        #expect(try store.notifications.notificationCount() == 1)
         // Under Apple's real roots the test CA's chain is refused.
         config.trustedRoots = []
         config.databasePath = dir.file("other.sqlite")

@@ -82,8 +82,8 @@ import Testing
         #expect(summary.line.hasSuffix("read 12, accepted 6 (2 not in-app purchases, not compared), rejected 6"))
 
         let day = try #require(SalesReportParser.day("11/15/2026"))
-        #expect(try store.salesReportDays() == [day])
-        let rows = try store.salesReportRows()
+        #expect(try store.appleReports.salesReportDays() == [day])
+        let rows = try store.appleReports.salesReportRows()
         #expect(
             rows.map { "\($0.productID) \($0.productType) \($0.storefront) \($0.units) \($0.customerPrice)" } == [
                 "coins_100 IA1 JPN 2 \(Money(milliunits: 160_000, currency: "JPY"))",
@@ -95,7 +95,7 @@ import Testing
             rows.first { $0.productID == "pro_monthly" }?.customerAmount == Money(milliunits: -5_490, currency: "EUR"))
         #expect(rows.first { $0.storefront == "USA" }?.customerAmount == Money(milliunits: 2_970, currency: "USD"))
 
-        let rejected = try store.rejectedRows()
+        let rejected = try store.ledger.rejectedRows()
         #expect(rejected.allSatisfy { $0.kind == .salesReports && $0.source == path })
         #expect(
             rejected.map { "\($0.line): \($0.reason)" } == [
@@ -122,7 +122,7 @@ import Testing
         let summaries = try Importer().run(
             ImportRequest(salesReports: [try dir.write("S_D_1_20261115.txt", report)]), into: store)
         #expect(summaries.first.map { ($0.accepted, $0.rejected) } ?? (9, 9) == (1, 0))
-        let row = try #require(try store.salesReportRows().first)
+        let row = try #require(try store.appleReports.salesReportRows().first)
         #expect(row.units == 0 && row.isPartialRefund)
         #expect(row.customerAmount == Money(milliunits: -2_750, currency: "EUR"))
         #expect(row.proceedsAmount == Money(milliunits: -1_930, currency: "EUR"))
@@ -133,22 +133,22 @@ import Testing
         let first = try dir.write("first.txt", Self.report)
         _ = try Importer().run(ImportRequest(salesReports: [first]), into: store)
         _ = try Importer().run(ImportRequest(salesReports: [first]), into: store)
-        #expect(try store.salesReportRows().count == 4)
-        #expect(try store.rejectedRows().count == 6)
+        #expect(try store.appleReports.salesReportRows().count == 4)
+        #expect(try store.ledger.rejectedRows().count == 6)
         // A corrected report of the same day, under another name, replaces the day's rows.
         let corrected = try dir.write(
             "corrected.txt",
             [Self.header, Self.row("coins_100", "IA1", units: "4", price: "0.99"), ""].joined(separator: "\n"))
         _ = try Importer().run(ImportRequest(salesReports: [corrected]), into: store)
-        #expect(try store.salesReportRows().map(\.units) == [4])
+        #expect(try store.appleReports.salesReportRows().map(\.units) == [4])
         // Another day's report adds a day.
         let next = try dir.write(
             "next.txt",
             [Self.header, Self.row("coins_100", "IA1", units: "1", price: "0.99", begin: "11/16/2026"), ""]
                 .joined(separator: "\n"))
         _ = try Importer().run(ImportRequest(salesReports: [next]), into: store)
-        #expect(try store.salesReportDays().count == 2)
-        #expect(try store.salesReportRows().map(\.units) == [4, 1])
+        #expect(try store.appleReports.salesReportDays().count == 2)
+        #expect(try store.appleReports.salesReportRows().map(\.units) == [4, 1])
     }
 
     @Test func aFileThatIsNotASalesReportIsOneLineNamingIt() throws {
@@ -161,7 +161,7 @@ import Testing
                 == "cannot read '\(path)': not an Apple Summary Sales Report (header lacks 'SKU', 'Product Type "
                 + "Identifier', 'Units', 'Begin Date', 'End Date', 'Customer Currency', 'Country Code', 'Customer Price')"
         )
-        #expect(try store().salesReportDays().isEmpty)
+        #expect(try store().appleReports.salesReportDays().isEmpty)
     }
 
     @Test func aTruncatedGzipFileIsAnErrorNamingIt() throws {
@@ -173,7 +173,7 @@ import Testing
             try Importer().run(ImportRequest(salesReports: [cut]), into: try store())
         }
         #expect(error.localizedDescription.hasPrefix("cannot read '\(cut)': "))
-        #expect(try store().salesReportRows().isEmpty)
+        #expect(try store().appleReports.salesReportRows().isEmpty)
     }
 
     @Test func aMissingFileFailsBeforeAnythingIsImported() throws {

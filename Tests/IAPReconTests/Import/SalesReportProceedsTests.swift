@@ -44,7 +44,7 @@ import Testing
                     "coins_100", "IA1", units: "2", price: "160", currency: "JPY", country: "JP", proceeds: "112"),
             ], into: store)
         #expect((summary.read, summary.accepted, summary.rejected) == (3, 3, 0))
-        let rows = try store.salesReportRows()
+        let rows = try store.appleReports.salesReportRows()
         let usd = try #require(rows.first { $0.customerPrice.currency == "USD" })
         #expect(usd.developerProceeds == Money(milliunits: 690, currency: "USD"))
         #expect(usd.proceedsAmount == Money(milliunits: 2_070, currency: "USD"))
@@ -96,7 +96,7 @@ import Testing
                 cut(SalesReportImportTests.row("coins_100", "IA1", units: "3", price: "0.99")),
             ], into: store)
         #expect((summary.read, summary.accepted, summary.rejected) == (1, 1, 0))
-        let row = try #require(try store.salesReportRows().first)
+        let row = try #require(try store.appleReports.salesReportRows().first)
         #expect(row.developerProceeds == nil && row.proceedsAmount == nil)
         #expect(row.parentIdentifier == (optional.contains("Parent Identifier") ? nil : "demo_app"))
         #expect(row.customerAmount == Money(milliunits: 2_970, currency: "USD"))
@@ -119,13 +119,13 @@ import Testing
             ], into: store)
         #expect((summary.read, summary.accepted, summary.rejected) == (5, 1, 4))
         #expect(
-            try store.rejectedRows().map { "\($0.line): \($0.reason)" } == [
+            try store.ledger.rejectedRows().map { "\($0.line): \($0.reason)" } == [
                 "2: bad Developer Proceeds in 'USD': '0,69' is not a decimal number",
                 "3: unknown Currency of Proceeds 'XBT'",
                 "4: Developer Proceeds '0.69' without a Currency of Proceeds",
                 "5: bad Developer Proceeds in 'USD': '0.6931' has more than 3 decimals",
             ])
-        let row = try #require(try store.salesReportRows().first)
+        let row = try #require(try store.appleReports.salesReportRows().first)
         #expect(row.developerProceeds == nil && row.line == 6)
     }
 
@@ -152,12 +152,12 @@ import Testing
                 """)
         }
         let store = try store()
-        let old = try #require(try store.salesReportRows().first)
+        let old = try #require(try store.appleReports.salesReportRows().first)
         #expect(old.units == 2 && old.developerProceeds == nil && old.parentIdentifier == nil)
         _ = try importReport(
             [SalesReportImportTests.header, SalesReportImportTests.row("coins_100", "IA1", units: "3", price: "0.99")],
             into: store)
-        let rows = try store.salesReportRows()
+        let rows = try store.appleReports.salesReportRows()
         #expect(rows.count == 2)
         #expect(rows.last?.proceedsAmount == Money(milliunits: 2_070, currency: "USD"))
         #expect(rows.last?.parentIdentifier == "demo_app")

@@ -40,7 +40,7 @@ import Testing
             ImportRequest(
                 transactions: [try dir.write("t.csv", ledger)], receipts: [try dir.write("r.jsonl", receipts)]))
         let store = try ReconStore(path: config.databasePath)
-        try store.recordVerification(
+        try store.receipts.recordVerification(
             VerificationRecord(
                 recordIDs: ["r7"], transactionID: "t7", source: .serverAPI, httpStatus: 200,
                 environment: .production, bundleID: "com.example.app", outcome: .valid, attempts: 1,
@@ -51,7 +51,7 @@ import Testing
                         environment: .production, bundleID: "com.example.app", inAppOwnershipType: "FAMILY_SHARED",
                         signedDate: t0 + 86_400_000)
                 ], signature: .verified), runID: nil, at: t0 + 90_000_000, learnedAt: t0 + 90_000_000)
-        try store.recordVerification(
+        try store.receipts.recordVerification(
             VerificationRecord(
                 recordIDs: [], receiptID: "rc8", transactionID: "t8", source: .offline, environment: .production,
                 bundleID: "com.example.app", outcome: .invalid, attempts: 1,

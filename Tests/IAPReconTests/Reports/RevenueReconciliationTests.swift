@@ -54,7 +54,7 @@ import Testing
         func apple(_ records: [String], _ tid: String, status: Int, env: StoreEnvironment, entry: EvidenceEntry)
             async throws
         {
-            try store.recordVerification(
+            try store.receipts.recordVerification(
                 VerificationRecord(
                     recordIDs: records, receiptID: nil, transactionID: tid, source: .verifyReceipt, appleStatus: status,
                     environment: env, bundleID: "com.example.app", outcome: status == 0 ? .valid : .invalid,
@@ -71,7 +71,7 @@ import Testing
             entry: EvidenceEntry(
                 transactionID: "t5", productID: "premium", quantity: 1,
                 cancellationDate: Self.d18 + 2 * Self.day + 60_000))
-        try store.recordVerification(
+        try store.receipts.recordVerification(
             VerificationRecord(
                 recordIDs: ["r7"], transactionID: "t7", source: .serverAPI, environment: .production,
                 bundleID: "com.example.app", outcome: .valid,
@@ -107,7 +107,7 @@ import Testing
         // Ledger (Production, not invalid) − duplicates − test purchases + recovered = gross;
         // gross − refunds still counted = net.
         var findings: [Finding] = []
-        try store.forEachRunFinding(at: report.asOf) { findings.append($0.finding) }
+        try store.findings.forEachRunFinding(at: report.asOf) { findings.append($0.finding) }
         func amount(_ code: FindingCode, _ currency: String) -> Int64 {
             findings.filter { $0.code == code && $0.amount?.currency == currency }.reduce(0) {
                 $0 + ($1.amount?.milliunits ?? 0)

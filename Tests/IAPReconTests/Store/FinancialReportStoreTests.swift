@@ -31,9 +31,9 @@ import Testing
             first.map(\.line).first
                 == "financial-report \(reports[0]): read 6, accepted 6 (6 not in-app purchases, not compared), rejected 0"
         )
-        #expect(try store.financialReportRows().count == 12)
+        #expect(try store.appleReports.financialReportRows().count == 12)
         _ = try Importer().run(ImportRequest(financialReports: [reports[0]]), into: store)
-        #expect(try store.financialReportRows().count == 12)
+        #expect(try store.appleReports.financialReportRows().count == 12)
 
         let text = try String(contentsOfFile: reports[0], encoding: .utf8)
         let cut = try dir.write(
@@ -41,7 +41,7 @@ import Testing
         #expect(throws: ImportFileError.self) {
             try Importer().run(ImportRequest(financialReports: [cut]), into: store)
         }
-        #expect(try store.financialReportRows().count == 12)
+        #expect(try store.appleReports.financialReportRows().count == 12)
     }
 
     /// Americas (`US`) and Rest of World (`WW`) are both paid in USD: one's report never replaces the other's, while
@@ -53,17 +53,17 @@ import Testing
         let americas = try dir.write("45545510_0914_US.txt", usd)
         let world = try dir.write("45545510_0914_WW.txt", usd)
         _ = try Importer().run(ImportRequest(financialReports: [americas, world]), into: store)
-        #expect(try store.financialReportRows().count == 12)
+        #expect(try store.appleReports.financialReportRows().count == 12)
         let all = try dir.write("45545510_0914_ZZ.txt", usd)
         _ = try Importer().run(ImportRequest(financialReports: [all]), into: store)
-        #expect(try store.financialReportRows().count == 6)
+        #expect(try store.appleReports.financialReportRows().count == 6)
     }
 
     @Test func aPaymentSummaryImportedAgainReplacesItsMonth() throws {
         let store = try store()
         let path = try Self.apple("financial_report.csv")
         _ = try Importer().run(ImportRequest(payments: [path, path]), into: store)
-        let summaries = try store.paymentSummaries()
+        let summaries = try store.appleReports.paymentSummaries()
         #expect(summaries.count == 1)
         #expect(summaries.first?.regions.map(\.label) == ["Switzerland (CHF)", "Euro-Zone (EUR)", "Japan (JPY)"])
         #expect(summaries.first?.regions.last?.exchangeRate == "0.00817")

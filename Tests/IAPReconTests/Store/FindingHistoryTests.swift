@@ -26,7 +26,7 @@ import Testing
 
     /// The fingerprints of the history's findings that `user` is one of the users of, in order.
     func findings(of user: String) throws -> [String] {
-        try ReconStore(path: dir.file("s.sqlite")).findingHistory(transactionIDs: [], userID: user).map(
+        try ReconStore(path: dir.file("s.sqlite")).lookup.findingHistory(transactionIDs: [], userID: user).map(
             \.finding.fingerprint
         )
         .sorted()
@@ -156,7 +156,7 @@ import Testing
         #expect(open.count == 1)
         #expect(open.first?.stored == t0 + 2 * day, "written by the first report only")
         #expect(open.first?.answered == t0 + 3 * day, "seen by the second")
-        #expect(try ReconStore(path: store).latestFindingsAsOf() == t0 + 3 * day)
+        #expect(try ReconStore(path: store).findings.latestFindingsAsOf() == t0 + 3 * day)
 
         try await fixture.importLedger(["r2,u1,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
         let third = try await fixture.report(asOf: t0 + 5 * day)
@@ -188,7 +188,7 @@ import Testing
         try ReconStore(path: store).db.execute(
             "UPDATE findings SET last_seen_at = \(t0 + 3 * day), last_seen_run = last_seen_run + 1; "
                 + RevenuePartsByLineTests.withoutRevenuePartsByLine + Self.withoutFindingsRecorded)
-        #expect(try ReconStore(path: store).latestFindingsAsOf() == t0 + 3 * day)
+        #expect(try ReconStore(path: store).findings.latestFindingsAsOf() == t0 + 3 * day)
         try await fixture.importLedger(["r2,u1,coins,t2,\(t0),0.99,USD,verified,\(t0),\(t0)"])
         let next = try await fixture.report(asOf: t0 + 4 * day)
         #expect(next["new_findings"] as? Int == 0)

@@ -105,8 +105,8 @@ import Testing
         #expect(changes.contains("2026-11-18,coins_100,USD"), "\(changes)")
         #expect(changes.contains("late import"), "\(changes)")
         let store = try ReconStore(path: fixture.dir.file("s.sqlite"))
-        #expect(try store.detectionState()?.asOf == Self.asOf + Self.day)
-        #expect(try !store.hasLegacyRevenueBaseline())
+        #expect(try store.revenue.detectionState()?.asOf == Self.asOf + Self.day)
+        #expect(try !store.revenue.hasLegacyRevenueBaseline())
         // From then on the report builds on it.
         let second = try await fixture.report(asOf: Self.asOf + 2 * Self.day)
         #expect(detect(second)["incremental"] == 1)

@@ -29,8 +29,8 @@ import Testing
         let path = dir.file("s.sqlite")
         _ = try ReconStore(path: path)
         let store = try ReconStore(path: path, .readOnly)
-        #expect(try store.ledgerRows(userID: "u1").isEmpty)
-        #expect(throws: StoreError.self) { try store.beginBatch() }
+        #expect(try store.lookup.ledgerRows(userID: "u1").isEmpty)
+        #expect(throws: StoreError.self) { try store.ledgerImport.beginBatch() }
         #expect(throws: StoreError.self) {
             try LedgerWriter(store: store).reject(
                 RejectedRow(kind: .transactions, source: "t.csv", line: 2, recordID: nil, reason: "x", raw: ""))

@@ -37,11 +37,11 @@ import Testing
 
     @Test func rowsRoundTripByName() throws {
         let store = try store()
-        let product = try #require(try store.catalog()["gems100"]?.first)
+        let product = try #require(try store.ledger.catalog()["gems100"]?.first)
         #expect(product.type == .consumable)
         #expect(product.price == Money(milliunits: 9_990, currency: "USD"))
         #expect(product.storefront == "USA")
-        let row = try #require(try store.ledgerRows(transactionIDs: ["t1"]).first)
+        let row = try #require(try store.lookup.ledgerRows(transactionIDs: ["t1"]).first)
         #expect(row.verificationStatus == .pending)
         #expect(row.price == Money(milliunits: 9_990, currency: "USD"))
         #expect(row.originalTransactionID == "t1")
@@ -57,7 +57,7 @@ import Testing
             transactionID: "t1", productID: "gems100", cancellationDate: 1_794_000_000_000, isUpgraded: true,
             isTrialPeriod: true, isInIntroOfferPeriod: false, offerType: 1, offerDiscountType: "FREE_TRIAL",
             receiptCreationDate: 1_794_500_000_000)
-        try store.recordDecodes(
+        try store.receipts.recordDecodes(
             [
                 (
                     receipt,
@@ -69,7 +69,9 @@ import Testing
             ], at: 1_795_000_000_000)
         func read() throws -> EvidenceEntry? {
             var found: EvidenceEntry?
-            try store.forEachTransactionGroup { if $0.transactionID == "t1" { found = $0.evidence.first?.entry } }
+            try store.ledger.forEachTransactionGroup {
+                if $0.transactionID == "t1" { found = $0.evidence.first?.entry }
+            }
             return found
         }
         #expect(try read() == entry)
@@ -81,7 +83,7 @@ import Testing
         let store = try store()
         try store.db.execute("UPDATE products SET type = 'bundle'")
         #expect(throws: StoreError.unknownValue(table: "products", column: "type", value: "bundle")) {
-            try store.catalog()
+            try store.ledger.catalog()
         }
     }
 
@@ -89,7 +91,7 @@ import Testing
         let store = try store()
         try store.db.execute("UPDATE transactions SET verification_status = 'refunded'")
         let expected = StoreError.unknownValue(table: "transactions", column: "verification_status", value: "refunded")
-        #expect(throws: expected) { try store.ledgerRows(transactionIDs: ["t1"]) }
+        #expect(throws: expected) { try store.lookup.ledgerRows(transactionIDs: ["t1"]) }
         let message = expected.errorDescription
         #expect(message == "store table 'transactions' column 'verification_status' holds unknown value 'refunded'")
     }

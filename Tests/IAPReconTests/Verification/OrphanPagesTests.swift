@@ -24,14 +24,14 @@ import Testing
         let path = try dir.write("r.jsonl", lines.joined(separator: "\n") + "\n")
         let store = try ReconStore(path: dir.file("s.sqlite"), clock: ManualClock(millis: 1_795_176_000_000))
         _ = try Importer().importFile(path, kind: .receipts, into: store)
-        #expect(try store.orphanReceiptCount() == count)
+        #expect(try store.receipts.orphanReceiptCount() == count)
         var pages = VerifyStage.OrphanPages()
         var seen: [String] = []
         while let job = try pages.next(store: store) { seen.append(job.receipt?.receiptID ?? "") }
         #expect(seen.count == count)
         #expect(Set(seen).count == count)
         #expect(seen == seen.sorted())
-        let page = try store.orphanReceiptsForVerification(after: nil, limit: VerifyStage.OrphanPages.pageSize)
+        let page = try store.receipts.orphanReceiptsForVerification(after: nil, limit: VerifyStage.OrphanPages.pageSize)
         #expect(page.count == VerifyStage.OrphanPages.pageSize)
     }
 }

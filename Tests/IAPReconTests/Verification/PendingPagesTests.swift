@@ -54,7 +54,7 @@ import Testing
     @Test(arguments: [1, 4, 13, 1_000])
     func everyPendingRowOnceAndEachReceiptWhole(pageSize: Int) throws {
         let (store, pending) = try store()
-        #expect(try store.pendingJobCount() == 13 + 14)
+        #expect(try store.ledger.pendingJobCount() == 13 + 14)
         var pages = VerifyStage.PendingPages(pageSize: pageSize)
         var receipts: [String] = []
         var alone: [String] = []
@@ -87,6 +87,8 @@ import Testing
         // Nothing to verify with (receipts not decoded, no credentials): each row recorded once, still pending.
         #expect(summary.noEvidence == pending.count)
         #expect(last.withLock { $0 } == (27, 27))
-        #expect(try store.verificationCount(source: .offline) + store.verificationCount(source: .serverAPI) == 27)
+        #expect(
+            try store.receipts.verificationCount(source: .offline)
+                + store.receipts.verificationCount(source: .serverAPI) == 27)
     }
 }

@@ -122,7 +122,7 @@ import Testing
         let outcome = try await recon.verify()
 
         #expect(outcome.status == .done)
-        let rows = try recon.store.ledgerRows(transactionIDs: [Self.transactionID])
+        let rows = try recon.store.lookup.ledgerRows(transactionIDs: [Self.transactionID])
         // With Server API credentials, verify also sweeps Apple's notification history, production
         // then sandbox (answered here with empty pages); the verdict is about the other requests.
         let history = transport.requests.filter { $0.url.path.hasSuffix(Self.historyPath) }

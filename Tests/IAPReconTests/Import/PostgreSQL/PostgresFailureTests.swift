@@ -116,7 +116,7 @@ extension PostgresTests {
             #expect(done)
             #expect(summaries.last?.read == 12_000)
             #expect(summaries.last?.accepted == 12_000)
-            #expect(try store.counts().transactions == 12_000)
+            #expect(try store.ledger.counts().transactions == 12_000)
             // A new import sees the new snapshot.
             let again = try await PostgresTests.importing(source, into: store)
             #expect(again.last?.read == 12_009)
@@ -183,7 +183,7 @@ extension PostgresTests {
                     lines.first?.contains("lost postgresql://127.0.0.1:\(server.port)/postgres while reading") == true,
                     "row \(heldRow): \(cut.stderr)")
                 if FileManager.default.fileExists(atPath: store) {
-                    #expect(try ReconStore(path: store).counts().transactions == 0)
+                    #expect(try ReconStore(path: store).ledger.counts().transactions == 0)
                 }
             }
             let rerun = try runIAPRecon([
@@ -191,7 +191,7 @@ extension PostgresTests {
                 "--transactions-query", PostgresTests.ledgerQuery("cut_ledger"),
             ])
             #expect(rerun.exitCode == 0, "\(rerun.stderr)")
-            #expect(try ReconStore(path: dir.file("cut-0.sqlite")).counts().transactions == rows)
+            #expect(try ReconStore(path: dir.file("cut-0.sqlite")).ledger.counts().transactions == rows)
         }
 
         /// Waits until the import's query sleeps at its held row: the rows before it are read.
@@ -228,11 +228,11 @@ extension PostgresTests {
                 _ = try await PostgresTests.importing(source, into: store, importer: importer)
             }
             try server.start()
-            let partial = try store.counts().transactions
+            let partial = try store.ledger.counts().transactions
             #expect(partial > 1 && partial < 20_001)
             let summaries = try await PostgresTests.importing(source, into: store)
             #expect(summaries.first?.read == 20_000)
-            #expect(try store.counts().transactions == 20_001)
+            #expect(try store.ledger.counts().transactions == 20_001)
             #expect(try PostgresTests.ledger(store).count == 20_001)
         }
     }

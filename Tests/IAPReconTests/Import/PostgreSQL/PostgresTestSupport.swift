@@ -78,7 +78,7 @@ extension PostgresTests {
     /// Every ledger row of `store`, by record id.
     static func ledger(_ store: ReconStore) throws -> [LedgerTransaction] {
         var rows: [LedgerTransaction] = []
-        try store.forEachTransactionGroup { rows += $0.records }
+        try store.ledger.forEachTransactionGroup { rows += $0.records }
         return rows.sorted { $0.recordID < $1.recordID }
     }
 

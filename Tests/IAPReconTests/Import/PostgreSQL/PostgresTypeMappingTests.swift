@@ -139,13 +139,13 @@ extension PostgresTests {
                     "entitlements \(source.name) entitlements-query: read 2, accepted 1, rejected 1"
                 ])
             #expect(
-                try store.entitlements() == [
+                try store.entitlements.entitlements() == [
                     Entitlement(
                         userID: "7f0c2e1a-9b8d-4c3e-a1f2-0123456789ab", originalTransactionID: "2000000111",
                         productID: "pro_monthly", expiresAt: 1_796_119_200_000, environment: .production,
                         updatedAt: 1_793_527_200_000)
                 ])
-            #expect(try store.rejectedRows().first?.reason == "missing required field 'expires_at'")
+            #expect(try store.ledger.rejectedRows().first?.reason == "missing required field 'expires_at'")
         }
 
         /// A `timestamp` without time zone is a rejected row naming the option, its position and id.
@@ -167,7 +167,7 @@ extension PostgresTests {
             #expect(summaries.first?.read == 2)
             #expect(summaries.first?.accepted == 1)
             #expect(summaries.first?.rejected == 1)
-            let rejected = try store.rejectedRows()
+            let rejected = try store.ledger.rejectedRows()
             #expect(rejected.count == 1)
             #expect(rejected.first?.source == "\(source.name) transactions-query")
             #expect(rejected.first?.line == 2)
@@ -200,9 +200,9 @@ extension PostgresTests {
             #expect(summaries.map(\.kind) == ["products", "receipts", "notifications"])
             #expect(summaries.map(\.read) == [1, 1, 1])
             #expect(summaries.map(\.accepted) == [1, 1, 0])
-            #expect(try store.catalog()["coins"]?.first?.price == Money(milliunits: 990, currency: "USD"))
-            #expect(try store.counts().receipts == 1)
-            let rejected = try store.rejectedRows()
+            #expect(try store.ledger.catalog()["coins"]?.first?.price == Money(milliunits: 990, currency: "USD"))
+            #expect(try store.ledger.counts().receipts == 1)
+            let rejected = try store.ledger.rejectedRows()
             #expect(rejected.map(\.source) == ["\(source.name) notifications-query"])
             #expect(rejected.first?.line == 1)
         }

@@ -3,7 +3,7 @@ import ReconModel
 
 /// Apple's Financial Reports in the store (CONTRACT §1.9): one report per fiscal period, region and
 /// region currency, every row of it.
-extension ReconStore {
+extension SQLiteAppleReports {
     /// Stores a whole report in one transaction, replacing what an earlier import stored for the
     /// same period and region currency.
     ///
@@ -16,7 +16,7 @@ extension ReconStore {
         let region = report.region
         let currencies = Array(Set(report.rows.map(\.regionCurrency))).sorted()
         let whole = region.isEmpty || region == "ZZ"
-        try beginBatch()
+        try store.ledgerImport.beginBatch()
         do throws(StoreError) {
             let find = try db.prepare(
                 """
@@ -72,9 +72,9 @@ extension ReconStore {
                     ])
                 }
             }
-            try commitBatch()
+            try store.ledgerImport.commitBatch()
         } catch {
-            rollbackBatch()
+            store.ledgerImport.rollbackBatch()
             throw error
         }
     }

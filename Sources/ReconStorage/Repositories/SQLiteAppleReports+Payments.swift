@@ -2,12 +2,12 @@ import AppleData
 import ReconModel
 
 /// Apple's payment summaries in the store (CONTRACT §1.9), one per fiscal month.
-extension ReconStore {
+extension SQLiteAppleReports {
     /// Stores a whole summary in one transaction, replacing what an earlier import stored for its month.
     package func storePaymentSummary(_ summary: PaymentSummary, source: String) throws(StoreError) {
         let year = Int64(summary.month.year)
         let month = Int64(summary.month.month)
-        try beginBatch()
+        try store.ledgerImport.beginBatch()
         do throws(StoreError) {
             try db.prepare("DELETE FROM payment_regions WHERE fiscal_year = ? AND fiscal_month = ?")
                 .run([.integer(year), .integer(month)])
@@ -47,9 +47,9 @@ extension ReconStore {
                     .integer(r.proceeds.milliunits), .text(r.proceeds.currency), .integer(Int64(r.line)),
                 ])
             }
-            try commitBatch()
+            try store.ledgerImport.commitBatch()
         } catch {
-            rollbackBatch()
+            store.ledgerImport.rollbackBatch()
             throw error
         }
     }

@@ -8,7 +8,7 @@ import ReconModel
 /// report is written; a report that judges only some writes theirs to temporary tables, merged over the kept ones
 /// then. Until then the kept tables stay what the last written report showed, so a report that fails changes
 /// nothing the next one builds on.
-extension ReconStore {
+extension SQLiteRevenue {
     /// Where this report's results go: `everything` replaces the kept tables; otherwise only the transactions of
     /// `temp.rerun` are replaced.
     package func startTransactionResults(everything: Bool) throws(StoreError) -> TransactionResultsWriter {

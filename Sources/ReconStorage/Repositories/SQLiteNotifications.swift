@@ -3,21 +3,7 @@ import ReconModel
 
 /// App Store Server Notifications V2: kept once by `notificationUUID`; the signed transaction
 /// inside each becomes evidence, dated by the notification's `signedDate`.
-extension ReconStore {
-    /// Where a notification came from.
-    public enum NotificationOrigin: Sendable, Hashable {
-        /// A line of an imported webhook file.
-        case file(path: String, line: Int, receivedAt: Int64?)
-        /// A page of Apple's Get Notification History.
-        case history
-
-        package var name: String {
-            switch self {
-            case .file: return "import"
-            case .history: return "history"
-            }
-        }
-    }
+extension SQLiteNotifications {
 
     /// Keeps a verified notification and the evidence it carries, in one transaction.
     ///
@@ -51,7 +37,7 @@ extension ReconStore {
             ])
             let verificationID = db.lastInsertRowID
             if !entries.isEmpty {
-                let writer = try EvidenceWriter(store: self)
+                let writer = try EvidenceWriter(store: store)
                 for entry in entries {
                     // Dated by Apple's signedDate: what Apple said, and when it said it.
                     try writer.insert(
@@ -112,22 +98,6 @@ extension ReconStore {
         Int(try db.scalar("SELECT COUNT(*) FROM notifications") ?? 0)
     }
 
-    /// A kept notification as the lookup timeline shows it.
-    public struct StoredNotification: Sendable, Hashable {
-        public var uuid: String
-        public var type: String
-        public var subtype: String?
-        public var signedDate: Int64
-        public var environment: String?
-        public var transactionID: String?
-        public var originalTransactionID: String?
-        public var productID: String?
-        public var revocationDate: Int64?
-        public var revocationType: String?
-        /// `import` or `history`.
-        public var source: String
-    }
-
     /// Notifications about any of the given transactions or original transactions, by signed date.
     public func notifications(transactionIDs: [String], originalTransactionIDs: [String]) throws
         -> [StoredNotification]
@@ -150,20 +120,7 @@ extension ReconStore {
 
 /// Get Notification History sweeps: one window per environment at a time, its pagination token
 /// saved after every page, completed only when the last page is in.
-extension ReconStore {
-    /// A sweep window, open or completed.
-    public struct NotificationSweepWindow: Sendable, Hashable {
-        public var id: Int64
-        public var environment: StoreEnvironment
-        /// Epoch ms.
-        public var startDate: Int64
-        public var endDate: Int64
-        /// The token for the next page; nil before the first page.
-        public var paginationToken: String?
-        public var pages: Int
-        public var notifications: Int
-        public var completedAt: Int64?
-    }
+extension SQLiteNotifications {
 
     /// The window a killed or failed sweep left open in `environment`, to resume.
     public func openNotificationSweep(environment: StoreEnvironment) throws(StoreError) -> NotificationSweepWindow? {
@@ -233,4 +190,49 @@ extension ReconStore {
         try db.prepare("UPDATE notification_sweeps SET completed_at = ? WHERE id = ?")
             .run([.integer(clock.nowMillis()), .integer(id)])
     }
+}
+
+/// Where a notification came from.
+public enum NotificationOrigin: Sendable, Hashable {
+    /// A line of an imported webhook file.
+    case file(path: String, line: Int, receivedAt: Int64?)
+    /// A page of Apple's Get Notification History.
+    case history
+
+    package var name: String {
+        switch self {
+        case .file: return "import"
+        case .history: return "history"
+        }
+    }
+}
+
+/// A kept notification as the lookup timeline shows it.
+public struct StoredNotification: Sendable, Hashable {
+    public var uuid: String
+    public var type: String
+    public var subtype: String?
+    public var signedDate: Int64
+    public var environment: String?
+    public var transactionID: String?
+    public var originalTransactionID: String?
+    public var productID: String?
+    public var revocationDate: Int64?
+    public var revocationType: String?
+    /// `import` or `history`.
+    public var source: String
+}
+
+/// A sweep window, open or completed.
+public struct NotificationSweepWindow: Sendable, Hashable {
+    public var id: Int64
+    public var environment: StoreEnvironment
+    /// Epoch ms.
+    public var startDate: Int64
+    public var endDate: Int64
+    /// The token for the next page; nil before the first page.
+    public var paginationToken: String?
+    public var pages: Int
+    public var notifications: Int
+    public var completedAt: Int64?
 }

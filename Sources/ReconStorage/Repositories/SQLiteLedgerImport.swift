@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// Writes of imported rows: idempotent upserts and kept rejections.
-extension ReconStore {
+extension SQLiteLedgerImport {
     /// Whether the ledger is empty (a first, bulk load can then build indexes afterwards).
     package func ledgerIsEmpty() throws(StoreError) -> Bool {
         try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM transactions)") == 1
@@ -21,7 +21,7 @@ extension ReconStore {
         try db.execute("BEGIN IMMEDIATE", context: "starting a bulk load")
         do {
             // Every row is new: the next report judges everything rather than list each one as changed.
-            try forgetDetectionState()
+            try store.revenue.forgetDetectionState()
             try dropTransactionIndexes()
         } catch {
             abortBulkLoad()

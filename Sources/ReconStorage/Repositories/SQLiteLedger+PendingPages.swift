@@ -3,13 +3,7 @@ import ReconModel
 
 /// The pending ledger rows the verification works through, a page at a time: memory stays at one
 /// page however many rows are pending (CONTRACT §3).
-extension ReconStore {
-    /// A receipt in the store with the pending rows that name it.
-    package struct PendingReceiptGroup {
-        package var receipt: UploadedReceipt
-        package var check: ReceiptCheck?
-        package var rows: [LedgerTransaction]
-    }
+extension SQLiteLedger {
 
     /// The condition on `transactions t` of a row still to verify.
     private static let pendingCondition = "t.verification_status = 'pending' AND t.recon_verdict IS NULL"
@@ -27,7 +21,7 @@ extension ReconStore {
         try ids.bind([.text(cursor ?? ""), .integer(Int64(limit))])
         var receiptIDs: [String] = []
         while try ids.step() { receiptIDs.append(ids.text(0)) }
-        let receipts = try receiptsForVerification(ids: receiptIDs)
+        let receipts = try store.receipts.receiptsForVerification(ids: receiptIDs)
         let rows = try db.prepare(
             """
             SELECT \(TransactionsRow.columns) FROM transactions t
@@ -75,4 +69,11 @@ extension ReconStore {
             """)
         return Int((withReceipt ?? 0) + (without ?? 0))
     }
+}
+
+/// A receipt in the store with the pending rows that name it.
+package struct PendingReceiptGroup {
+    package var receipt: UploadedReceipt
+    package var check: ReceiptCheck?
+    package var rows: [LedgerTransaction]
 }

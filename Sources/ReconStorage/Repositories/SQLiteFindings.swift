@@ -4,10 +4,7 @@ import ReconModel
 /// This run's findings, kept in the store as detection finds them, so a run with many findings never holds them in
 /// memory: detection adds them to a temporary table (``RunFindingSpool``), the history is recorded from it in SQL,
 /// and the report files stream them back in report order.
-extension ReconStore {
-    /// A finding with its history across runs (the read model lives in Model/).
-    public typealias FindingHistory = ReconModel.FindingHistory
-
+extension SQLiteFindings {
     /// Starts this run's findings afresh (an earlier run's temporary table on this connection is dropped).
     ///
     /// From here temporary tables and sorts go to temporary files (`temp_store=FILE`), not memory: the findings and

@@ -27,7 +27,7 @@ extension LedgerWriter {
     }
 }
 
-extension ReconStore {
+extension SQLiteEntitlements {
     /// Every entitlement, by original transaction id, then user.
     public func entitlements() throws(StoreError) -> [Entitlement] {
         let stmt = try db.prepare(
@@ -81,7 +81,7 @@ extension ReconStore {
 }
 
 /// Apple's subscription statuses in the store: the latest answer per original transaction id and environment.
-extension ReconStore {
+extension SQLiteEntitlements {
     /// Keeps Apple's answer, replacing an earlier one for the same subscription and environment.
     public func recordSubscriptionStatus(_ s: SubscriptionStatus) throws(StoreError) {
         try db.prepare(
@@ -144,7 +144,7 @@ extension ReconStore {
     }
 }
 
-extension ReconStore {
+extension SQLiteEntitlements {
     /// Every piece of evidence under one original transaction id (its renewals, restores and upgrades), in the order
     /// it was recorded.
     public func evidence(originalTransactionID: String) throws -> [EvidenceRecord] {

@@ -3,7 +3,7 @@ import ReconModel
 
 /// The latest as-of of the findings history: a report with an earlier `--as-of` reads the history,
 /// never writes it (``ReconStore/lookUpRunFindings()``).
-extension ReconStore {
+extension SQLiteFindings {
     /// The latest as-of the findings history was recorded at; nil when nothing was recorded.
     public func latestFindingsAsOf() throws(StoreError) -> Int64? {
         let statement = try db.prepare(

@@ -7,7 +7,7 @@ import ReconModel
 /// the store in, so a report compares it with what it counts now in one pass (memory for one transaction). A store
 /// whose last report was written by an earlier version keeps its baseline in `revenue_shown_by_transaction` until
 /// its first report here replaces it.
-extension ReconStore {
+extension SQLiteRevenue {
     /// The lines (day, product, currency) the latest report showed, with each one's net; empty before the first
     /// report.
     package func revenueShownLines() throws(StoreError) -> [RevenueLine: Int64] {

@@ -3,7 +3,7 @@ import Foundation
 import ReconModel
 
 /// Offline receipt checks and the per-receipt stream for detection.
-extension ReconStore {
+extension SQLiteReceipts {
     /// Receipts never decoded, or imported again since their last decode, in id order, after
     /// `cursor` (the last id of the previous page): each receipt is offered once per pass, whatever
     /// the clocks say.
@@ -33,7 +33,7 @@ extension ReconStore {
                     app_version, original_app_version, creation_date, signature, signature_detail, data_sha256, checked_at)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
                 """)
-            let writer = try EvidenceWriter(store: self)
+            let writer = try EvidenceWriter(store: store)
             for (receipt, result) in decodes {
                 try clear.run([.text(receipt.receiptID)])
                 let hash = ReceiptDigest.sha256Hex(receipt.data)
@@ -181,7 +181,7 @@ package final class EvidenceWriter {
 extension EvidenceWriter: Sendable {}
 
 /// Receipts as verification needs them.
-extension ReconStore {
+extension SQLiteReceipts {
     private static let checkColumns = """
         \(ReceiptsRow.uploadColumns), \(ReceiptChecksRow.columns),
         (SELECT group_concat(e.transaction_id, ' ') FROM evidence e WHERE e.receipt_id = r.receipt_id AND e.source = 'offline')

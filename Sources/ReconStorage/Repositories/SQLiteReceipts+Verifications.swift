@@ -3,7 +3,7 @@ import ReconModel
 
 /// Verification results: persisted one by one, each in its own transaction, so a killed run
 /// loses no completed verification and a rerun does not verify it again.
-extension ReconStore {
+extension SQLiteReceipts {
     /// Stores a verification, the evidence it revealed, and its verdict on the rows it settles.
     ///
     /// - Parameters:
@@ -30,7 +30,7 @@ extension ReconStore {
             ])
             let id = db.lastInsertRowID
             if !v.entries.isEmpty {
-                let writer = try EvidenceWriter(store: self)
+                let writer = try EvidenceWriter(store: store)
                 for entry in v.entries {
                     try writer.insert(
                         entry, source: v.source, receiptID: v.receiptID, verificationID: id, environment: v.environment,
@@ -46,22 +46,6 @@ extension ReconStore {
             }
             return id
         }
-    }
-
-    /// A verification as the support lookup shows it.
-    public struct StoredVerification: Sendable, Hashable {
-        public var id: Int64
-        public var recordID: String?
-        public var receiptID: String?
-        public var transactionID: String?
-        public var source: String
-        public var endpoint: String?
-        public var appleStatus: Int?
-        public var environment: String?
-        public var outcome: String
-        public var detail: String?
-        public var attempts: Int
-        public var verifiedAt: Int64
     }
 
     /// Verifications touching any of the given records, receipts or transactions, oldest first.
@@ -89,9 +73,25 @@ extension ReconStore {
     }
 }
 
-extension ReconStore {
+extension SQLiteReceipts {
     /// How many verifications from `source` are stored (for resume checks and run records).
     public func verificationCount(source: EvidenceSource) throws(StoreError) -> Int {
         Int(try db.scalar("SELECT COUNT(*) FROM verifications WHERE source = ?", [.text(source.rawValue)]) ?? 0)
     }
+}
+
+/// A verification as the support lookup shows it.
+public struct StoredVerification: Sendable, Hashable {
+    public var id: Int64
+    public var recordID: String?
+    public var receiptID: String?
+    public var transactionID: String?
+    public var source: String
+    public var endpoint: String?
+    public var appleStatus: Int?
+    public var environment: String?
+    public var outcome: String
+    public var detail: String?
+    public var attempts: Int
+    public var verifiedAt: Int64
 }

@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// Reads for detection and reports. Every order is total, so output is reproducible.
-extension ReconStore {
+extension SQLiteLedger {
     /// The catalog, by product id; rows in storefront order (default row first).
     public func catalog() throws(StoreError) -> [String: [CatalogProduct]] {
         let stmt = try db.prepare("SELECT \(ProductsRow.columns) FROM products ORDER BY product_id, storefront")

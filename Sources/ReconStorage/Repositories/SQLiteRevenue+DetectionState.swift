@@ -4,21 +4,7 @@ import ReconModel
 
 /// What the last written report left for the next one to build on (CONTRACT §5 "Incremental reports"), and the
 /// transactions the next one judges again.
-extension ReconStore {
-    /// The kept state: what it was worked out with (a digest of the settings, catalog and Apple's reports), its
-    /// as-of, and the counts beside the revenue lines; nil before the first report of this program (or after a bulk
-    /// load), when the next report builds everything.
-    public struct DetectionState: Sendable, Hashable {
-        public var fingerprint: String
-        public var asOf: Int64
-        public var counters: RevenueCounters
-
-        package init(fingerprint: String, asOf: Int64, counters: RevenueCounters) {
-            self.fingerprint = fingerprint
-            self.asOf = asOf
-            self.counters = counters
-        }
-    }
+extension SQLiteRevenue {
 
     /// The kept state, if any.
     public func detectionState() throws -> DetectionState? {
@@ -76,9 +62,9 @@ extension ReconStore {
     }
 
     /// The original-transaction groups of `temp.rerun_originals` with two or more ledger rows, as
-    /// ``forEachOriginalTransactionGroup(_:)`` reads every one: in original transaction id order.
+    /// ``store.ledger.forEachOriginalTransactionGroup(_:)`` reads every one: in original transaction id order.
     public func forEachRerunOriginalTransactionGroup(_ body: (OriginalTransactionGroup) throws -> Void) throws {
-        try forEachOriginalTransactionGroup(
+        try store.ledger.forEachOriginalTransactionGroup(
             ids: "SELECT original_transaction_id FROM temp.rerun_originals ORDER BY 1", body)
     }
 
@@ -89,9 +75,9 @@ extension ReconStore {
     }
 
     /// The transaction groups listed in `temp.rerun` (``prepareRerun(asOf:more:)``), as
-    /// ``forEachTransactionGroup(_:)`` reads every group: in transaction id order.
+    /// ``store.ledger.forEachTransactionGroup(_:)`` reads every group: in transaction id order.
     public func forEachRerunTransactionGroup(_ body: (TransactionGroup) throws -> Void) throws {
-        try forEachTransactionGroup(
+        try store.ledger.forEachTransactionGroup(
             ledgerSQL: """
                 SELECT \(TransactionsRow.columns) FROM transactions
                 WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun) ORDER BY transaction_id, record_id
@@ -144,5 +130,20 @@ package struct StoredCounters: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}
+
+/// The kept state: what it was worked out with (a digest of the settings, catalog and Apple's reports), its
+/// as-of, and the counts beside the revenue lines; nil before the first report of this program (or after a bulk
+/// load), when the next report builds everything.
+public struct DetectionState: Sendable, Hashable {
+    public var fingerprint: String
+    public var asOf: Int64
+    public var counters: RevenueCounters
+
+    package init(fingerprint: String, asOf: Int64, counters: RevenueCounters) {
+        self.fingerprint = fingerprint
+        self.asOf = asOf
+        self.counters = counters
     }
 }

@@ -5,7 +5,7 @@ import ReconModel
 ///
 /// `day` columns are days since 1970-01-01 of the report's calendar day (a day in the
 /// report's time zone, not an instant).
-extension ReconStore {
+extension SQLiteAppleReports {
     /// Every day an imported sales report covers, ascending.
     public func salesReportDays() throws(StoreError) -> [Int] {
         let stmt = try db.prepare("SELECT day FROM sales_report_days ORDER BY day")

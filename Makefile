@@ -22,6 +22,8 @@ MEMORY_BUILD ?= release
 RELEASE_FLAGS ?=
 # `make bench-sizes`: the ledger sizes iap-recon and DuckDB are compared at (the 10,000,000-row file takes 2.3 GB).
 SIZES ?= 1000000 10000000
+# `make lint`: the most lines a Swift file may have.
+MAX_SWIFT_LINES ?= 450
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: all build test lint reliability demo bench bench-night bench-night-reports bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
@@ -78,9 +80,13 @@ reliability: reliability-deps
 		RECEIPTS=$(MEMORY_RECEIPTS) RSS_LIMIT_MB=$(MEMORY_LIMIT_MB) ./scripts/verify-memory.sh
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh
 
-# The toolchain's own formatter, with the checked-in .swift-format configuration.
+# The toolchain's own formatter, with the checked-in .swift-format configuration; then no Swift file
+# longer than $(MAX_SWIFT_LINES) lines: each one longer is printed with its line count, and lint fails.
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	@find Sources Tests Package.swift -name '*.swift' -exec wc -l {} + \
+		| awk -v max=$(MAX_SWIFT_LINES) '{ n = $$1; sub(/^ *[0-9]+ /, "") } \
+			$$0 != "total" && n > max { print $$0 ": " n " lines (at most " max ")"; bad = 1 } END { exit bad }'
 
 demo: deps
 	$(SWIFT) build

@@ -10,7 +10,7 @@ struct SimulatorCommand: AsyncParsableCommand {
         abstract: "Run the App Store simulator (verifyReceipt and the Server API) on 127.0.0.1.",
         discussion: """
             Serves /production/... and /sandbox/... base URLs with Apple's semantics, answering from a \
-            seed file (see README). Signs its answers with a test CA generated at start. Runs until \
+            seed file (see docs/simulator.md). Signs its answers with a test CA generated at start. Runs until \
             SIGTERM or SIGINT. For tests and demos only.
             """)
 

@@ -11,23 +11,25 @@ import Testing
 @testable import ReconStorage
 @testable import ReconVerify
 
-/// The key table: each setting written once, and what the README and `--help` say read from it.
+/// The key table: each setting written once, and what `docs/configuration.md` and `--help` say read from it.
 @Suite struct ConfigKeysTests {
-    /// The README's configuration table, one row per line.
-    static func readmeRows() throws -> [String] {
-        let readme = URL(fileURLWithPath: #filePath)
+    /// The configuration table of `docs/configuration.md`, one row per line.
+    static func configurationTableRows() throws -> [String] {
+        let page = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let section = text.components(separatedBy: "\n## Configuration\n").last?.components(separatedBy: "\n## ").first
-        return (section ?? "").split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `") }
+            .deletingLastPathComponent().appendingPathComponent("docs/configuration.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let table = text.components(separatedBy: "\n| key / flag | default | meaning |\n").dropFirst().first ?? ""
+        let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return lines.prefix { $0.hasPrefix("|") }.filter { $0.hasPrefix("| `") }
     }
 
-    @Test func everyKeyHasOneRowInTheReadmeWithItsDefault() throws {
-        let rows = try Self.readmeRows()
+    @Test func everyKeyHasOneRowInTheConfigurationTableWithItsDefault() throws {
+        let rows = try Self.configurationTableRows()
+        #expect(!rows.isEmpty, "no configuration table in docs/configuration.md")
         for key in ReconConfig.keys {
             let row = rows.first { $0.contains("`\(key.name)`") }
-            #expect(row != nil, "no README row for \(key.name)")
+            #expect(row != nil, "no docs/configuration.md row for \(key.name)")
             if let row {
                 let columns = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
                 #expect(columns.count > 1 && columns[1].contains(key.defaultText), "\(key.name): \(row)")

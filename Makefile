@@ -24,6 +24,8 @@ RELEASE_FLAGS ?=
 SIZES ?= 1000000 10000000
 # `make lint`: the most lines a Swift file may have.
 MAX_SWIFT_LINES ?= 450
+# A target that imports a layer it does not depend on fails the build (Package.swift is the layers' picture).
+LAYER_CHECK := --explicit-target-dependency-import-check error
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: all build test lint reliability demo bench bench-night bench-night-reports bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
@@ -55,14 +57,14 @@ reliability-deps: test-deps
 	$(call ensure_packages,$(RELIABILITY_PACKAGES))
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(LAYER_CHECK)
 
 # Serially: the suite runs HTTP servers and subprocesses whose timeouts should not race the
 # CPU-heavy tests for this machine's two cores.
 # The suite includes the reliability suite's bounded form: a crash loop of 3 kills, the fault
 # matrix, the disk-full / read-only checks, and the memory check on 10,000 receipts.
 test: reliability-deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(LAYER_CHECK)
 	$(SWIFT) test --skip-build --no-parallel
 	./scripts/disk-faults.sh
 	RECEIPTS=10000 RSS_LIMIT_MB=$(MEMORY_LIMIT_MB) ./scripts/verify-memory.sh

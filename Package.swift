@@ -1,6 +1,12 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// The layers, for the test targets that test them directly.
+let layers: [Target.Dependency] = [
+    "ReconModel", "AppleData", "ReconStorage", "ReconImport", "ReconVerify", "ReconFindings", "ReconReports",
+    "ReconLookup",
+]
+
 let package = Package(
     name: "iap-recon",
     platforms: [.macOS(.v15)],
@@ -190,7 +196,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-            ],
+            ] + layers,
             exclude: ["Reports/Snapshots", "Lookup/Snapshots"],
             resources: [.copy("Fixtures")]
         ),
@@ -199,7 +205,7 @@ let package = Package(
             dependencies: [
                 "IAPRecon", "AppStoreSimulator", "IAPReconTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ] + layers
         ),
         .testTarget(
             name: "IAPReconTestSupportTests",
@@ -207,11 +213,11 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreTestSigningTests",
-            dependencies: ["IAPRecon", "AppStoreTestSigning"]
+            dependencies: ["IAPRecon", "AppStoreTestSigning"] + layers
         ),
         .testTarget(
             name: "ReconDemoTests",
-            dependencies: ["IAPRecon", "AppStoreSimulator", "ReconDemo", "IAPReconTestSupport"],
+            dependencies: ["IAPRecon", "AppStoreSimulator", "ReconDemo", "IAPReconTestSupport"] + layers,
             exclude: ["Snapshots"]
         ),
         .testTarget(
@@ -224,7 +230,7 @@ let package = Package(
                 "SupportWeb", "IAPRecon", "IAPReconTestSupport", "AppStoreSimulator", "ReconDemo",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ] + layers
         ),
         .testTarget(
             name: "iap-reconTests",

@@ -19,22 +19,22 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 TARGETS="${FUZZ_TARGETS:-csv jsonl plist pkcs7 jws sales-report}"
 OUT=.build-fuzz
-M=Sources/IAPRecon
+M=Sources
 DEBUG=.build/debug
-IMPORT="$M/Import/CSVReader.swift $M/Import/RowFields.swift $M/Import/RowFields+JSON.swift $M/Model/Timestamp.swift
-  $M/Import/UnknownColumns.swift $M/Model/Money.swift $M/Model/Money+Overflow.swift $M/Model/Currency.swift
-  $M/Model/Transaction.swift $M/Model/Receipt.swift $M/Model/Product.swift $M/Model/Environment.swift
-  $M/Model/Verification.swift $M/Model/RejectedRow.swift $M/Model/Evidence.swift"
-R=$M/Receipts
+IMPORT="$M/ReconImport/CSVReader.swift $M/ReconImport/RowFields.swift $M/ReconImport/RowFields+JSON.swift $M/ReconModel/Timestamp.swift
+  $M/ReconImport/UnknownColumns.swift $M/ReconModel/Money.swift $M/ReconModel/Money+Overflow.swift $M/ReconModel/Currency.swift
+  $M/ReconModel/Transaction.swift $M/ReconModel/Receipt.swift $M/ReconModel/Product.swift $M/ReconModel/Environment.swift
+  $M/ReconModel/Verification.swift $M/ReconModel/RejectedRow.swift $M/ReconModel/Evidence.swift"
+R=$M/AppleData/Receipts
 RECEIPTS="$R/AppReceiptDecoder.swift $R/AppReceiptSignature.swift $R/Base64.swift $R/TrustStore.swift
   $R/AppleRootCertificates.swift $R/ReceiptDates.swift $R/SignedDataVerifier.swift $R/JWSVerificationResult.swift
   $R/JWSDecoding.swift $R/JWSTransactionDecodedPayload.swift $R/JWSRenewalInfoDecodedPayload.swift
   $R/ResponseBodyV2DecodedPayload.swift $R/ReceiptDecoder.swift $R/LegacyReceiptDecoder.swift $R/OldStylePlist.swift
-  $M/Model/Evidence.swift $M/Model/ReconClock.swift $M/Model/Environment.swift $M/Model/Money.swift
-  $M/Model/Currency.swift $M/Model/Receipt.swift"
-SALES="$M/Import/SalesReportParser.swift $M/Import/GzipLineReader.swift $M/Import/CSVReader.swift
-  $M/Model/SalesReport.swift $M/Model/RejectedRow.swift $M/Model/Money.swift $M/Model/Money+Overflow.swift
-  $M/Model/Currency.swift $M/Model/Territory.swift $M/Model/Timestamp.swift"
+  $M/ReconModel/Evidence.swift $M/ReconModel/ReconClock.swift $M/ReconModel/Environment.swift $M/ReconModel/Money.swift
+  $M/ReconModel/Currency.swift $M/ReconModel/Receipt.swift"
+SALES="$M/ReconImport/SalesReportParser.swift $M/ReconImport/GzipLineReader.swift $M/ReconImport/CSVReader.swift
+  $M/ReconModel/SalesReport.swift $M/ReconModel/RejectedRow.swift $M/ReconModel/Money.swift $M/ReconModel/Money+Overflow.swift
+  $M/ReconModel/Currency.swift $M/ReconModel/Territory.swift $M/ReconModel/Timestamp.swift"
 mkdir -p "$OUT"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -51,12 +51,26 @@ up_to_date() {  # binary, arguments...
     return 0
 }
 
+# The layers' sources are compiled as one module here: their imports of each other are left out.
+LAYERS='ReconModel|AppleData|ReconStorage|ReconImport|ReconVerify|ReconFindings|ReconReports|ReconLookup'
+
 build() {  # name, sources...
     local name="$1"; shift
     wanted "$name" || return 0
     up_to_date "$OUT/fuzz-$name" "$@" && return 0
-    swiftc -parse-as-library -module-name IAPRecon -O -sanitize=fuzzer,address "$@" -o "$OUT/fuzz-$name" \
-        > "$OUT/build-$name.log" 2>&1 || { cat "$OUT/build-$name.log"; exit 1; }
+    local sources=() argument copy
+    mkdir -p "$scratch/$name"
+    for argument in "$@"; do
+        case "$argument" in
+        *.swift)
+            copy="$scratch/$name/$(echo "$argument" | tr / _)"
+            grep -Ev "^import ($LAYERS)\$" "$argument" > "$copy"
+            sources+=("$copy") ;;
+        *) sources+=("$argument") ;;
+        esac
+    done
+    swiftc -parse-as-library -module-name IAPRecon -package-name iap_recon -O -sanitize=fuzzer,address \
+        "${sources[@]}" -o "$OUT/fuzz-$name" > "$OUT/build-$name.log" 2>&1 || { cat "$OUT/build-$name.log"; exit 1; }
 }
 
 # The C modules and the prebuilt objects of swift-asn1, swift-certificates and swift-crypto.
@@ -86,7 +100,7 @@ seed() {  # name, files...
 
 build csv $IMPORT Fuzz/CSVFuzz.swift Fuzz/FuzzInput.swift
 build jsonl $IMPORT Fuzz/JSONLFuzz.swift Fuzz/FuzzInput.swift
-build plist $M/Receipts/OldStylePlist.swift Fuzz/PlistFuzz.swift
+build plist $M/AppleData/Receipts/OldStylePlist.swift Fuzz/PlistFuzz.swift
 if { wanted pkcs7 && ! up_to_date "$OUT/fuzz-pkcs7" $RECEIPTS Fuzz/PKCS7Fuzz.swift; } \
     || { wanted jws && ! up_to_date "$OUT/fuzz-jws" $RECEIPTS Fuzz/JWSFuzz.swift; }; then
     linked_libraries

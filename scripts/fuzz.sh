@@ -21,18 +21,15 @@ TARGETS="${FUZZ_TARGETS:-csv jsonl plist pkcs7 jws sales-report}"
 OUT=.build-fuzz
 M=Sources
 DEBUG=.build/debug
-IMPORT="$M/ReconImport/CSVReader.swift $M/ReconImport/RowFields.swift $M/ReconImport/RowFields+JSON.swift $M/ReconModel/Timestamp.swift
+IMPORT="$M/ReconImport/CSVReader.swift $M/ReconImport/RowRejection.swift $M/ReconModel/MoneyError.swift $M/ReconModel/Entitlement.swift $M/ReconImport/ImportFileError.swift $M/ReconImport/RowFields.swift $M/ReconImport/RowFields+JSON.swift $M/ReconModel/Timestamp.swift
   $M/ReconImport/UnknownColumns.swift $M/ReconModel/Money.swift $M/ReconModel/Money+Overflow.swift $M/ReconModel/Currency.swift
   $M/ReconModel/Transaction.swift $M/ReconModel/Receipt.swift $M/ReconModel/Product.swift $M/ReconModel/Environment.swift
   $M/ReconModel/Verification.swift $M/ReconModel/RejectedRow.swift $M/ReconModel/Evidence.swift"
 R=$M/AppleData/Receipts
-RECEIPTS="$R/AppReceiptDecoder.swift $R/AppReceiptSignature.swift $R/Base64.swift $R/TrustStore.swift
-  $R/AppleRootCertificates.swift $R/ReceiptDates.swift $R/SignedDataVerifier.swift $R/JWSVerificationResult.swift
-  $R/JWSDecoding.swift $R/JWSTransactionDecodedPayload.swift $R/JWSRenewalInfoDecodedPayload.swift
-  $R/ResponseBodyV2DecodedPayload.swift $R/ReceiptDecoder.swift $R/LegacyReceiptDecoder.swift $R/OldStylePlist.swift
+RECEIPTS="$(ls $R/*.swift) $M/ReconModel/MoneyError.swift $M/ReconModel/Money+Overflow.swift $M/ReconModel/ReceiptDecodingError.swift $M/ReconModel/EvidenceEntry+Offers.swift
   $M/ReconModel/Evidence.swift $M/ReconModel/ReconClock.swift $M/ReconModel/Environment.swift $M/ReconModel/Money.swift
   $M/ReconModel/Currency.swift $M/ReconModel/Receipt.swift"
-SALES="$M/ReconImport/SalesReportParser.swift $M/ReconImport/GzipLineReader.swift $M/ReconImport/CSVReader.swift
+SALES="$M/ReconImport/SalesReportParser.swift $M/ReconImport/TabSeparatedHeader.swift $M/ReconModel/MoneyError.swift $M/ReconImport/ImportFileError.swift $M/ReconImport/GzipLineReader.swift $M/ReconImport/CSVReader.swift
   $M/ReconModel/SalesReport.swift $M/ReconModel/RejectedRow.swift $M/ReconModel/Money.swift $M/ReconModel/Money+Overflow.swift
   $M/ReconModel/Currency.swift $M/ReconModel/Territory.swift $M/ReconModel/Timestamp.swift"
 mkdir -p "$OUT"
@@ -100,7 +97,7 @@ seed() {  # name, files...
 
 build csv $IMPORT Fuzz/CSVFuzz.swift Fuzz/FuzzInput.swift
 build jsonl $IMPORT Fuzz/JSONLFuzz.swift Fuzz/FuzzInput.swift
-build plist $M/AppleData/Receipts/OldStylePlist.swift Fuzz/PlistFuzz.swift
+build plist $M/AppleData/Receipts/OldStylePlist.swift $M/AppleData/Receipts/OldStylePlistError.swift Fuzz/PlistFuzz.swift
 if { wanted pkcs7 && ! up_to_date "$OUT/fuzz-pkcs7" $RECEIPTS Fuzz/PKCS7Fuzz.swift; } \
     || { wanted jws && ! up_to_date "$OUT/fuzz-jws" $RECEIPTS Fuzz/JWSFuzz.swift; }; then
     linked_libraries

@@ -119,16 +119,6 @@ extension ReconConfig {
         let from = try fromDay.map { d throws(ConfigError) in try Self.day(d, key: "from") }
         let to = try toDay.map { d throws(ConfigError) in try Self.day(d, key: "to") }
         for key in Self.keys { try key.check(self) }
-        for (key, url) in [
-            ("verify-receipt-url", verifyReceiptURL), ("sandbox-verify-receipt-url", sandboxVerifyReceiptURL),
-            ("server-api-url", serverAPIURL), ("sandbox-server-api-url", sandboxServerAPIURL),
-        ] {
-            do {
-                _ = try AppStoreEndpoints.checkedURL(url, setting: key)
-            } catch {
-                throw .invalid(key: key, value: url, expected: "an http(s) URL")
-            }
-        }
         let ledgerStartMillis = try ledgerStart.map { text throws(ConfigError) in
             guard let millis = Self.ledgerStartMillis(text) else {
                 throw .invalid(key: "ledger-start", value: text, expected: Self.ledgerStartExpected)

@@ -69,8 +69,10 @@ public final class AppStoreSimulator: Sendable {
     /// The sandbox base: `http://host:port/sandbox`.
     public var sandboxBaseURL: URL { Self.url("http://\(hostForURL):\(port)/sandbox") }
 
-    /// Client endpoints pointing every URL at this simulator.
-    public func endpoints(requestTimeout: Duration = .seconds(5), concurrency: Int = 8) -> AppStoreEndpoints {
+    /// Client endpoints pointing every URL at this simulator (a test's short timeout, Apple's concurrency).
+    public func endpoints(
+        requestTimeout: Duration = .seconds(5), concurrency: Int = AppStoreEndpoints.apple.concurrency
+    ) -> AppStoreEndpoints {
         AppStoreEndpoints(
             verifyReceiptProduction: productionBaseURL.appendingPathComponent("verifyReceipt"),
             verifyReceiptSandbox: sandboxBaseURL.appendingPathComponent("verifyReceipt"),

@@ -5,38 +5,16 @@ import IAPRecon
 /// Reading inputs from the backend's PostgreSQL (CONTRACT §1.7): `--source-db` and one query per input.
 ///
 /// Each flag is a config file key of the same name (``ReconConfig/keys``).
-struct DatabaseSourceOptions: ParsableArguments {
-    @Option(name: .customLong("source-db"), help: .setting("source-db", valueName: "url"))
-    var url: String?
-
-    @Option(name: .customLong("transactions-query"), help: .setting("transactions-query", valueName: "sql"))
-    var transactionsQuery: String?
-
-    @Option(name: .customLong("receipts-query"), help: .setting("receipts-query", valueName: "sql"))
-    var receiptsQuery: String?
-
-    @Option(name: .customLong("notifications-query"), help: .setting("notifications-query", valueName: "sql"))
-    var notificationsQuery: String?
-
-    @Option(name: .customLong("products-query"), help: .setting("products-query", valueName: "sql"))
-    var productsQuery: String?
-
-    @Option(name: .customLong("entitlements-query"), help: .setting("entitlements-query", valueName: "sql"))
-    var entitlementsQuery: String?
+struct DatabaseSourceOptions: SettingFlags {
+    @Option(setting: "source-db") var sourceDB: String?
+    @Option(setting: "transactions-query") var transactionsQuery: String?
+    @Option(setting: "receipts-query") var receiptsQuery: String?
+    @Option(setting: "notifications-query") var notificationsQuery: String?
+    @Option(setting: "products-query") var productsQuery: String?
+    @Option(setting: "entitlements-query") var entitlementsQuery: String?
 
     /// Whether any of these flags was given.
     var isEmpty: Bool { settings.allSatisfy { $0.1 == nil } }
-
-    /// The settings these flags give, by config key; nil: not given.
-    var settings: [(String, ReconConfig.Input?)] {
-        [
-            ("source-db", url.map { .text($0) }), ("transactions-query", transactionsQuery.map { .text($0) }),
-            ("receipts-query", receiptsQuery.map { .text($0) }),
-            ("notifications-query", notificationsQuery.map { .text($0) }),
-            ("products-query", productsQuery.map { .text($0) }),
-            ("entitlements-query", entitlementsQuery.map { .text($0) }),
-        ]
-    }
 }
 
 /// Runs one command that imports: like ``execute(_:databasePath:opening:configure:_:)``, but when a

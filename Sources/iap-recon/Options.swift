@@ -67,9 +67,8 @@ struct InputOptions: ParsableArguments {
 }
 
 /// Options of commands that detect findings and write reports.
-struct ReportOptions: ParsableArguments {
-    @Option(name: .customLong("out"), help: .setting("out", valueName: "dir"))
-    var outputDirectory: String?
+struct ReportOptions: SettingFlags {
+    @Option(setting: "out") var out: String?
 
     @Option(
         name: .customLong("as-of"),
@@ -78,8 +77,7 @@ struct ReportOptions: ParsableArguments {
         ))
     var asOf: String?
 
-    @Option(name: .customLong("timezone"), help: .setting("timezone", valueName: "tz"))
-    var timeZone: String?
+    @Option(setting: "timezone") var timeZone: String?
 
     @Option(
         name: .customLong("from"),
@@ -90,21 +88,12 @@ struct ReportOptions: ParsableArguments {
         name: .customLong("to"), help: ArgumentHelp("Last day of the revenue report (yyyy-MM-dd).", valueName: "date"))
     var toDay: String?
 
-    @Option(name: .customLong("fail-on"), help: .setting("fail-on", valueName: "severity"))
-    var failOn: String?
+    @Option(setting: "fail-on") var failOn: String?
 
     @Flag(
         name: .customLong("full"),
         help: "Judge every transaction again instead of only those changed since the last report (same reports).")
     var full = false
-
-    /// The settings these flags give, by config key.
-    var settings: [(String, ReconConfig.Input?)] {
-        [
-            ("out", outputDirectory.map { .text($0) }), ("timezone", timeZone.map { .text($0) }),
-            ("fail-on", failOn.map { .text($0) }),
-        ]
-    }
 
     func validate() throws {
         if let asOf, Timestamp.parse(asOf) == nil {
@@ -131,65 +120,29 @@ struct ReportOptions: ParsableArguments {
 ///
 /// Each flag is a config file key of the same name (``ReconConfig/keys``): its help and its default come from
 /// there, and its value is read and checked as the file's is.
-struct ConfigOptions: ParsableArguments {
+struct ConfigOptions: SettingFlags {
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp("A JSON config file; keys are the long option names.", valueName: "file"))
     var configFile: String?
 
-    @Option(name: .customLong("delivery-grace"), help: .setting("delivery-grace", valueName: "duration"))
-    var deliveryGrace: String?
-
-    @Option(name: .customLong("finish-grace"), help: .setting("finish-grace", valueName: "duration"))
-    var finishGrace: String?
-
-    @Option(
-        name: .customLong("entitlement-lookback"), help: .setting("entitlement-lookback", valueName: "duration"))
-    var entitlementLookback: String?
-
-    @Option(
-        name: .customLong("entitlement-tolerance"), help: .setting("entitlement-tolerance", valueName: "duration"))
-    var entitlementTolerance: String?
-
-    @Option(name: .customLong("pending-limit"), help: .setting("pending-limit", valueName: "duration"))
-    var pendingLimit: String?
-
-    @Option(name: .customLong("bundle-id"), help: .setting("bundle-id", valueName: "id"))
-    var bundleIDs: [String] = []
-
-    @Option(name: .customLong("ledger-start"), help: .setting("ledger-start", valueName: "date"))
-    var ledgerStart: String?
-
-    @Option(name: .customLong("trusted-root"), help: .setting("trusted-root", valueName: "file"))
-    var trustedRoots: [String] = []
-
-    @Option(name: .customLong("verify-receipt-url"), help: .setting("verify-receipt-url", valueName: "url"))
-    var verifyReceiptURL: String?
-
-    @Option(
-        name: .customLong("sandbox-verify-receipt-url"), help: .setting("sandbox-verify-receipt-url", valueName: "url"))
-    var sandboxVerifyReceiptURL: String?
-
-    @Option(name: .customLong("server-api-url"), help: .setting("server-api-url", valueName: "url"))
-    var serverAPIURL: String?
-
-    @Option(name: .customLong("sandbox-server-api-url"), help: .setting("sandbox-server-api-url", valueName: "url"))
-    var sandboxServerAPIURL: String?
-
-    @Option(name: .customLong("sales-report-timezone"), help: .setting("sales-report-timezone", valueName: "tz"))
-    var salesReportTimeZone: String?
-
-    @Option(name: .customLong("concurrency"), help: .setting("concurrency", valueName: "n"))
-    var concurrency: String?
-
-    @Option(name: .customLong("request-timeout"), help: .setting("request-timeout", valueName: "duration"))
-    var requestTimeout: String?
-
-    @Flag(name: .customLong("exclude-old-transactions"), help: .setting("exclude-old-transactions"))
-    var excludeOldTransactions = false
-
-    @Option(name: .customLong("history-days"), help: .setting("history-days", valueName: "n"))
-    var historyDays: String?
+    @Option(setting: "delivery-grace") var deliveryGrace: String?
+    @Option(setting: "finish-grace") var finishGrace: String?
+    @Option(setting: "entitlement-lookback") var entitlementLookback: String?
+    @Option(setting: "entitlement-tolerance") var entitlementTolerance: String?
+    @Option(setting: "pending-limit") var pendingLimit: String?
+    @Option(setting: "bundle-id") var bundleID: [String] = []
+    @Option(setting: "ledger-start") var ledgerStart: String?
+    @Option(setting: "trusted-root") var trustedRoot: [String] = []
+    @Option(setting: "verify-receipt-url") var verifyReceiptURL: String?
+    @Option(setting: "sandbox-verify-receipt-url") var sandboxVerifyReceiptURL: String?
+    @Option(setting: "server-api-url") var serverAPIURL: String?
+    @Option(setting: "sandbox-server-api-url") var sandboxServerAPIURL: String?
+    @Option(setting: "sales-report-timezone") var salesReportTimeZone: String?
+    @Option(setting: "concurrency") var concurrency: String?
+    @Option(setting: "request-timeout") var requestTimeout: String?
+    @Flag(setting: "exclude-old-transactions") var excludeOldTransactions = false
+    @Option(setting: "history-days") var historyDays: String?
 
     @Option(
         name: .customLong("log-level"),
@@ -200,25 +153,6 @@ struct ConfigOptions: ParsableArguments {
         name: .customLong("log-format"),
         help: ArgumentHelp("text or json (one JSON object per line, for log shippers).", valueName: "format"))
     var logFormat = "text"
-
-    /// The settings these flags give, by config key; nil: not given.
-    var settings: [(String, ReconConfig.Input?)] {
-        [
-            ("delivery-grace", deliveryGrace.map { .text($0) }), ("finish-grace", finishGrace.map { .text($0) }),
-            ("pending-limit", pendingLimit.map { .text($0) }),
-            ("entitlement-lookback", entitlementLookback.map { .text($0) }),
-            ("entitlement-tolerance", entitlementTolerance.map { .text($0) }),
-            ("bundle-id", bundleIDs.isEmpty ? nil : .list(bundleIDs)), ("ledger-start", ledgerStart.map { .text($0) }),
-            ("trusted-root", .list(trustedRoots)), ("verify-receipt-url", verifyReceiptURL.map { .text($0) }),
-            ("sandbox-verify-receipt-url", sandboxVerifyReceiptURL.map { .text($0) }),
-            ("server-api-url", serverAPIURL.map { .text($0) }),
-            ("sandbox-server-api-url", sandboxServerAPIURL.map { .text($0) }),
-            ("sales-report-timezone", salesReportTimeZone.map { .text($0) }),
-            ("concurrency", concurrency.map { .text($0) }), ("request-timeout", requestTimeout.map { .text($0) }),
-            ("exclude-old-transactions", excludeOldTransactions ? .flag(true) : nil),
-            ("history-days", historyDays.map { .text($0) }),
-        ]
-    }
 
     func validate() throws {
         guard logFormat == "text" || logFormat == "json" else {
@@ -252,10 +186,65 @@ struct ConfigOptions: ParsableArguments {
     }
 }
 
+/// A group of flags some of which set rows of the key table (``ReconConfig/keys``), each declared in one line:
+/// `@Option(setting: "delivery-grace") var deliveryGrace: String?`, `@Option(setting: "bundle-id") var bundleID:
+/// [String] = []` or `@Flag(setting: "exclude-old-transactions") var excludeOldTransactions = false`.
+///
+/// The row gives the flag its long name, its help (with the default), its value name and how its value is read; the
+/// value is found by the property's name, the key's words run together in any case (`verifyReceiptURL` for
+/// `verify-receipt-url`).
+protocol SettingFlags: ParsableArguments {}
+
+extension SettingFlags {
+    /// The settings these flags give, by config key, in the key table's order; nil: not given.
+    var settings: [(String, ReconConfig.Input?)] {
+        var given: [String: ReconConfig.Input?] = [:]
+        for child in Mirror(reflecting: self).children {
+            guard let label = child.label else { continue }
+            let name = (label.hasPrefix("_") ? label.dropFirst() : label[...]).lowercased()
+            let input: ReconConfig.Input?
+            switch child.value {
+            case let option as Option<String?>: input = option.wrappedValue.map { .text($0) }
+            case let option as Option<[String]>: input = option.wrappedValue.isEmpty ? nil : .list(option.wrappedValue)
+            case let flag as Flag<Bool>: input = flag.wrappedValue ? .flag(true) : nil
+            default: continue
+            }
+            given.updateValue(input, forKey: name)
+        }
+        return ReconConfig.keys.compactMap { key in
+            let name = key.name.filter { $0 != "-" }.lowercased()
+            return given.index(forKey: name).map { (key.name, given[$0].value) }
+        }
+    }
+}
+
+extension Option where Value == String? {
+    /// The flag of the setting `name`, a row of ``ReconConfig/keys``: `--name VALUE`.
+    init(setting name: String) {
+        self.init(name: .customLong(name), help: .setting(name))
+    }
+}
+
+extension Option where Value == [String] {
+    /// The repeatable flag of the list setting `name`, a row of ``ReconConfig/keys``.
+    init(wrappedValue: [String], setting name: String) {
+        self.init(wrappedValue: wrappedValue, name: .customLong(name), help: .setting(name))
+    }
+}
+
+extension Flag where Value == Bool {
+    /// The toggle of the setting `name`, a row of ``ReconConfig/keys``: `--name` alone.
+    init(wrappedValue: Bool, setting name: String) {
+        self.init(wrappedValue: wrappedValue, name: .customLong(name), help: .setting(name))
+    }
+}
+
 extension ArgumentHelp {
-    /// The help of the flag for the config key `name`: what it sets and its default, from ``ReconConfig/keys``.
-    static func setting(_ name: String, valueName: String? = nil) -> ArgumentHelp {
-        ArgumentHelp(ReconConfig.key(name)?.help ?? "", valueName: valueName)
+    /// The help of the flag for the config key `name`: what it sets, its default and its value's name, from
+    /// ``ReconConfig/keys``.
+    static func setting(_ name: String) -> ArgumentHelp {
+        let key = ReconConfig.key(name)
+        return ArgumentHelp(key?.help ?? "", valueName: key?.valueName)
     }
 }
 

@@ -28,16 +28,20 @@ public struct AppStoreEndpoints: Sendable, Hashable {
     /// Apple's `https://api.storekit-sandbox.itunes.apple.com`.
     public static let appleServerAPISandbox = Self.fixedURL("https://api.storekit-sandbox.itunes.apple.com")
 
-    /// Apple's real endpoints, 30 s per request, 8 requests at once.
+    /// Apple's real endpoints with the default timeout and concurrency: the defaults of the `*-url`,
+    /// `request-timeout` and `concurrency` settings (``ReconConfig`` reads them from here).
     public static let apple = AppStoreEndpoints()
 
     /// Creates endpoints; every URL defaults to Apple's.
+    ///
+    /// The default timeout and concurrency are those of CONTRACT §2, written here alone: ``apple``, `parse` and
+    /// ``ReconConfig`` take them from here.
     public init(
         verifyReceiptProduction: URL = AppStoreEndpoints.appleVerifyReceiptProduction,
         verifyReceiptSandbox: URL = AppStoreEndpoints.appleVerifyReceiptSandbox,
         serverAPIProduction: URL = AppStoreEndpoints.appleServerAPIProduction,
         serverAPISandbox: URL = AppStoreEndpoints.appleServerAPISandbox,
-        requestTimeout: Duration = .seconds(30),
+        requestTimeout: Duration = .seconds(15),
         concurrency: Int = 8
     ) {
         self.verifyReceiptProduction = verifyReceiptProduction
@@ -50,14 +54,18 @@ public struct AppStoreEndpoints: Sendable, Hashable {
 
     /// Creates endpoints from URL strings as given on the command line or in a config file.
     ///
+    /// What is not given (nil) is ``apple``'s.
+    ///
     /// - Throws: ``AppStoreConfigError/invalidURL(setting:value:)`` for a string that is not an
     ///   absolute `http`/`https` URL.
     public static func parse(
         verifyReceiptProduction: String? = nil, verifyReceiptSandbox: String? = nil,
         serverAPIProduction: String? = nil, serverAPISandbox: String? = nil,
-        requestTimeout: Duration = .seconds(30), concurrency: Int = 8
+        requestTimeout: Duration? = nil, concurrency: Int? = nil
     ) throws(AppStoreConfigError) -> AppStoreEndpoints {
-        var endpoints = AppStoreEndpoints(requestTimeout: requestTimeout, concurrency: concurrency)
+        var endpoints = AppStoreEndpoints.apple
+        if let requestTimeout { endpoints.requestTimeout = requestTimeout }
+        if let concurrency { endpoints.concurrency = concurrency }
         if let value = verifyReceiptProduction {
             endpoints.verifyReceiptProduction = try checkedURL(value, setting: "verify-receipt-url")
         }

@@ -24,10 +24,14 @@ public final class AsyncHTTPTransport: HTTPTransport {
         /// Largest response body accepted.
         public var maxResponseBytes: Int
 
-        /// Creates a configuration.
+        /// The longest a connection may take to open, whatever the request timeout.
+        public static let connectTimeoutLimit: Duration = .seconds(10)
+
+        /// Creates a configuration; the defaults are those ``matching(_:)`` ``AppStoreEndpoints/apple``.
         public init(
-            maxConnectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10),
-            readTimeout: Duration = .seconds(30), maxResponseBytes: Int = 16 << 20
+            maxConnectionsPerHost: Int = AppStoreEndpoints.apple.concurrency,
+            connectTimeout: Duration = min(Configuration.connectTimeoutLimit, AppStoreEndpoints.apple.requestTimeout),
+            readTimeout: Duration = AppStoreEndpoints.apple.requestTimeout, maxResponseBytes: Int = 16 << 20
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.connectTimeout = connectTimeout
@@ -40,7 +44,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         public static func matching(_ endpoints: AppStoreEndpoints) -> Configuration {
             Configuration(
                 maxConnectionsPerHost: endpoints.concurrency,
-                connectTimeout: min(.seconds(10), endpoints.requestTimeout),
+                connectTimeout: min(connectTimeoutLimit, endpoints.requestTimeout),
                 readTimeout: endpoints.requestTimeout
             )
         }

@@ -48,6 +48,9 @@ public struct RetryPolicy: Sendable {
     public var clock: any ReconClock
 
     /// Creates a policy; defaults suit Apple (5 attempts, 60 s budget, 0.5 s → 20 s backoff).
+    ///
+    /// The attempts, budget and first delay are the defaults of the `retry-*` settings, written here alone
+    /// (``ReconConfig`` reads them from ``default``).
     public init(
         maxAttempts: Int = 5, budget: Duration = .seconds(60), baseDelay: Duration = .milliseconds(500),
         maxDelay: Duration = .seconds(20), jitter: Double = 0.5,

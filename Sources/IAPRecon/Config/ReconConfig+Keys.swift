@@ -8,10 +8,12 @@ import ReconStorage
 import ReconVerify
 
 /// Every setting a config file key or a flag may set, each written once: its name, what it sets, how its text is
-/// read and checked, and which ``ReconConfig`` property holds it (whose initial value is the default).
+/// read and checked, which ``ReconConfig`` property holds it (whose initial value is the default) and its flag.
 ///
-/// The config file (``ConfigFile``), the flags (and their help texts) and ``ReconConfig/checked()`` all read this
-/// table; adding a setting is a property with its default, a row here and, when it has one, its flag.
+/// The config file (``ConfigFile``), the flags (their names, help texts, value names and values) and
+/// ``ReconConfig/checked()`` all read this table. Adding a setting is its property with the default, a row here and,
+/// when it has a flag, the flag's one line in the executable (`@Option(setting: "name") var name: String?`); what
+/// uses it reads it from ``ReconSettings`` (through to the property, or typed there when it changes type).
 extension ReconConfig {
     /// One setting: its config file key (the long flag name), what it sets, and how its value is read.
     public struct Key {
@@ -22,21 +24,36 @@ extension ReconConfig {
         package let kind: Kind
         /// The default in words when it is not a value (`never`, `Apple's roots`); nil: the property's value.
         package let defaultWords: String?
+        /// The flag of the same name; nil: the setting is read from the config file (or the environment) only.
+        public let flag: Flag?
 
-        package init(_ name: String, _ summary: String, _ kind: Kind, default defaultWords: String? = nil) {
+        package init(
+            _ name: String, _ summary: String, _ kind: Kind, default defaultWords: String? = nil, flag: Flag? = nil
+        ) {
             self.name = name
             self.summary = summary
             self.kind = kind
             self.defaultWords = defaultWords
+            self.flag = flag
         }
+    }
+
+    /// How a setting's flag is given on the command line.
+    public enum Flag: Sendable, Hashable {
+        /// `--name VALUE`; `--help` shows the value as `<valueName>`.
+        case option(_ valueName: String)
+        /// `--name` alone: sets a ``Kind/bool`` setting to true.
+        case toggle
     }
 
     /// How a setting's text is read, and where it goes.
     package enum Kind {
         /// `version`: must be ``ConfigFile/currentVersion``.
         case version
-        /// Any text (time zones and URLs are checked by ``ReconConfig/checked()``).
+        /// Any text (time zones are checked by ``ReconConfig/checked()``).
         case text(WritableKeyPath<ReconConfig, String>)
+        /// An absolute http(s) URL.
+        case url(WritableKeyPath<ReconConfig, String>)
         /// Any text; unset by default.
         case optionalText(WritableKeyPath<ReconConfig, String?>)
         /// A duration like `90m`, kept in milliseconds.
@@ -70,50 +87,70 @@ extension ReconConfig {
     public static var keys: [Key] {
         [
             Key("version", "Config file format version", .version),
-            Key("out", "Folder for the reports", .text(\.outputDirectory)),
-            Key("timezone", "IANA time zone deciding the calendar day of purchases and refunds", .text(\.timeZone)),
+            Key("out", "Folder for the reports", .text(\.outputDirectory), flag: .option("dir")),
+            Key(
+                "timezone", "IANA time zone deciding the calendar day of purchases and refunds", .text(\.timeZone),
+                flag: .option("tz")),
             Key(
                 "sales-report-timezone", "IANA time zone of the Apple sales reports' days",
-                .text(\.salesReportTimeZone)),
+                .text(\.salesReportTimeZone), flag: .option("tz")),
             Key(
                 "fail-on", "Exit 3 when a finding at or above this severity exists (critical, high, medium, low)",
-                .severity(\.failOn), default: "never"),
-            Key("delivery-grace", "How long after purchase delivery may take", .duration(\.deliveryGraceMillis)),
+                .severity(\.failOn), default: "never", flag: .option("severity")),
+            Key(
+                "delivery-grace", "How long after purchase delivery may take", .duration(\.deliveryGraceMillis),
+                flag: .option("duration")),
             Key(
                 "entitlement-lookback",
                 "How long after the backend's expires_at an entitlement is still compared with Apple",
-                .duration(\.entitlementLookbackMillis)),
+                .duration(\.entitlementLookbackMillis), flag: .option("duration")),
             Key(
                 "entitlement-tolerance", "How far the backend's expires_at may be from Apple's expiry",
-                .duration(\.entitlementToleranceMillis)),
-            Key("finish-grace", "How long after delivery finishing may take", .duration(\.finishGraceMillis)),
-            Key("pending-limit", "How long a purchase may stay pending", .duration(\.pendingLimitMillis)),
-            Key("request-timeout", "Timeout of one Apple request", .duration(\.requestTimeoutMillis)),
+                .duration(\.entitlementToleranceMillis), flag: .option("duration")),
+            Key(
+                "finish-grace", "How long after delivery finishing may take", .duration(\.finishGraceMillis),
+                flag: .option("duration")),
+            Key(
+                "pending-limit", "How long a purchase may stay pending", .duration(\.pendingLimitMillis),
+                flag: .option("duration")),
+            Key(
+                "request-timeout", "Timeout of one Apple request", .duration(\.requestTimeoutMillis),
+                flag: .option("duration")),
             Key("retry-budget", "Wall time one Apple request may spend retrying", .duration(\.retryBudgetMillis)),
             Key(
                 "retry-base-delay", "First backoff delay (doubles up to 20s, with jitter)",
                 .duration(\.retryBaseDelayMillis)),
             Key("retry-attempts", "Attempts per Apple request", .number(\.retryAttempts, 1...20)),
-            Key("concurrency", "Apple requests in flight at once", .number(\.concurrency, 1...256)),
+            Key(
+                "concurrency", "Apple requests in flight at once", .number(\.concurrency, 1...256),
+                flag: .option("n")),
             Key(
                 "bundle-id", "The app's own bundle id (repeatable)", .list(\.bundleIDs, flagsAdd: false),
-                default: "none"),
+                default: "none", flag: .option("id")),
             Key(
                 "ledger-start", "When the ledger begins (2026-01-01): Apple's older purchases are not MISSING_RECORD",
-                .ledgerStart(\.ledgerStart), default: "none"),
+                .ledgerStart(\.ledgerStart), default: "none", flag: .option("date")),
             Key(
                 "trusted-root", "Extra trusted root certificate, DER or PEM (repeatable)",
-                .list(\.trustedRoots, flagsAdd: true), default: "Apple's roots"),
-            Key("verify-receipt-url", "verifyReceipt production URL", .text(\.verifyReceiptURL)),
-            Key("sandbox-verify-receipt-url", "verifyReceipt sandbox URL", .text(\.sandboxVerifyReceiptURL)),
-            Key("server-api-url", "App Store Server API production base URL", .text(\.serverAPIURL)),
-            Key("sandbox-server-api-url", "App Store Server API sandbox base URL", .text(\.sandboxServerAPIURL)),
+                .list(\.trustedRoots, flagsAdd: true), default: "Apple's roots", flag: .option("file")),
+            Key(
+                "verify-receipt-url", "verifyReceipt production URL", .url(\.verifyReceiptURL),
+                flag: .option("url")),
+            Key(
+                "sandbox-verify-receipt-url", "verifyReceipt sandbox URL", .url(\.sandboxVerifyReceiptURL),
+                flag: .option("url")),
+            Key(
+                "server-api-url", "App Store Server API production base URL", .url(\.serverAPIURL),
+                flag: .option("url")),
+            Key(
+                "sandbox-server-api-url", "App Store Server API sandbox base URL", .url(\.sandboxServerAPIURL),
+                flag: .option("url")),
             Key(
                 "exclude-old-transactions", "Ask verifyReceipt for only the latest renewal of each subscription",
-                .bool(\.excludeOldTransactions)),
+                .bool(\.excludeOldTransactions), flag: .toggle),
             Key(
                 "history-days", "How far back the first notification-history sweep goes, in days",
-                .number(\.historyDays, 1...180)),
+                .number(\.historyDays, 1...180), flag: .option("n")),
             Key(
                 "shared-secret", "verifyReceipt password (a secret: prefer IAP_RECON_SHARED_SECRET)",
                 .optionalText(\.sharedSecret), default: "none"),
@@ -124,24 +161,24 @@ extension ReconConfig {
                 "source-db",
                 "The backend's PostgreSQL to read inputs from: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB"
                     + "[?sslmode=disable|require|verify-full] (password also from PGPASSWORD)",
-                .optionalText(\.databaseSource.url), default: "none"),
+                .optionalText(\.databaseSource.url), default: "none", flag: .option("url")),
             Key(
                 "transactions-query", "SQL (or @FILE) whose rows are ledger transactions, read from source-db",
-                .optionalText(\.databaseSource.transactionsQuery), default: "none"),
+                .optionalText(\.databaseSource.transactionsQuery), default: "none", flag: .option("sql")),
             Key(
                 "receipts-query", "SQL (or @FILE) whose rows are uploaded receipts, read from source-db",
-                .optionalText(\.databaseSource.receiptsQuery), default: "none"),
+                .optionalText(\.databaseSource.receiptsQuery), default: "none", flag: .option("sql")),
             Key(
                 "notifications-query",
                 "SQL (or @FILE) whose rows are stored App Store Server Notifications (signedPayload, received_at)",
-                .optionalText(\.databaseSource.notificationsQuery), default: "none"),
+                .optionalText(\.databaseSource.notificationsQuery), default: "none", flag: .option("sql")),
             Key(
                 "products-query", "SQL (or @FILE) whose rows are the product catalog, read from source-db",
-                .optionalText(\.databaseSource.productsQuery), default: "none"),
+                .optionalText(\.databaseSource.productsQuery), default: "none", flag: .option("sql")),
             Key(
                 "entitlements-query",
                 "SQL (or @FILE) whose rows are the backend's subscription entitlements, read from source-db",
-                .optionalText(\.databaseSource.entitlementsQuery), default: "none"),
+                .optionalText(\.databaseSource.entitlementsQuery), default: "none", flag: .option("sql")),
         ]
     }
 
@@ -158,7 +195,7 @@ extension ReconConfig.Key {
         let defaults = ReconConfig(databasePath: "")
         switch kind {
         case .version: return "\(ConfigFile.currentVersion)"
-        case .text(let path): return defaults[keyPath: path]
+        case .text(let path), .url(let path): return defaults[keyPath: path]
         case .optionalText(let path), .ledgerStart(let path): return defaults[keyPath: path] ?? "none"
         case .duration(let path): return DurationText.text(defaults[keyPath: path])
         case .number(let path, _): return "\(defaults[keyPath: path])"
@@ -166,6 +203,12 @@ extension ReconConfig.Key {
         case .bool(let path): return "\(defaults[keyPath: path])"
         case .severity(let path): return defaults[keyPath: path]?.rawValue ?? "never"
         }
+    }
+
+    /// How the flag's `--help` shows its value (`duration`); nil for a toggle or a setting without a flag.
+    public var valueName: String? {
+        if case .option(let valueName) = flag { return valueName }
+        return nil
     }
 
     /// The flag's help: what it sets and its default (and a number's range).
@@ -180,7 +223,7 @@ extension ReconConfig.Key {
     package var expected: String {
         switch kind {
         case .version: return "\(ConfigFile.currentVersion), the format this program reads"
-        case .text, .optionalText: return "a string"
+        case .text, .url, .optionalText: return "a string"
         case .duration: return "a duration like 90m, 1h, 2d"
         case .number(_, let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .list: return "a string or a list of strings"
@@ -218,7 +261,7 @@ extension ReconConfig.Key {
         case .version:
             guard Int(text) == ConfigFile.currentVersion else { throw problem }
             config.version = ConfigFile.currentVersion
-        case .text(let path): config[keyPath: path] = text
+        case .text(let path), .url(let path): config[keyPath: path] = text
         case .optionalText(let path): config[keyPath: path] = text
         case .duration(let path):
             guard let millis = DurationText.millis(text) else { throw problem }
@@ -237,7 +280,8 @@ extension ReconConfig.Key {
         }
     }
 
-    /// Checks the value `config` holds for this setting (a duration of zero or more, a number in range).
+    /// Checks the value `config` holds for this setting (a duration of zero or more, a number in range, an http(s)
+    /// URL).
     ///
     /// - Throws: ``ConfigError`` naming the key.
     package func check(_ config: ReconConfig) throws(ConfigError) {
@@ -250,6 +294,13 @@ extension ReconConfig.Key {
         case .number(let path, let range):
             let number = config[keyPath: path]
             guard range.contains(number) else { throw .invalid(key: name, value: "\(number)", expected: expected) }
+        case .url(let path):
+            let text = config[keyPath: path]
+            do {
+                _ = try AppStoreEndpoints.checkedURL(text, setting: name)
+            } catch {
+                throw .invalid(key: name, value: text, expected: "an http(s) URL")
+            }
         default:
             return
         }

@@ -9,7 +9,8 @@ import ReconStorage
 import ReconVerify
 
 /// What one command was asked to do, as given: built-in defaults (the initial values below: each default's one
-/// home), then `--config FILE`, then the environment's secrets, then flags (later wins).
+/// home; those the HTTP layer has too are read from it), then `--config FILE`, then the environment's secrets, then
+/// flags (later wins).
 ///
 /// The keys a file or a flag may set are ``keys``; the environment variables, ``environmentVariables``.
 ///
@@ -61,18 +62,21 @@ public struct ReconConfig: Sendable, Hashable {
     public var ledgerStart: String?
     /// Extra trusted root certificates (DER or PEM files).
     public var trustedRoots: [String] = []
-    public var verifyReceiptURL = "https://buy.itunes.apple.com/verifyReceipt"
-    public var sandboxVerifyReceiptURL = "https://sandbox.itunes.apple.com/verifyReceipt"
-    public var serverAPIURL = "https://api.storekit.itunes.apple.com"
-    public var sandboxServerAPIURL = "https://api.storekit-sandbox.itunes.apple.com"
-    public var concurrency = 8
-    public var requestTimeoutMillis: Int64 = 15_000
-    /// Attempts per Apple request before giving up (the transaction stays pending).
-    public var retryAttempts = 5
+    /// Apple's endpoints, the timeout of one request and how many run at once: ``AppStoreEndpoints/apple``'s by
+    /// default (the HTTP layer's defaults, written there once).
+    public var verifyReceiptURL = AppStoreEndpoints.apple.verifyReceiptProduction.absoluteString
+    public var sandboxVerifyReceiptURL = AppStoreEndpoints.apple.verifyReceiptSandbox.absoluteString
+    public var serverAPIURL = AppStoreEndpoints.apple.serverAPIProduction.absoluteString
+    public var sandboxServerAPIURL = AppStoreEndpoints.apple.serverAPISandbox.absoluteString
+    public var concurrency = AppStoreEndpoints.apple.concurrency
+    public var requestTimeoutMillis = AppStoreEndpoints.apple.requestTimeout.inMilliseconds
+    /// Attempts per Apple request before giving up (the transaction stays pending); ``RetryPolicy/default``'s by
+    /// default, as are the budget and the first delay.
+    public var retryAttempts = RetryPolicy.default.maxAttempts
     /// Wall time one request may spend on retries.
-    public var retryBudgetMillis: Int64 = 60_000
+    public var retryBudgetMillis = RetryPolicy.default.budget.inMilliseconds
     /// First backoff delay (doubles up to 20 s, with jitter).
-    public var retryBaseDelayMillis: Int64 = 500
+    public var retryBaseDelayMillis = RetryPolicy.default.baseDelay.inMilliseconds
     /// Ask verifyReceipt for only the latest renewal of each subscription.
     public var excludeOldTransactions = false
     /// How far back (days) the first Get Notification History sweep goes; Apple keeps 180.

@@ -10,29 +10,21 @@ import ReconVerify
 
 /// A command's configuration, checked once and typed: what every stage reads.
 ///
-/// Built by ``ReconConfig/validated()``; nothing after that parses a setting again.
+/// Built by ``ReconConfig/validated()``; nothing after that parses a setting again. A setting whose checked value is
+/// its given one is read through to ``config`` (`settings.historyDays`, `settings.bundleIDs`, `settings.failOn`);
+/// only a setting that becomes another type (a time zone, a duration, Apple's endpoints) has a property here, derived
+/// from ``config``. No default is written here: each is ``ReconConfig``'s.
+@dynamicMemberLookup
 public struct ReconSettings: Sendable {
-    /// The SQLite store.
-    public var databasePath: String
-    /// Where reports go.
-    public var outputDirectory: String
-    /// "Now" for grace periods and reports (epoch ms); nil = the clock.
-    public var asOf: Int64?
+    /// The configuration these settings were checked from (secrets included: never print it but through its
+    /// redacting description).
+    public let config: ReconConfig
     /// Decides the calendar day of purchases and refunds.
     public var timeZone: TimeZone
     /// Decides the calendar day of Apple's Summary Sales Reports (and of the ledger rows compared with them).
     public var salesReportTimeZone: TimeZone
     /// Inclusive day bounds of the revenue report.
     public var revenueDays: DayRange
-    /// Exit 3 when a finding at or above this severity exists; nil = never.
-    public var failOn: Severity?
-    /// Any rejected input row fails the command.
-    public var strict: Bool
-    public var deliveryGrace: Duration
-    public var finishGrace: Duration
-    public var pendingLimit: Duration
-    /// The app's own bundle ids.
-    public var bundleIDs: [String]
     /// When the ledger begins (epoch ms): Apple's entries for purchases before it are not `MISSING_RECORD`
     /// (`--ledger-start`).
     ///
@@ -42,23 +34,39 @@ public struct ReconSettings: Sendable {
     public var trust: TrustStore
     /// Apple's URLs, the per-request timeout and the concurrency.
     public var endpoints: AppStoreEndpoints
-    /// Attempts, budget and first delay of every Apple request's retries.
-    public var retry: RetrySettings
-    /// Ask verifyReceipt for only the latest renewal of each subscription.
-    public var excludeOldTransactions: Bool
-    /// How far back the first Get Notification History sweep goes, in days (1...180; Apple keeps 180).
-    public var historyDays: Int
-    /// verifyReceipt password.
-    public var sharedSecret: SharedSecret?
-    /// App Store Server API credentials, when complete.
-    public var serverAPIKey: ServerAPIKeyFile?
+
+    /// A setting as given and checked: `settings.strict`, `settings.historyDays`, `settings.outputDirectory`.
+    public subscript<Value>(dynamicMember path: KeyPath<ReconConfig, Value>) -> Value {
+        config[keyPath: path]
+    }
+
+    /// How long after purchase delivery may take (`UNDELIVERED`).
+    public var deliveryGrace: Duration { .milliseconds(config.deliveryGraceMillis) }
+    /// How long after delivery finishing may take (`UNFINISHED`).
+    public var finishGrace: Duration { .milliseconds(config.finishGraceMillis) }
+    /// How long a purchase may stay pending (`STUCK_PENDING`).
+    public var pendingLimit: Duration { .milliseconds(config.pendingLimitMillis) }
     /// `--entitlement-lookback` and `--entitlement-tolerance` (CONTRACT §3, §4).
-    public var entitlementLookback: Duration = .seconds(60 * 86_400)
-    public var entitlementTolerance: Duration = .seconds(86_400)
-    /// Judge every transaction, whatever the last report kept (`--full`).
-    public var fullReport = false
-    /// Judge every transaction once more than this share of the ledger (percent) would be judged again.
-    public var incrementalLimitPercent = 25
+    public var entitlementLookback: Duration { .milliseconds(config.entitlementLookbackMillis) }
+    public var entitlementTolerance: Duration { .milliseconds(config.entitlementToleranceMillis) }
+
+    /// Attempts, budget and first delay of every Apple request's retries.
+    public var retry: RetrySettings {
+        RetrySettings(
+            attempts: config.retryAttempts, budget: .milliseconds(config.retryBudgetMillis),
+            baseDelay: .milliseconds(config.retryBaseDelayMillis))
+    }
+
+    /// verifyReceipt password.
+    public var sharedSecret: SharedSecret? { config.sharedSecret.map(SharedSecret.init) }
+
+    /// App Store Server API credentials, when complete.
+    public var serverAPIKey: ServerAPIKeyFile? {
+        guard config.hasServerAPICredentials, let path = config.apiKeyFile, let keyID = config.apiKeyID,
+            let issuerID = config.issuerID, let bundleID = config.bundleIDs.first
+        else { return nil }
+        return ServerAPIKeyFile(path: path, keyID: keyID, issuerID: issuerID, bundleID: bundleID)
+    }
 
     /// Inclusive bounds in days since 1970-01-01; nil = open.
     public struct DayRange: Sendable, Hashable {
@@ -111,16 +119,6 @@ extension ReconConfig {
         let from = try fromDay.map { d throws(ConfigError) in try Self.day(d, key: "from") }
         let to = try toDay.map { d throws(ConfigError) in try Self.day(d, key: "to") }
         for key in Self.keys { try key.check(self) }
-        for (key, url) in [
-            ("verify-receipt-url", verifyReceiptURL), ("sandbox-verify-receipt-url", sandboxVerifyReceiptURL),
-            ("server-api-url", serverAPIURL), ("sandbox-server-api-url", sandboxServerAPIURL),
-        ] {
-            do {
-                _ = try AppStoreEndpoints.checkedURL(url, setting: key)
-            } catch {
-                throw .invalid(key: key, value: url, expected: "an http(s) URL")
-            }
-        }
         let ledgerStartMillis = try ledgerStart.map { text throws(ConfigError) in
             guard let millis = Self.ledgerStartMillis(text) else {
                 throw .invalid(key: "ledger-start", value: text, expected: Self.ledgerStartExpected)
@@ -161,25 +159,9 @@ extension ReconConfig {
             }
             throw .invalid(key: "endpoint", value: "", expected: error.description)
         }
-        var serverAPIKey: ReconSettings.ServerAPIKeyFile?
-        if hasServerAPICredentials, let apiKeyFile, let apiKeyID, let issuerID, let bundle = bundleIDs.first {
-            serverAPIKey = .init(path: apiKeyFile, keyID: apiKeyID, issuerID: issuerID, bundleID: bundle)
-        }
         return ReconSettings(
-            databasePath: databasePath, outputDirectory: outputDirectory, asOf: asOf, timeZone: values.timeZone,
-            salesReportTimeZone: values.salesReportTimeZone, revenueDays: values.revenueDays, failOn: failOn,
-            strict: strict, deliveryGrace: .milliseconds(deliveryGraceMillis),
-            finishGrace: .milliseconds(finishGraceMillis), pendingLimit: .milliseconds(pendingLimitMillis),
-            bundleIDs: bundleIDs, ledgerStart: values.ledgerStart, trust: trust, endpoints: endpoints,
-            retry: .init(
-                attempts: retryAttempts, budget: .milliseconds(retryBudgetMillis),
-                baseDelay: .milliseconds(retryBaseDelayMillis)),
-            excludeOldTransactions: excludeOldTransactions, historyDays: historyDays,
-            sharedSecret: sharedSecret.map(SharedSecret.init),
-            serverAPIKey: serverAPIKey,
-            entitlementLookback: .milliseconds(entitlementLookbackMillis),
-            entitlementTolerance: .milliseconds(entitlementToleranceMillis), fullReport: fullReport,
-            incrementalLimitPercent: incrementalLimitPercent)
+            config: self, timeZone: values.timeZone, salesReportTimeZone: values.salesReportTimeZone,
+            revenueDays: values.revenueDays, ledgerStart: values.ledgerStart, trust: trust, endpoints: endpoints)
     }
 
     /// `--ledger-start`: a day (`2026-01-01`, midnight UTC) or an ISO 8601 time / epoch ms.

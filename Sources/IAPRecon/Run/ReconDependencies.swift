@@ -134,11 +134,7 @@ public final class ReconDependencies {
     ///   what `body` throws.
     package func withAppleClients<T>(_ body: (AppleClients) async throws -> T) async throws -> T {
         if let transport { return try await body(try appleClients(over: transport)) }
-        let timeout = settings.endpoints.requestTimeout.inMilliseconds
-        let owned = AsyncHTTPTransport(
-            configuration: .init(
-                maxConnectionsPerHost: settings.endpoints.concurrency,
-                connectTimeout: .milliseconds(min(10_000, timeout)), readTimeout: .milliseconds(timeout)))
+        let owned = AsyncHTTPTransport(configuration: .matching(settings.endpoints))
         do {
             let result = try await body(try appleClients(over: owned))
             try? await owned.shutdown()

@@ -6,10 +6,10 @@ extension ReconSettings {
             timeZone: timeZone, salesReportTimeZone: salesReportTimeZone, revenueFrom: revenueDays.from,
             revenueTo: revenueDays.to, deliveryGraceMillis: deliveryGrace.inMilliseconds,
             finishGraceMillis: finishGrace.inMilliseconds, pendingLimitMillis: pendingLimit.inMilliseconds,
-            bundleIDs: bundleIDs, ledgerStart: ledgerStart,
+            bundleIDs: config.bundleIDs, ledgerStart: ledgerStart,
             entitlementLookbackMillis: entitlementLookback.inMilliseconds,
-            entitlementToleranceMillis: entitlementTolerance.inMilliseconds, fullReport: fullReport,
-            incrementalLimitPercent: incrementalLimitPercent)
+            entitlementToleranceMillis: entitlementTolerance.inMilliseconds, fullReport: config.fullReport,
+            incrementalLimitPercent: config.incrementalLimitPercent)
     }
 
     /// The detection thresholds at `asOf` with `catalog`.

@@ -37,6 +37,58 @@ import Testing
         }
     }
 
+    /// CONTRACT §2's configuration table, one row per line.
+    static func contractRows() throws -> [String] {
+        let contract = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/CONTRACT.md")
+        let text = try String(contentsOf: contract, encoding: .utf8)
+        let section = text.components(separatedBy: "**Configuration.**").last?.components(separatedBy: "\n## ").first
+        return (section ?? "").split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `") }
+    }
+
+    /// The text between backticks in `text`, in order.
+    static func codeSpans(_ text: some StringProtocol) -> [String] {
+        text.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
+    /// What the contract promises is what a fresh configuration holds: each default the contract's table writes as
+    /// a value (`15s`, `8`; words like "none" or "Apple's" are not values) is its key's.
+    @Test func theContractSaysEachDefault() throws {
+        var compared: [String] = []
+        for row in try Self.contractRows() {
+            let columns = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard columns.count > 1 else { continue }
+            let names = Self.codeSpans(columns[0]).filter { !$0.hasPrefix("--") }
+            let values = Self.codeSpans(columns[1])
+            guard values.count == names.count else { continue }
+            for (name, value) in zip(names, values) {
+                #expect(ReconConfig.key(name)?.defaultText == value, "\(name): \(row)")
+                compared.append(name)
+            }
+        }
+        #expect(compared.contains("request-timeout") && compared.contains("concurrency"))
+        #expect(compared.count >= 12, "\(compared)")
+    }
+
+    /// A default the HTTP layer has too is written once, there: a fresh configuration checks into Apple's endpoints,
+    /// the default retries and a transport sized for them, and ReconSettings restates none of its own.
+    @Test func eachDefaultIsWrittenOnce() throws {
+        let config = ReconConfig(databasePath: "s.sqlite")
+        let settings = try config.validated()
+        #expect(settings.endpoints == AppStoreEndpoints.apple)
+        #expect(try AppStoreEndpoints.parse() == AppStoreEndpoints.apple)
+        #expect(AppStoreEndpoints() == AppStoreEndpoints.apple)
+        let retry = RetryPolicy.default
+        #expect(settings.retry == .init(attempts: retry.maxAttempts, budget: retry.budget, baseDelay: retry.baseDelay))
+        #expect(AsyncHTTPTransport.Configuration() == .matching(settings.endpoints))
+        #expect(settings.entitlementLookback == .milliseconds(config.entitlementLookbackMillis))
+        #expect(settings.entitlementTolerance == .milliseconds(config.entitlementToleranceMillis))
+        #expect(settings.fullReport == config.fullReport)
+        #expect(settings.incrementalLimitPercent == config.incrementalLimitPercent)
+    }
+
     @Test func helpSaysTheDefault() throws {
         let key = try #require(ReconConfig.key("finish-grace"))
         #expect(key.help == "How long after delivery finishing may take (default 24h).")

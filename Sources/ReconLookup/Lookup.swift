@@ -113,19 +113,19 @@ package enum Lookup {
         switch subject {
         case .user(let id):
             userID = id
-            rows = try store.lookup.ledgerRows(userID: id, transactionIDs: [], originalTransactionIDs: [])
+            rows = try store.lookup.ledgerRows(userID: id)
             title = "user \(id)"
         case .transaction(let id):
-            rows = try store.lookup.ledgerRows(userID: nil, transactionIDs: [id], originalTransactionIDs: [])
+            rows = try store.lookup.ledgerRows(transactionIDs: [id])
             rows = try store.lookup.ledgerRows(
-                userID: nil, transactionIDs: [id], originalTransactionIDs: Array(Set(rows.map(\.originalTransactionID)))
+                transactionIDs: [id], originalTransactionIDs: Array(Set(rows.map(\.originalTransactionID)))
             )
             title = "transaction \(id)"
         case .originalTransaction(let id):
-            rows = try store.lookup.ledgerRows(userID: nil, transactionIDs: [id], originalTransactionIDs: [id])
+            rows = try store.lookup.ledgerRows(transactionIDs: [id], originalTransactionIDs: [id])
             title = "original transaction \(id)"
         case .order(let id, let transactionIDs):
-            rows = try store.lookup.ledgerRows(userID: nil, transactionIDs: transactionIDs, originalTransactionIDs: [])
+            rows = try store.lookup.ledgerRows(transactionIDs: transactionIDs)
             title = "order \(id)"
         }
         var transactionIDs = Set(rows.map(\.transactionID))

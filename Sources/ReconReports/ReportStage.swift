@@ -41,9 +41,6 @@ public struct ReportStage {
     /// Written besides ``fileNames`` when a Financial Report is in the store; removed otherwise.
     public static let monthCloseFileNames = ["month_close.csv", "financial_reconciliation.csv"]
 
-    /// This run's findings as recorded (detection's ``ReconFindings/RecordedFindings``).
-    public typealias RecordedFindings = ReconFindings.RecordedFindings
-
     /// The report of `store` at `asOf`: revenue as detection accumulated it, the findings, the
     /// rejected and pending rows, Apple's sales beside the ledger (`sales`, nil when no sales
     /// report was compared), and `run` completed with the store's counts and the totals.

@@ -22,30 +22,17 @@ public struct DetectionEngine {
     public var clock: any ReconClock
     public var logger: Logger
 
-    package init(
-        settings: DetectionSettings, ledger: any LedgerRepository, receipts: any ReceiptRepository,
-        appleReports: any AppleReportRepository, entitlements: any EntitlementRepository,
-        findingRecords: any FindingRepository, revenueRecords: any RevenueRepository, clock: any ReconClock,
-        logger: Logger
-    ) {
-        self.settings = settings
-        self.ledger = ledger
-        self.receipts = receipts
-        self.appleReports = appleReports
-        self.entitlements = entitlements
-        self.findingRecords = findingRecords
-        self.revenueRecords = revenueRecords
-        self.clock = clock
-        self.logger = logger
-    }
-
     /// The engine over `store`'s repositories.
     package init(settings: DetectionSettings, store: any DetectionStore, clock: any ReconClock, logger: Logger) {
-        self.init(
-            settings: settings, ledger: store.ledger, receipts: store.receipts, appleReports: store.appleReports,
-            entitlements: store.entitlements, findingRecords: store.findings, revenueRecords: store.revenue,
-            clock: clock,
-            logger: logger)
+        self.settings = settings
+        ledger = store.ledger
+        receipts = store.receipts
+        appleReports = store.appleReports
+        entitlements = store.entitlements
+        findingRecords = store.findings
+        revenueRecords = store.revenue
+        self.clock = clock
+        self.logger = logger
     }
 
     /// Detects at `asOf` and records the findings under `runID` (with their history).

@@ -9,8 +9,8 @@ import ReconStorage
 /// File rows and query rows arrive here alike (``Importer/judge(kind:source:line:raw:row:syntaxError:seed:)``
 /// decided what each is).
 package final class ChunkWriter {
-    private let store: ReconStore
-    private let writer: LedgerWriter
+    private let store: any ImportStore
+    private let writer: any LedgerWriter
     private let source: String
     private let kind: InputKind
     private let bulk: Bool
@@ -23,12 +23,12 @@ package final class ChunkWriter {
 
     /// A writer for `source`; `bulk` when the caller holds a bulk load of an empty ledger (one
     /// transaction, no indexes yet: rows are appended, nothing is compared).
-    package init(source: String, kind: InputKind, store: ReconStore, bulk: Bool, importer: Importer) throws {
+    package init(source: String, kind: InputKind, store: any ImportStore, bulk: Bool, importer: Importer) throws {
         self.store = store
         self.source = source
         self.kind = kind
         self.bulk = bulk
-        writer = try LedgerWriter(store: store, bulk: bulk)
+        writer = try store.ledgerImport.writer(bulk: bulk)
         batchSize = importer.batchSize
         progress = importer.progress
         progressInterval = importer.progressInterval

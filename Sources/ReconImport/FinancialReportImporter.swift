@@ -15,7 +15,7 @@ package struct FinancialReportImporter {
     ///
     /// - Throws: ``ImportFileError`` for a file that cannot be read or does not add up (nothing of
     ///   it is stored), ``StoreError``.
-    package func importFinancialReport(_ path: String, into store: ReconStore) throws -> ImportFileSummary {
+    package func importFinancialReport(_ path: String, into store: any ImportStore) throws -> ImportFileSummary {
         let report = try FinancialReportParser.parse(path)
         try store.appleReports.storeFinancialReport(report, source: path)
         var summary = ImportFileSummary(
@@ -29,7 +29,7 @@ package struct FinancialReportImporter {
     ///
     /// - Throws: ``ImportFileError`` for a file that cannot be read or does not add up (nothing of
     ///   it is stored), ``StoreError``.
-    package func importPayments(_ path: String, into store: ReconStore) throws -> ImportFileSummary {
+    package func importPayments(_ path: String, into store: any ImportStore) throws -> ImportFileSummary {
         let summary = try PaymentSummaryParser.parse(path)
         try store.appleReports.storePaymentSummary(summary, source: path)
         return ImportFileSummary(

@@ -7,13 +7,13 @@ import ReconStorage
 /// ledger, receipts and catalog, then the notification files, each notification verified before
 /// it is kept (CONTRACT §1.4).
 public struct ImportStage {
-    public var store: ReconStore
+    package var store: any ImportStore
     /// Verifies App Store Server Notifications (trust store and bundle ids of the settings).
     public var notifications: NotificationImporter
     /// Called now and then with (file, rows read so far).
     public var progress: ((String, Int) -> Void)?
 
-    public init(store: ReconStore, notifications: NotificationImporter, progress: ((String, Int) -> Void)? = nil) {
+    package init(store: any ImportStore, notifications: NotificationImporter, progress: ((String, Int) -> Void)? = nil) {
         self.store = store
         self.notifications = notifications
         self.progress = progress

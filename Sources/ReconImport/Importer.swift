@@ -57,7 +57,7 @@ public struct Importer {
     ///
     /// - Throws: ``ImportFileError`` when a file cannot be opened or read (nothing of that file
     ///   is half-committed beyond whole batches; a rerun is idempotent), ``StoreError``.
-    public func run(_ request: ImportRequest, into store: ReconStore) throws -> [ImportFileSummary] {
+    package func run(_ request: ImportRequest, into store: any ImportStore) throws -> [ImportFileSummary] {
         // Open every file first: a missing file fails before anything is written.
         for path in request.products + request.receipts + request.transactions + request.entitlements {
             let probe = try ChunkedFile(path: path)
@@ -109,13 +109,13 @@ public struct Importer {
     /// Parsing runs on its own thread, a bounded queue ahead of the SQLite writer, so the two
     /// overlap on two cores; memory stays at a few chunks. Rows of a re-imported file that are
     /// stored unchanged (same file, line and text) are skipped, not rewritten.
-    public func importFile(_ path: String, kind: InputKind, into store: ReconStore) throws -> ImportFileSummary {
+    package func importFile(_ path: String, kind: InputKind, into store: any ImportStore) throws -> ImportFileSummary {
         try importFile(path, kind: kind, into: store, bulk: false)
     }
 
     /// Imports one file; `bulk` when the caller holds a bulk load of an empty ledger (one
     /// transaction, no indexes yet: rows are appended, nothing is compared).
-    package func importFile(_ path: String, kind: InputKind, into store: ReconStore, bulk: Bool) throws
+    package func importFile(_ path: String, kind: InputKind, into store: any ImportStore, bulk: Bool) throws
         -> ImportFileSummary
     {
         // Fail on an unopenable file before starting the parser.

@@ -12,12 +12,12 @@ package struct SalesReportImporter {
     ///
     /// - Throws: ``ImportFileError`` for a file that cannot be read or is not a sales report
     ///   (nothing of it is stored then), ``StoreError``.
-    package func importFile(_ path: String, into store: ReconStore) throws -> ImportFileSummary {
+    package func importFile(_ path: String, into store: any ImportStore) throws -> ImportFileSummary {
         var summary = ImportFileSummary(
             kind: InputKind.salesReports.rawValue, file: path, read: 0, accepted: 0, rejected: 0)
         try store.ledgerImport.beginBatch()
         do {
-            let writer = try SalesReportWriter(store: store, source: path)
+            let writer = try store.appleReports.salesReportWriter(source: path)
             try SalesReportParser.parse(path) { outcome in
                 summary.read += 1
                 switch outcome {

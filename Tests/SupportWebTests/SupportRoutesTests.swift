@@ -162,7 +162,7 @@ import Testing
         let lock = try RunLock(storePath: fixture.config.databasePath, holder: "iap-recon run (test)")
         let writer = try ReconStore(path: fixture.config.databasePath)
         try writer.ledgerImport.beginBatch()
-        try LedgerWriter(store: writer).upsert(
+        try writer.ledgerImport.writer(bulk: false).upsert(
             LedgerTransaction(
                 recordID: "r9", userID: "u9", productID: "premium", transactionID: "t9", originalTransactionID: "t9",
                 purchaseDate: t0 + 50_000, quantity: 1, environment: .production,

@@ -6,7 +6,7 @@ import ReconStorage
 extension DetectionEngine {
     /// Compares every entitlement with Apple's status answers and stored evidence at `stage`'s as-of, adding the
     /// findings to `spool`; nil when no entitlement is in the store.
-    package func compareSubscriptions(_ stage: DetectStage, spool: RunFindingSpool) throws -> SubscriptionsReport? {
+    package func compareSubscriptions(_ stage: DetectStage, spool: any RunFindingSpool) throws -> SubscriptionsReport? {
         guard try entitlements.hasEntitlements() else { return nil }
         let context = stage.context
         let comparison = SubscriptionComparison(

@@ -19,7 +19,7 @@ package struct DatabaseImporter {
     ///
     /// - Throws: ``DatabaseSourceError`` when a query fails or the connection is lost,
     ///   ``StoreError``.
-    package func run(_ database: LedgerDatabase, into store: ReconStore, in run: RunContext) async throws
+    package func run(_ database: LedgerDatabase, into store: any ImportStore, in run: RunContext) async throws
         -> [ImportFileSummary]
     {
         var summaries: [ImportFileSummary] = []
@@ -57,7 +57,7 @@ package struct DatabaseImporter {
     /// of its own (``ChunkWriterThread``), a bounded queue between the two, as a file's parser
     /// and writer run.
     private func importRows(
-        _ database: LedgerDatabase, query index: Int, source: String, into store: ReconStore, bulk: Bool
+        _ database: LedgerDatabase, query index: Int, source: String, into store: any ImportStore, bulk: Bool
     ) async throws -> ImportFileSummary {
         let kind = database.source.queries[index].kind
         let writer = ChunkWriterThread(
@@ -89,7 +89,7 @@ package struct DatabaseImporter {
     /// Imports one query's notifications: each row becomes the JSON object a webhook's file
     /// line holds (`signedPayload`, `received_at`), verified and kept as a file's line is.
     private func importNotifications(
-        _ database: LedgerDatabase, query index: Int, source: String, into store: ReconStore, run: RunContext
+        _ database: LedgerDatabase, query index: Int, source: String, into store: any ImportStore, run: RunContext
     ) async throws -> ImportFileSummary {
         try store.notifications.clearNotificationRejections(file: source)
         var summary = ImportFileSummary(

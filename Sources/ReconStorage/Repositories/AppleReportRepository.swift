@@ -32,6 +32,10 @@ package protocol AppleReportRepository {
 
     /// Every stored sales report row, by day, product, storefront, currency, then file line.
     func salesReportRows() throws(StoreError) -> [SalesReportRow]
+
+    /// A writer of one sales report file, `source` (its earlier rejections are forgotten); the caller holds the
+    /// batch (``LedgerImportRepository/beginBatch()``) the file is written in.
+    func salesReportWriter(source: String) throws(StoreError) -> any SalesReportWriter
 }
 
 extension SQLiteAppleReports: AppleReportRepository {}

@@ -13,7 +13,7 @@ package protocol FindingRepository {
     ///
     /// From here temporary tables and sorts go to temporary files (`temp_store=FILE`), not memory: the findings and
     /// the sorts of detection and the report grow with the ledger, the report's memory must not.
-    func startRunFindings() throws(StoreError) -> RunFindingSpool
+    func startRunFindings() throws(StoreError) -> any RunFindingSpool
 
     /// Records this run's findings (``startRunFindings()``) in the history: new ones are inserted, changed ones
     /// rewritten, and previously open findings absent now are marked resolved; an open finding that reads the same is

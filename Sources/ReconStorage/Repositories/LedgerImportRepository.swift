@@ -52,6 +52,10 @@ package protocol LedgerImportRepository {
     func commitBatch() throws(StoreError)
 
     func rollbackBatch()
+
+    /// A writer of one input's rows; `bulk` inside a bulk load (``beginBulkLoad()``: rows are appended, nothing is
+    /// compared).
+    func writer(bulk: Bool) throws(StoreError) -> any LedgerWriter
 }
 
 extension SQLiteLedgerImport: LedgerImportRepository {}

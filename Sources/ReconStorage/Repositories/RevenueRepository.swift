@@ -47,7 +47,7 @@ package protocol RevenueRepository {
 
     /// Where this report's results go: `everything` replaces the kept tables; otherwise only the transactions of
     /// `temp.rerun` are replaced.
-    func startTransactionResults(everything: Bool) throws(StoreError) -> TransactionResultsWriter
+    func startTransactionResults(everything: Bool) throws(StoreError) -> any TransactionResultsWriter
 
     /// Makes this report's results the kept ones, with the state they were worked out in.
     ///

@@ -6,6 +6,10 @@ import ReconModel
 /// `day` columns are days since 1970-01-01 of the report's calendar day (a day in the
 /// report's time zone, not an instant).
 extension SQLiteAppleReports {
+    package func salesReportWriter(source: String) throws(StoreError) -> any SalesReportWriter {
+        try SQLiteSalesReportWriter(store: store, source: source)
+    }
+
     /// Every day an imported sales report covers, ascending.
     public func salesReportDays() throws(StoreError) -> [Int] {
         let stmt = try db.prepare("SELECT day FROM sales_report_days ORDER BY day")
@@ -29,14 +33,14 @@ extension SQLiteAppleReports {
 
 /// Writes one sales report file into the store: the first row of a day replaces whatever an
 /// earlier import stored for that day, so re-importing a report (or a corrected one) replaces it.
-package final class SalesReportWriter {
+package final class SQLiteSalesReportWriter {
     private let store: ReconStore
     private let source: String
     private let now: Int64
     private let clearDay: SQLiteStatement
     private let coverDay: SQLiteStatement
     private let insertRow: SQLiteStatement
-    private let ledger: LedgerWriter
+    private let ledger: SQLiteLedgerWriter
     private var covered: Set<Int> = []
 
     package init(store: ReconStore, source: String) throws(StoreError) {
@@ -55,7 +59,7 @@ package final class SalesReportWriter {
                 customer_price_milli, proceeds_milli, proceeds_currency, parent_identifier, source_file, source_line)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        ledger = try LedgerWriter(store: store)
+        ledger = try SQLiteLedgerWriter(store: store)
         // This file's earlier rejections are replaced by this import's.
         try store.db.prepare("DELETE FROM rejected_rows WHERE kind = ? AND source_file = ?")
             .run([.text(InputKind.salesReports.rawValue), .text(source)])
@@ -85,4 +89,4 @@ package final class SalesReportWriter {
 }
 
 @available(*, unavailable)
-extension SalesReportWriter: Sendable {}
+extension SQLiteSalesReportWriter: Sendable {}

@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// The backend's entitlements in the store (CONTRACT §1.8).
-extension LedgerWriter {
+extension SQLiteLedgerWriter {
     /// Upserts one entitlement by user and original transaction id.
     package func upsert(_ e: Entitlement, source: String, line: Int) throws(StoreError) {
         let statement: SQLiteStatement

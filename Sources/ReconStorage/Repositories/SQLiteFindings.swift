@@ -2,14 +2,14 @@ import AppleData
 import ReconModel
 
 /// This run's findings, kept in the store as detection finds them, so a run with many findings never holds them in
-/// memory: detection adds them to a temporary table (``RunFindingSpool``), the history is recorded from it in SQL,
+/// memory: detection adds them to a temporary table (``SQLiteRunFindingSpool``), the history is recorded from it in SQL,
 /// and the report files stream them back in report order.
 extension SQLiteFindings {
     /// Starts this run's findings afresh (an earlier run's temporary table on this connection is dropped).
     ///
     /// From here temporary tables and sorts go to temporary files (`temp_store=FILE`), not memory: the findings and
     /// the sorts of detection and the report grow with the ledger, the report's memory must not.
-    public func startRunFindings() throws(StoreError) -> RunFindingSpool {
+    package func startRunFindings() throws(StoreError) -> any RunFindingSpool {
         try db.execute(
             """
             PRAGMA temp_store = FILE;
@@ -22,7 +22,7 @@ extension SQLiteFindings {
                 known_first_seen_at INTEGER, unchanged INTEGER
             );
             """, context: "keeping this run's findings")
-        return RunFindingSpool(
+        return SQLiteRunFindingSpool(
             db: db,
             insert: try db.prepare(
                 """
@@ -200,7 +200,7 @@ extension SQLiteFindings {
 ///
 /// Findings are written in batches, inside a transaction when one is open, else in one of their own (a temporary
 /// table: nothing of the main database is locked).
-public final class RunFindingSpool {
+package final class SQLiteRunFindingSpool {
     private let db: SQLiteDatabase
     private let insert: SQLiteStatement
     private var pending: [Finding] = []
@@ -215,13 +215,13 @@ public final class RunFindingSpool {
     }
 
     /// Adds `finding` unless one with its fingerprint is already in.
-    public func add(_ finding: Finding) throws {
+    package func add(_ finding: Finding) throws {
         pending.append(finding)
         if pending.count == Self.batchSize { try flush() }
     }
 
     /// Writes what is still held; call once detection is done.
-    public func flush() throws {
+    package func flush() throws {
         guard !pending.isEmpty else { return }
         let findings = pending
         pending.removeAll(keepingCapacity: true)

@@ -3,6 +3,10 @@ import ReconModel
 
 /// Writes of imported rows: idempotent upserts and kept rejections.
 extension SQLiteLedgerImport {
+    package func writer(bulk: Bool) throws(StoreError) -> any LedgerWriter {
+        try SQLiteLedgerWriter(store: store, bulk: bulk)
+    }
+
     /// Whether the ledger is empty (a first, bulk load can then build indexes afterwards).
     package func ledgerIsEmpty() throws(StoreError) -> Bool {
         try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM transactions)") == 1
@@ -115,7 +119,7 @@ extension SQLiteLedgerImport {
 }
 
 /// Prepared upsert statements for one import, reused for every row.
-package final class LedgerWriter {
+package final class SQLiteLedgerWriter {
     package let store: ReconStore
     /// A bulk load of an empty ledger: rows are appended (no unique index yet), nothing compared.
     private let bulk: Bool
@@ -294,7 +298,7 @@ package final class LedgerWriter {
     }
 
     /// Writes a ledger row; `hash` is the ``RowHash`` of its source text (nil: none, never skipped).
-    package func upsert(_ t: LedgerTransaction, source: String, line: Int, hash: UInt64? = nil) throws(StoreError) {
+    package func upsert(_ t: LedgerTransaction, source: String, line: Int, hash: UInt64?) throws(StoreError) {
         if !bulk, let hash, isStoredUnchanged(line: line, hash: hash, idHash: RowHash.hash(t.recordID, seed: 0)) {
             return
         }
@@ -343,7 +347,7 @@ package final class LedgerWriter {
 }
 
 @available(*, unavailable)
-extension LedgerWriter: Sendable {}
+extension SQLiteLedgerWriter: Sendable {}
 
 extension SQLiteValue {
     package static func optionalText(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }

@@ -11,7 +11,7 @@ import ReconModel
 extension SQLiteRevenue {
     /// Where this report's results go: `everything` replaces the kept tables; otherwise only the transactions of
     /// `temp.rerun` are replaced.
-    package func startTransactionResults(everything: Bool) throws(StoreError) -> TransactionResultsWriter {
+    package func startTransactionResults(everything: Bool) throws(StoreError) -> any TransactionResultsWriter {
         let schema = everything ? "main" : "temp"
         let suffix = everything ? "_staged" : ""
         func table(_ name: String) -> String { "\(schema).\(everything ? name : "new_" + name)\(suffix)" }
@@ -29,7 +29,7 @@ extension SQLiteRevenue {
                 PRIMARY KEY (day, product_id, currency)
             ) WITHOUT ROWID;
             """, context: "keeping the results")
-        return TransactionResultsWriter(
+        return SQLiteTransactionResultsWriter(
             db: db, everything: everything,
             insertResult: try db.prepare(
                 """

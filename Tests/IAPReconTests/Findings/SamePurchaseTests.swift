@@ -126,7 +126,7 @@ import Testing
     /// are no subscription.
     @Test func theStoreReadsTheLinks() throws {
         let store = try ReconStore(path: dir.file("s.sqlite"))
-        let writer = try LedgerWriter(store: store)
+        let writer = try store.ledgerImport.writer(bulk: false)
         try writer.upsert(
             CatalogProduct(productID: "premium", type: .nonConsumable, price: Fx.usd(4_990)), source: "p.csv", line: 2)
         try writer.upsert(

@@ -32,7 +32,7 @@ import Testing
         #expect(try store.lookup.ledgerRows(userID: "u1").isEmpty)
         #expect(throws: StoreError.self) { try store.ledgerImport.beginBatch() }
         #expect(throws: StoreError.self) {
-            try LedgerWriter(store: store).reject(
+            try store.ledgerImport.writer(bulk: false).reject(
                 RejectedRow(kind: .transactions, source: "t.csv", line: 2, recordID: nil, reason: "x", raw: ""))
         }
     }

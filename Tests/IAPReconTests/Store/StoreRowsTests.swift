@@ -20,7 +20,7 @@ import Testing
 
     func store() throws -> ReconStore {
         let store = try ReconStore(path: dir.file("s.sqlite"))
-        let writer = try LedgerWriter(store: store)
+        let writer = try store.ledgerImport.writer(bulk: false)
         try writer.upsert(
             CatalogProduct(
                 productID: "gems100", type: .consumable, price: Money(milliunits: 9_990, currency: "USD"),
@@ -52,7 +52,7 @@ import Testing
     @Test func evidenceKeepsOffersUpgradesAndTheReceiptsDate() throws {
         let store = try store()
         let receipt = UploadedReceipt(receiptID: "rc1", userID: "u1", format: .appReceipt, data: "AAAA")
-        try LedgerWriter(store: store).upsert(receipt, source: "r.jsonl", line: 1)
+        try store.ledgerImport.writer(bulk: false).upsert(receipt, source: "r.jsonl", line: 1)
         let entry = EvidenceEntry(
             transactionID: "t1", productID: "gems100", cancellationDate: 1_794_000_000_000, isUpgraded: true,
             isTrialPeriod: true, isInIntroOfferPeriod: false, offerType: 1, offerDiscountType: "FREE_TRIAL",

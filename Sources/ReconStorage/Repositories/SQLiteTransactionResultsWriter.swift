@@ -4,7 +4,7 @@ import ReconModel
 /// Writes each judged transaction's results (``ReconStore/startTransactionResults(everything:)``) while detection
 /// runs, in one write transaction (a commit every few thousand rows made the write-ahead log checkpoint over and over
 /// while detection was reading).
-package final class TransactionResultsWriter {
+package final class SQLiteTransactionResultsWriter {
     private let db: SQLiteDatabase
     /// Whether every transaction is judged (the tables replace the kept ones) or only `temp.rerun`'s.
     package let everything: Bool
@@ -137,8 +137,8 @@ package final class TransactionResultsWriter {
             try statement.bindInt64(Int64(seq), at: 2)
             var kept = finding
             if finding.aged != nil { kept.detail = "" }
-            try RunFindingSpool.bind(kept, fingerprint: finding.fingerprint, to: statement, from: 3)
-            try RunFindingSpool.bind(finding.aged, to: statement, from: 17)
+            try SQLiteRunFindingSpool.bind(kept, fingerprint: finding.fingerprint, to: statement, from: 3)
+            try SQLiteRunFindingSpool.bind(finding.aged, to: statement, from: 17)
             try statement.runBound()
         }
     }

@@ -13,7 +13,8 @@ public struct ImportStage {
     /// Called now and then with (file, rows read so far).
     public var progress: ((String, Int) -> Void)?
 
-    package init(store: any ImportStore, notifications: NotificationImporter, progress: ((String, Int) -> Void)? = nil) {
+    package init(store: any ImportStore, notifications: NotificationImporter, progress: ((String, Int) -> Void)? = nil)
+    {
         self.store = store
         self.notifications = notifications
         self.progress = progress

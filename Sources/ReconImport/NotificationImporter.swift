@@ -19,7 +19,9 @@ public struct NotificationImporter: Sendable {
     /// Imports one file, each notification learned as `run` says.
     ///
     /// - Throws: ``ImportFileError`` when the file cannot be opened or read, ``StoreError``.
-    package func importFile(_ path: String, into store: any ImportStore, run: RunContext) async throws -> ImportFileSummary {
+    package func importFile(_ path: String, into store: any ImportStore, run: RunContext) async throws
+        -> ImportFileSummary
+    {
         var lines: [JSONLLine] = []
         var reader = try LineReader(path: path)
         try reader.forEach { lines.append($0) }
@@ -39,7 +41,8 @@ public struct NotificationImporter: Sendable {
 
     /// Verifies and keeps one notification (a file's line, or a query's row as a JSON object);
     /// false when it is rejected (and kept as a rejected row of `source`).
-    package func importLine(_ line: JSONLLine, source: String, into store: any ImportStore, run: RunContext) async throws
+    package func importLine(_ line: JSONLLine, source: String, into store: any ImportStore, run: RunContext)
+        async throws
         -> Bool
     {
         switch Self.parse(line.text) {

@@ -197,7 +197,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ] + layers,
-            exclude: ["Reports/Snapshots", "Lookup/Snapshots"],
+            exclude: ["ReconReports/Snapshots", "ReconLookup/Snapshots"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -5,6 +5,7 @@ import ReconModel
 ///
 /// ``SQLiteNotifications`` keeps them in SQLite.
 package protocol NotificationRepository {
+    @discardableResult
     func recordNotification(_ n: VerifiedNotification, origin: NotificationOrigin, at now: Int64, learnedAt: Int64)
         throws -> Bool
 

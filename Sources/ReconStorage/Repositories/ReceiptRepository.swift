@@ -5,6 +5,7 @@ import ReconModel
 ///
 /// ``SQLiteReceipts`` keeps them in SQLite.
 package protocol ReceiptRepository {
+    @discardableResult
     func recordVerification(_ v: VerificationRecord, runID: Int64?, at time: Int64, learnedAt: Int64) throws -> Int64
 
     /// Verifications touching any of the given records, receipts or transactions, oldest first.

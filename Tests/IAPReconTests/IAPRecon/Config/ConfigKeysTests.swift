@@ -13,11 +13,20 @@ import Testing
 
 /// The key table: each setting written once, and what `docs/configuration.md` and `--help` say read from it.
 @Suite struct ConfigKeysTests {
+    /// The folder of `Package.swift`: the nearest above this file.
+    static var packageRoot: URL {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
+            folder.path != "/"
+        {
+            folder.deleteLastPathComponent()
+        }
+        return folder
+    }
+
     /// The configuration table of `docs/configuration.md`, one row per line.
     static func configurationTableRows() throws -> [String] {
-        let page = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/configuration.md")
+        let page = Self.packageRoot.appendingPathComponent("docs/configuration.md")
         let text = try String(contentsOf: page, encoding: .utf8)
         let table = text.components(separatedBy: "\n| key / flag | default | meaning |\n").dropFirst().first ?? ""
         let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -39,9 +48,7 @@ import Testing
 
     /// CONTRACT §2's configuration table, one row per line.
     static func contractRows() throws -> [String] {
-        let contract = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/CONTRACT.md")
+        let contract = Self.packageRoot.appendingPathComponent("docs/CONTRACT.md")
         let text = try String(contentsOf: contract, encoding: .utf8)
         let section = text.components(separatedBy: "**Configuration.**").last?.components(separatedBy: "\n## ").first
         return (section ?? "").split(separator: "\n").map(String.init).filter { $0.hasPrefix("| `") }

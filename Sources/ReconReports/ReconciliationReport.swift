@@ -7,10 +7,10 @@ public struct ReconciliationReport: Sendable {
     public var asOf: Int64
     public var timeZone: String
     public var revenue: [RevenueRow]
-    /// This run's findings, counted; the store keeps them (``ReconStore/forEachRunFinding(at:_:)``).
+    /// This run's findings, counted; the store keeps them (``FindingRepository/forEachRunFinding(at:_:)``).
     public var findings: FindingTotals
     /// The run that recorded the findings' history, whose resolved findings are shown
-    /// (``ReconStore/forEachFindingResolved(runID:at:_:)``); nil when the history was only read.
+    /// (``FindingRepository/forEachFindingResolved(runID:at:_:)``); nil when the history was only read.
     public var findingsRecordedBy: Int64?
     public var rejected: [RejectedRow]
     /// Pending ledger rows in the store; the workbook lists the oldest ``pendingLimit``.

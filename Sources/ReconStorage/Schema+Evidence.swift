@@ -17,7 +17,7 @@ extension Schema {
         """
 
     /// One subscription period's transactions on every device share its `web_order_line_item_id`: the index ties
-    /// a restore or a second device's transaction id to the purchase (``ReconStore/samePurchaseIndex()``).
+    /// a restore or a second device's transaction id to the purchase (``LedgerRepository/samePurchaseIndex()``).
     package static let evidenceByWebOrderLineItem = """
         CREATE INDEX evidence_by_web_order_line_item ON evidence(web_order_line_item_id);
         """

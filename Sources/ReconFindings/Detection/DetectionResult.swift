@@ -27,7 +27,7 @@ public struct DetectionResult {
     public var judgedEverything: Bool { plan.everything }
 }
 
-/// This run's findings as recorded: kept in the store (``ReconStore/forEachRunFinding(at:_:)``), counted here.
+/// This run's findings as recorded: kept in the store (``FindingRepository/forEachRunFinding(at:_:)``), counted here.
 public struct RecordedFindings: Sendable {
     public var totals: FindingTotals
     /// The run that recorded them in the history (its resolved findings are shown); nil when the history was only

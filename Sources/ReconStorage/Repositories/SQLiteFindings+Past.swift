@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// The latest as-of of the findings history: a report with an earlier `--as-of` reads the history,
-/// never writes it (``ReconStore/lookUpRunFindings()``).
+/// never writes it (``FindingRepository/lookUpRunFindings()``).
 extension SQLiteFindings {
     /// The latest as-of the findings history was recorded at; nil when nothing was recorded.
     public func latestFindingsAsOf() throws(StoreError) -> Int64? {

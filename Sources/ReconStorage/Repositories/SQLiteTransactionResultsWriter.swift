@@ -1,7 +1,7 @@
 import AppleData
 import ReconModel
 
-/// Writes each judged transaction's results (``ReconStore/startTransactionResults(everything:)``) while detection
+/// Writes each judged transaction's results (``RevenueRepository/startTransactionResults(everything:)``) while detection
 /// runs, in one write transaction (a commit every few thousand rows made the write-ahead log checkpoint over and over
 /// while detection was reading).
 package final class SQLiteTransactionResultsWriter {

@@ -102,7 +102,10 @@ import Testing
         let names = try archive.entry("xl/workbook.xml").matches(of: #/<sheet name="([^"]+)"/#).map {
             String($0.output.1)
         }
-        #expect(names == ["Summary", "Revenue", "Apple Sales", "Discrepancies", "Pending", "Rejected", "Run"])
+        #expect(
+            names == [
+                "Summary", "Revenue", "Deferred Revenue", "Apple Sales", "Discrepancies", "Pending", "Rejected", "Run",
+            ])
         let sheet = try archive.csv(sheet: 3)
         #expect(
             sheet.contains(#"46344 {yyyy-mm-dd},gold,KWT,KWD,1 {0},0 {0},"3.5 {#,##0.000}","0 {#,##0.000}",mismatch"#))
@@ -154,7 +157,7 @@ import Testing
 
     @Test func everySheetPrintsLandscapeOnePageWideWithItsHeaderRepeated() async throws {
         let (_, archive) = try await writeReports()
-        for sheet in 1...7 {
+        for sheet in 1...8 {
             let xml = try archive.entry("xl/worksheets/sheet\(sheet).xml")
             #expect(xml.contains(#"<pageSetUpPr fitToPage="1"/>"#), "sheet \(sheet)")
             #expect(xml.contains(#"orientation="landscape""#), "sheet \(sheet)")
@@ -164,6 +167,8 @@ import Testing
         for name in ["Revenue", "'Apple Sales'", "Discrepancies", "Pending", "Rejected", "Run"] {
             #expect(workbook.contains("\(name)!$1:$1</definedName>"), "\(name)")
         }
+        // The Deferred Revenue sheet's table header is its second row, under the sheet's title.
+        #expect(workbook.contains("'Deferred Revenue'!$2:$2</definedName>"))
     }
 
     /// Another app's rows are left out of the comparison and counted in the Summary and in run.json.

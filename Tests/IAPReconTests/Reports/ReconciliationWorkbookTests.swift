@@ -31,7 +31,7 @@ import Testing
     @Test func hasTheSheetsOfTheSpecInOrder() async throws {
         let workbook = try await writeWorkbook().entry("xl/workbook.xml")
         let names = workbook.matches(of: #/<sheet name="([^"]+)"/#).map { String($0.output.1) }
-        #expect(names == ["Summary", "Revenue", "Discrepancies", "Pending", "Rejected", "Run"])
+        #expect(names == ["Summary", "Revenue", "Deferred Revenue", "Discrepancies", "Pending", "Rejected", "Run"])
     }
 
     @Test func revenueSheetHasTypedCellsFormatsFrozenHeaderAndFilter() async throws {

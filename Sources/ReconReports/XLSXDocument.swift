@@ -151,10 +151,6 @@ public struct XLSXSheet: Sendable, Hashable {
     ///
     /// Nil: neither.
     public var headerRow: Int?
-    /// Zero-based index of the table's last row, when other rows follow the table: the autofilter stops there.
-    ///
-    /// Nil: the table runs to the sheet's last row.
-    public var tableEndRow: Int? = nil
     public var charts: [XLSXChart]
     // Every sheet prints landscape, one page wide, repeating its header row on each page.
 

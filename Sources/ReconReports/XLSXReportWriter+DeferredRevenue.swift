@@ -2,10 +2,13 @@ import Foundation
 import ReconFindings
 import ReconModel
 
-/// The `Deferred Revenue` sheet (CONTRACT §5, §5.1): the roll-forward by month and currency (a table with a frozen
-/// header and a filter), then one waterfall per currency: rows the month billed, columns the months recognized,
-/// then recognized to date, refunded and remaining, so each row reads billed = recognized to date + refunded +
-/// remaining.
+/// The `Deferred Revenue` sheet (CONTRACT §5, §5.1): a statement read top to bottom, like `Month Close`: the
+/// roll-forward by month and currency, the months restated since the previous report, then one waterfall per
+/// currency: rows the month billed, columns the months recognized, then recognized to date, refunded and remaining,
+/// so each row reads billed = recognized to date + refunded + remaining.
+///
+/// It holds several tables, so no header is frozen and no filter set (a filter spans to the sheet's last row, and
+/// would hide the waterfall's rows); `deferred_revenue.csv` has the lines per product.
 extension XLSXReportWriter {
     package static let deferredRevenueSheet = "Deferred Revenue"
 
@@ -24,7 +27,6 @@ extension XLSXReportWriter {
             "Closing deferred", "Net revenue",
         ]
         rows.append(XLSXRow(header.map { .text($0) }, style: .header))
-        let headerRow = rows.count - 1
         let months = report.byMonthAndCurrency
         for row in months {
             func m(_ milli: Int64) -> XLSXCell { .amount(Money(milliunits: milli, currency: row.currency)) }
@@ -36,12 +38,9 @@ extension XLSXReportWriter {
                 ]))
         }
         if months.isEmpty { rows.append(XLSXRow([.text("No counted sale up to the as-of")])) }
-        let tableEnd = rows.count - 1
         rows += restated(report.restatements)
         rows += waterfalls(report)
-        var sheet = XLSXSheet(name: deferredRevenueSheet, rows: rows, columnWidths: [14], headerRow: headerRow)
-        sheet.tableEndRow = tableEnd
-        return sheet
+        return XLSXSheet(name: deferredRevenueSheet, rows: rows, columnWidths: [14])
     }
 
     /// The months the previous report closed that this one shows differently (Apple's later word), each line before

@@ -93,8 +93,7 @@ extension XLSXWriter {
             let headerColumns = sheet.rows[headerRow].cells.count
             if headerColumns > 0 {
                 try workbook.autofilter(
-                    firstRow: headerRow, firstColumn: 0,
-                    lastRow: max(headerRow, min(sheet.tableEndRow ?? rowCount - 1, rowCount - 1)),
+                    firstRow: headerRow, firstColumn: 0, lastRow: max(headerRow, rowCount - 1),
                     lastColumn: headerColumns - 1, in: worksheet)
             }
         }

@@ -179,4 +179,32 @@ import Testing
         // 1000 × 1/3 = 333.33… → 333 yen.
         #expect(RecognitionSchedule.linear(sale, at: Self.at("2026-11-02T00:00:00Z")) == 333_000)
     }
+
+    @Test func aClosedMonthIsRestatedWhenApplesLaterWordIsDatedInIt() {
+        let monthly = Self.sale(amount: Self.usd("12.00"), start: "2026-11-01T00:00:00Z", end: "2026-12-01T00:00:00Z")
+        var refunded = monthly
+        refunded.refunds = [.init(at: Self.at("2026-11-11T00:00:00Z"), kind: .full)]
+        func rows(_ sale: RecognitionSale, asOf: String) -> (rows: [DeferredRevenueRow], lastMonth: Int) {
+            var roll = DeferredRevenueRollForward(timeZone: Self.utc, asOf: Self.at(asOf))
+            roll.add(sale)
+            return (roll.rows(), roll.lastMonth)
+        }
+        let close = rows(monthly, asOf: "2026-12-01T00:00:00Z")
+        // Nothing new about November: nothing restated, however much December recognized since.
+        #expect(
+            DeferredRevenueRestatement.between(previous: close, current: rows(monthly, asOf: "2026-12-20T00:00:00Z"))
+                .isEmpty)
+        // The refund of 2026-11-11 reaches the store in December: November is restated, and says how.
+        let restated = DeferredRevenueRestatement.between(
+            previous: close, current: rows(refunded, asOf: "2026-12-20T00:00:00Z"))
+        #expect(
+            restated.map(\.text) == [
+                "2026-11 pro.monthly USD: net revenue 12.00 → 0.00, closing deferred 0.00 → 0.00"
+            ])
+        // A report looking back at an earlier month end compares nothing.
+        #expect(
+            DeferredRevenueRestatement.between(
+                previous: rows(refunded, asOf: "2027-01-01T00:00:00Z"), current: close
+            ).isEmpty)
+    }
 }

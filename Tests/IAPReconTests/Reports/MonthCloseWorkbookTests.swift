@@ -40,7 +40,7 @@ import Testing
             names == [
                 "Summary", "Revenue", "Deferred Revenue", "Month Close", "Discrepancies", "Pending", "Rejected", "Run",
             ])
-        let sheet = try archive.csv(sheet: 3)
+        let sheet = try archive.csv(sheet: 4)
         let lines = sheet.components(separatedBy: "\n")
         #expect(lines.contains("Fiscal October 2026 (2026-09-27 to 2026-10-31)"), "\(sheet)")
         #expect(lines.contains("Region currency,EUR,GBP,JPY"), "\(sheet)")

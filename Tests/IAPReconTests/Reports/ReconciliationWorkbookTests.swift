@@ -72,7 +72,7 @@ import Testing
 
     @Test func rejectedSheetKeepsEveryRejection() async throws {
         let archive = try await writeWorkbook()
-        let rejected = try archive.csv(sheet: 5)
+        let rejected = try archive.csv(sheet: 6)
         #expect(rejected.split(separator: "\n").count == 4)
         #expect(rejected.contains("unknown currency 'GBX' in 'currency'"))
     }

@@ -25,8 +25,10 @@ public struct DeferredRevenueRow: Sendable, Hashable {
         self.refundsReversed = refundsReversed
     }
 
-    /// `opening + billings − recognized − refunds_released`.
-    public var closing: Int64 { opening + billings - recognized - refundsReleased }
+    /// `opening + billings − recognized − refunds_released` (capped at the money type's bounds, never trapping).
+    public var closing: Int64 {
+        Money.difference(Money.difference(Money.sum(opening, billings), recognized), refundsReleased)
+    }
     /// `recognized − refunds_reversed`.
-    public var netRevenue: Int64 { recognized - refundsReversed }
+    public var netRevenue: Int64 { Money.difference(recognized, refundsReversed) }
 }

@@ -34,11 +34,11 @@ public struct DeferredRevenueReport: Sendable {
                 ?? DeferredRevenueRollForward.Row(
                     month: row.month, productID: "", currency: row.currency, opening: 0, billings: 0, recognized: 0,
                     refundsReleased: 0, refundsReversed: 0)
-            sum.opening += row.opening
-            sum.billings += row.billings
-            sum.recognized += row.recognized
-            sum.refundsReleased += row.refundsReleased
-            sum.refundsReversed += row.refundsReversed
+            sum.opening = Money.sum(sum.opening, row.opening)
+            sum.billings = Money.sum(sum.billings, row.billings)
+            sum.recognized = Money.sum(sum.recognized, row.recognized)
+            sum.refundsReleased = Money.sum(sum.refundsReleased, row.refundsReleased)
+            sum.refundsReversed = Money.sum(sum.refundsReversed, row.refundsReversed)
             sums[key] = sum
         }
         return sums.keys.sorted().compactMap { sums[$0] }

@@ -66,6 +66,9 @@ extension XLSXReportWriter {
         return rows
     }
 
+    /// The most months a waterfall shows one by one.
+    package static let waterfallMonths = 120
+
     /// One block per currency: the months billed down, the months recognized across (net of reversals).
     private static func waterfalls(_ report: DeferredRevenueReport) -> [XLSXRow] {
         guard let lastMonth = report.lastMonth else { return [] }
@@ -74,7 +77,10 @@ extension XLSXReportWriter {
         for currency in byCurrency.keys.sorted() {
             let lines = (byCurrency[currency] ?? []).sorted { $0.billedMonth < $1.billedMonth }
             guard let first = lines.first?.billedMonth else { continue }
-            let months = Array(first...max(first, lastMonth))
+            // At most ten years of columns (a sheet holds 16,384): months before them add up in one column.
+            let shownFrom = max(first, lastMonth - waterfallMonths + 1)
+            let months = Array(shownFrom...max(shownFrom, lastMonth))
+            let earlier = first < shownFrom ? "before \(CalendarMonths.text(shownFrom))" : nil
             rows.append(XLSXRow([]))
             rows.append(
                 XLSXRow(
@@ -83,16 +89,23 @@ extension XLSXReportWriter {
                             "Waterfall, \(currency): net revenue by month billed (rows) and month recognized (columns)")
                     ], style: .title))
             let header =
-                ["Month billed", "Billed"] + months.map(CalendarMonths.text)
+                ["Month billed", "Billed"] + (earlier.map { [$0] } ?? []) + months.map(CalendarMonths.text)
                 + ["Recognized to date", "Refunded", "Remaining"]
             rows.append(XLSXRow(header.map { .text($0) }, style: .header))
             func m(_ milli: Int64) -> XLSXCell { .amount(Money(milliunits: milli, currency: currency)) }
-            var totals = [Int64](repeating: 0, count: months.count + 4)
+            let columns = months.count + (earlier == nil ? 0 : 1)
+            var totals = [Int64](repeating: 0, count: columns + 4)
             for line in lines {
-                let byMonth = months.map { month in month < line.billedMonth ? nil : line.recognized[month] ?? 0 }
+                var byMonth: [Int64?] = months.map { month in
+                    month < line.billedMonth ? nil : line.recognized[month] ?? 0
+                }
+                if earlier != nil {
+                    let before = line.recognized.filter { $0.key < shownFrom }.values.reduce(0, Money.sum)
+                    byMonth.insert(line.billedMonth < shownFrom ? before : nil, at: 0)
+                }
                 let values =
                     [line.billed] + byMonth.map { $0 ?? 0 } + [line.recognizedToDate, line.refunded, line.remaining]
-                for (index, value) in values.enumerated() { totals[index] += value }
+                for (index, value) in values.enumerated() { totals[index] = Money.sum(totals[index], value) }
                 rows.append(
                     XLSXRow(
                         [.text(CalendarMonths.text(line.billedMonth)), m(line.billed)]

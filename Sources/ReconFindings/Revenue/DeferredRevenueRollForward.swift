@@ -25,7 +25,7 @@ public struct DeferredRevenueRollForward {
         /// Still deferred at the as-of.
         public var remaining: Int64
         /// Net revenue recognized to the as-of.
-        public var recognizedToDate: Int64 { recognized.values.reduce(0, +) }
+        public var recognizedToDate: Int64 { recognized.keys.sorted().reduce(0) { Money.sum($0, recognized[$1] ?? 0) } }
     }
 
     /// One line of `revenue_schedule.csv`: a sale and its totals at the as-of.
@@ -92,21 +92,21 @@ public struct DeferredRevenueRollForward {
             if !delta.isZero {
                 let key = Key(month: month, productID: sale.productID, currency: currency)
                 var sum = sums[key] ?? Sums()
-                sum.billings += delta.billed
-                sum.recognized += delta.recognized
-                sum.released += delta.released
-                sum.reversed += delta.reversed
+                sum.billings = Money.sum(sum.billings, delta.billed)
+                sum.recognized = Money.sum(sum.recognized, delta.recognized)
+                sum.released = Money.sum(sum.released, delta.released)
+                sum.reversed = Money.sum(sum.reversed, delta.reversed)
                 sums[key] = sum
-                let net = delta.recognized - delta.reversed
-                if net != 0 { line.recognized[month, default: 0] += net }
+                let net = Money.difference(delta.recognized, delta.reversed)
+                if net != 0 { line.recognized[month] = Money.sum(line.recognized[month] ?? 0, net) }
             }
             if boundary > last { break }
             month += 1
         }
         let totals = RecognitionSchedule.totals(sale, by: asOf)
-        line.billed += totals.billed
-        line.refunded += totals.refunded
-        line.remaining += totals.deferred
+        line.billed = Money.sum(line.billed, totals.billed)
+        line.refunded = Money.sum(line.refunded, totals.refunded)
+        line.remaining = Money.sum(line.remaining, totals.deferred)
         waterfallRows[BilledKey(currency: currency, month: billedMonth)] = line
         schedule.append(ScheduleRow(sale: sale, totals: totals))
     }

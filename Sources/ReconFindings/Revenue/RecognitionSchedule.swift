@@ -27,17 +27,19 @@ public enum RecognitionSchedule {
         }
 
         /// Still deferred: billed, less recognized, less released.
-        public var deferred: Int64 { billed - recognized - released }
+        public var deferred: Int64 { Money.difference(Money.difference(billed, recognized), released) }
         /// Recognized less reversed: the sale's net revenue so far.
-        public var netRecognized: Int64 { recognized - reversed }
+        public var netRecognized: Int64 { Money.difference(recognized, reversed) }
         /// Given back to the customer: released plus reversed.
-        public var refunded: Int64 { released + reversed }
+        public var refunded: Int64 { Money.sum(released, reversed) }
 
         /// What happened between `earlier` and `self`.
         public func minus(_ earlier: Totals) -> Totals {
             Totals(
-                billed: billed - earlier.billed, recognized: recognized - earlier.recognized,
-                released: released - earlier.released, reversed: reversed - earlier.reversed)
+                billed: Money.difference(billed, earlier.billed),
+                recognized: Money.difference(recognized, earlier.recognized),
+                released: Money.difference(released, earlier.released),
+                reversed: Money.difference(reversed, earlier.reversed))
         }
 
         public var isZero: Bool { billed == 0 && recognized == 0 && released == 0 && reversed == 0 }
@@ -53,8 +55,8 @@ public enum RecognitionSchedule {
         var frozen: Int64?
         for refund in sale.refunds where refund.at < t {
             let recognizedAtRefund = frozen ?? linear(sale, at: refund.at)
-            let deferredAtRefund = amount - recognizedAtRefund - totals.released
-            let netRecognized = recognizedAtRefund - totals.reversed
+            let deferredAtRefund = Money.difference(Money.difference(amount, recognizedAtRefund), totals.released)
+            let netRecognized = Money.difference(recognizedAtRefund, totals.reversed)
             var released: Int64
             var reversed: Int64
             var recognizedAfter = recognizedAtRefund
@@ -66,22 +68,23 @@ public enum RecognitionSchedule {
             case .prorated(let share):
                 // Apple's `revocationPercentage` of the amount: taken from the deferred balance first, the rest
                 // reversed; the service ends at the refund, so what stays deferred is recognized then.
-                let refunded = share >= 100_000 ? amount : prorated(amount, share, currency: sale.amount.currency)
+                let share = min(max(share, 0), 100_000)
+                let refunded = share == 100_000 ? amount : prorated(amount, share, currency: sale.amount.currency)
                 released = min(refunded, max(0, deferredAtRefund))
-                reversed = min(refunded - released, max(0, netRecognized))
-                recognizedAfter += deferredAtRefund - released
+                reversed = min(Money.difference(refunded, released), max(0, netRecognized))
+                recognizedAfter = Money.sum(recognizedAfter, Money.difference(deferredAtRefund, released))
             case .upgrade:
                 // An upgrade whose refund Apple does not quantify: what is deferred is released, nothing reversed.
                 released = deferredAtRefund
                 reversed = 0
             }
-            totals.released += released
-            totals.reversed += reversed
+            totals.released = Money.sum(totals.released, released)
+            totals.reversed = Money.sum(totals.reversed, reversed)
             frozen = recognizedAfter
             if let reversedAt = refund.reversedAt, reversedAt < t {
                 // A reversed refund puts back what it took, and recognition goes on as if it had not happened.
-                totals.released -= released
-                totals.reversed -= reversed
+                totals.released = Money.difference(totals.released, released)
+                totals.reversed = Money.difference(totals.reversed, reversed)
                 frozen = nil
             }
         }

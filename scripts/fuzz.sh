@@ -23,7 +23,7 @@ M=Sources
 DEBUG=.build/debug
 IMPORT="$M/ReconImport/CSVReader.swift $M/ReconImport/RowRejection.swift $M/ReconModel/MoneyError.swift $M/ReconModel/Entitlement.swift $M/ReconImport/ImportFileError.swift $M/ReconImport/RowFields.swift $M/ReconImport/RowFields+JSON.swift $M/ReconModel/Timestamp.swift
   $M/ReconImport/UnknownColumns.swift $M/ReconModel/Money.swift $M/ReconModel/Money+Overflow.swift $M/ReconModel/Currency.swift
-  $M/ReconModel/Transaction.swift $M/ReconModel/Receipt.swift $M/ReconModel/Product.swift $M/ReconModel/Environment.swift
+  $M/ReconModel/Transaction.swift $M/ReconModel/Receipt.swift $M/ReconModel/Product.swift $M/ReconModel/ServicePeriod.swift $M/ReconModel/Environment.swift
   $M/ReconModel/Verification.swift $M/ReconModel/RejectedRow.swift $M/ReconModel/Evidence.swift"
 R=$M/AppleData/Receipts
 RECEIPTS="$(ls $R/*.swift) $M/ReconModel/MoneyError.swift $M/ReconModel/Money+Overflow.swift $M/ReconModel/ReceiptDecodingError.swift $M/ReconModel/EvidenceEntry+Offers.swift

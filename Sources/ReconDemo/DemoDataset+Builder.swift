@@ -219,11 +219,12 @@ extension DemoDataset.Builder {
 
     /// The product catalog CSV, one row per product and storefront.
     func productsCSV() -> String {
-        var productLines = ["product_id,type,price,currency,storefront,proceeds_rate"]
+        var productLines = ["product_id,type,price,currency,storefront,proceeds_rate,duration"]
         for product in DemoDataset.catalog {
             for (storefront, currency) in DemoDataset.storefronts {
                 productLines.append(
-                    "\(product.id),\(product.type.rawValue),\(Money(milliunits: price(product, currency), currency: currency).formatted),\(currency),\(storefront),\(product.proceeds)"
+                    "\(product.id),\(product.type.rawValue),\(Money(milliunits: price(product, currency), currency: currency).formatted),\(currency),\(storefront),\(product.proceeds),"
+                        + product.duration
                 )
             }
         }

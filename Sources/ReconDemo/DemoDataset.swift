@@ -49,6 +49,8 @@ extension DemoDataset {
         /// Price per storefront (milliunits).
         var prices: [String: Int64]
         var proceeds: String
+        /// The catalog's `duration` (CONTRACT §1.3): the period a subscription buys; empty for other products.
+        var duration = ""
     }
 
     static let storefronts: [(code: String, currency: String)] = [
@@ -67,14 +69,14 @@ extension DemoDataset {
             prices: ["USD": 2_990, "EUR": 2_990, "JPY": 480_000], proceeds: "0.70"),
         Product(
             id: "pro_monthly", type: .autoRenewable, appleType: "Auto-Renewable Subscription",
-            prices: ["USD": 4_990, "EUR": 5_490, "JPY": 800_000], proceeds: "0.85"),
+            prices: ["USD": 4_990, "EUR": 5_490, "JPY": 800_000], proceeds: "0.85", duration: "P1M"),
         Product(
             id: "season_pass", type: .nonRenewing, appleType: "Non-Renewing Subscription",
-            prices: ["USD": 9_990, "EUR": 10_990, "JPY": 1_500_000], proceeds: "0.70"),
+            prices: ["USD": 9_990, "EUR": 10_990, "JPY": 1_500_000], proceeds: "0.70", duration: "P3M"),
         // pro_monthly's higher level of service in its subscription group: only the upgrade sells it.
         Product(
             id: "pro_yearly", type: .autoRenewable, appleType: "Auto-Renewable Subscription",
-            prices: ["USD": 39_990, "EUR": 44_990, "JPY": 6_000_000], proceeds: "0.85"),
+            prices: ["USD": 39_990, "EUR": 44_990, "JPY": 6_000_000], proceeds: "0.85", duration: "P1Y"),
     ]
 
     /// The products the clean purchases are drawn from.

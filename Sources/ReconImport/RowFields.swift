@@ -8,6 +8,7 @@ package enum Field: Int, CaseIterable {
     case recordID, userID, productID, transactionID, originalTransactionID, purchaseDate, quantity, environment
     case price, currency, storefront, verificationStatus, deliveredAt, finishedAt, receiptID
     case receivedAt, format, data, claimedEnvironment, type, proceedsRate, proceeds, expiresAt, updatedAt
+    case duration
 
     /// The field's name in files and messages.
     package var name: String {
@@ -36,6 +37,7 @@ package enum Field: Int, CaseIterable {
         case .proceeds: return "proceeds"
         case .expiresAt: return "expires_at"
         case .updatedAt: return "updated_at"
+        case .duration: return "duration"
         }
     }
 
@@ -248,10 +250,18 @@ package enum RowParser {
             else { throw RowRejection("bad number in 'proceeds_rate': '\(rate.prefix(20))' (expected 0 < rate ≤ 1)") }
             ppm = value
         }
+        var duration: ServicePeriod?
+        if let text = row.string(.duration) {
+            guard let period = ServicePeriod(iso: text) else {
+                throw RowRejection(
+                    "bad value in 'duration': '\(text.prefix(20))' (expected P1W, P1M, P2M, P3M, P6M or P1Y)")
+            }
+            duration = period
+        }
         return CatalogProduct(
             productID: productID, type: type, price: try row.money(price: .price, currency: .currency),
             storefront: try storefront(row.string(.storefront)), proceedsRatePPM: ppm,
-            proceeds: try row.money(price: .proceeds, currency: .currency))
+            proceeds: try row.money(price: .proceeds, currency: .currency), duration: duration)
     }
 
     /// An entitlement row (CONTRACT §1.8).

@@ -104,9 +104,12 @@ public struct LookupReport: Sendable, Codable, Hashable {
 /// Builds a ``LookupReport`` from the store alone (no network).
 package enum Lookup {
     /// Everything the store knows about `subject`, as a timeline.
-    package static func build(_ subject: LookupSubject, store: any LookupStore, bundleIDs: Set<String> = []) throws
-        -> LookupReport
-    {
+    ///
+    /// - Parameter recognition: when given, each subscription sale also shows what of it is recognized and deferred.
+    package static func build(
+        _ subject: LookupSubject, store: any LookupStore, bundleIDs: Set<String> = [],
+        recognition: LookupRecognition? = nil
+    ) throws -> LookupReport {
         var rows: [LedgerTransaction]
         var userID: String?
         let title: String
@@ -248,6 +251,18 @@ package enum Lookup {
             context: DetectionContext.readingEvidence(bundleIDs: bundleIDs))
         {
             add(event.time, event.order, event.kind, event.text, transaction: event.transactionID, user: event.userID)
+        }
+        if let recognition {
+            let groups = transactionIDs.sorted().map { id in
+                TransactionGroup(
+                    transactionID: id, records: rows.filter { $0.transactionID == id },
+                    evidence: evidence.filter { $0.entry.transactionID == id })
+            }
+            for event in recognitionEvents(groups, bundleIDs: bundleIDs, recognition: recognition) {
+                add(
+                    event.time, event.order, event.kind, event.text, transaction: event.transactionID,
+                    user: event.userID)
+            }
         }
         for h in findings {
             let f = h.finding

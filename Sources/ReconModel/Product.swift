@@ -24,13 +24,19 @@ public struct CatalogProduct: Sendable, Hashable {
     /// Apple deducts and its commission (CONTRACT §1.3 `proceeds`), in the price's currency; nil when not given.
     public var proceeds: Money?
 
+    /// The service period a purchase buys (CONTRACT §1.3 `duration`): the only source for a non-renewing
+    /// subscription, a fallback for an auto-renewable one whose evidence states no expiry; nil when not given.
+    public var duration: ServicePeriod?
+
     public static let defaultProceedsRatePPM: Int64 = 700_000
 
     public init(
         productID: String, type: ProductType, price: Money? = nil, storefront: String? = nil,
-        proceedsRatePPM: Int64 = CatalogProduct.defaultProceedsRatePPM, proceeds: Money? = nil
+        proceedsRatePPM: Int64 = CatalogProduct.defaultProceedsRatePPM, proceeds: Money? = nil,
+        duration: ServicePeriod? = nil
     ) {
         self.proceeds = proceeds
+        self.duration = duration
         self.productID = productID
         self.type = type
         self.price = price

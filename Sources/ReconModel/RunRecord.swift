@@ -53,6 +53,9 @@ public struct RunRecord: Sendable, Codable, Hashable {
     public var exitCode: Int32 = 0
     /// Stored values a report format could not hold (written as text instead); absent when none.
     public var warnings: [String]?
+    /// Months the previous report closed whose deferred revenue this report restates (Apple's later word), one line
+    /// each (CONTRACT §5.1); absent when none.
+    public var deferredRevenueRestated: [String]?
 
     /// Pretty JSON with sorted keys, so it diffs well.
     public func json() -> [UInt8] {

@@ -36,6 +36,9 @@ public struct ReconciliationReport: Sendable {
     public var financialReportInStore = false
     /// The entitlements compared with Apple; nil when none is in the store.
     public var subscriptions: SubscriptionsReport? = nil
+    /// Revenue recognized as the service is delivered (CONTRACT §5.1): `deferred_revenue.csv`,
+    /// `revenue_schedule.csv` and the `Deferred Revenue` sheet.
+    public var deferred = DeferredRevenueReport()
 
     /// Excel's row limit leaves room for a header.
     public static let pendingLimit = 1_000_000

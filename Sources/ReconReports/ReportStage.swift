@@ -14,6 +14,8 @@ public struct ReportStage {
     public var logger: Logger
     /// The run's clock, for the debug log's time per file (none: not timed).
     public var clock: (any ReconClock)?
+    /// The amount revenue recognition defers (`--recognition-basis`), named on the `Deferred Revenue` sheet.
+    public var recognitionBasis: RecognitionBasis = .proceeds
 
     public init(
         outputDirectory: String, timeZoneName: String, logger: Logger = Logger(label: "iap-recon"),
@@ -28,7 +30,7 @@ public struct ReportStage {
     /// The files a report run writes, in the output folder.
     public static let fileNames = [
         "discrepancies.csv", "revenue_daily.csv", "rejected.csv", "reconciliation.xlsx", "run.json",
-        "revenue_changes.csv",
+        "revenue_changes.csv", "deferred_revenue.csv", "revenue_schedule.csv",
     ]
 
     /// Written besides ``fileNames`` when a sales report is in the store (header-only when no day
@@ -47,7 +49,8 @@ public struct ReportStage {
     package func assemble(
         store: any ReportStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord,
         sales: SalesReconciliationReport? = nil, monthClose: MonthCloseReport? = nil,
-        subscriptions: SubscriptionsReport? = nil
+        subscriptions: SubscriptionsReport? = nil, deferred: DeferredRevenueRollForward? = nil,
+        deferredRestatements: [DeferredRevenueRestatement] = []
     ) throws -> ReconciliationReport {
         var run = run
         let counts = try store.ledger.counts()
@@ -75,6 +78,9 @@ public struct ReportStage {
         report.salesReportInStore = try !store.appleReports.salesReportDays().isEmpty
         report.monthClose = monthClose
         report.subscriptions = subscriptions
+        if let deferred { report.deferred = DeferredRevenueReport(deferred, basis: recognitionBasis) }
+        report.deferred.restatements = deferredRestatements
+        if !deferredRestatements.isEmpty { run.deferredRevenueRestated = deferredRestatements.map(\.text) }
         report.financialReportInStore = try store.appleReports.hasFinancialReports()
         for total in report.totalsByCurrency {
             run.revenueNetByCurrency[total.currency] = Money(milliunits: total.net, currency: total.currency).formatted
@@ -99,6 +105,8 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.revenue(report).encoded(), to: out + "/revenue_daily.csv")
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
+        try ReportFile.write(CSVReports.deferredRevenue(report.deferred).encoded(), to: out + "/deferred_revenue.csv")
+        try ReportFile.write(CSVReports.revenueSchedule(report.deferred).encoded(), to: out + "/revenue_schedule.csv")
         let salesPath = out + "/" + Self.salesFileName
         if let sales = report.sales {
             try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: salesPath)

@@ -6,7 +6,7 @@ import ReconStorage
 /// Builds `reconciliation.xlsx` as an ``XLSXDocument`` and writes it with ``XLSXWriter``.
 ///
 /// Sheets: Summary (totals per currency, findings by code and severity, new/resolved, a daily
-/// revenue chart), Revenue, Discrepancies, Pending, Rejected, Run.
+/// revenue chart), Revenue, Deferred Revenue, Discrepancies, Pending, Rejected, Run.
 public enum XLSXReportWriter {
     /// Writes the workbook for `report` to `path` (atomically).
     ///
@@ -58,7 +58,8 @@ public enum XLSXReportWriter {
     /// The workbook as values, without the rows streamed from the store (the findings and the pending rows).
     public static func document(for report: ReconciliationReport) -> XLSXDocument {
         XLSXDocument(
-            sheets: [summary(report), revenue(report)] + (report.sales.map { [appleSales($0)] } ?? [])
+            sheets: [summary(report), revenue(report), deferredRevenue(report.deferred, timeZone: report.timeZone)]
+                + (report.sales.map { [appleSales($0)] } ?? [])
                 + (report.monthClose.map { [monthClose($0)] } ?? [])
                 + (report.subscriptions.map { [subscriptions($0, zone: zone(report))] } ?? [])
                 + [discrepancies(report), pending(report), rejected(report), run(report)])

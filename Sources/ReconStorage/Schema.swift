@@ -47,6 +47,10 @@ package enum Schema {
         Migration(name: "issue24-findings-recorded", sql: findingsRecorded),
         // Each line's revenue parts side by side, so adding up a changed line reads its parts in one range.
         Migration(name: "issue24-revenue-parts-by-line", sql: revenuePartsByLine),
+        // The catalog's service period (CONTRACT §1.3 `duration`), for revenue recognition (§5.1).
+        Migration(name: "issue35-catalog-duration", sql: "ALTER TABLE products ADD COLUMN duration TEXT;"),
+        // The deferred revenue roll-forward the latest report showed, so a restated month is listed.
+        Migration(name: "issue35-deferred-revenue-shown", sql: deferredRevenueShown),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

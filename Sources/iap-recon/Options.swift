@@ -139,6 +139,7 @@ struct ConfigOptions: SettingFlags {
     @Option(setting: "server-api-url") var serverAPIURL: String?
     @Option(setting: "sandbox-server-api-url") var sandboxServerAPIURL: String?
     @Option(setting: "sales-report-timezone") var salesReportTimeZone: String?
+    @Option(setting: "recognition-basis") var recognitionBasis: String?
     @Option(setting: "concurrency") var concurrency: String?
     @Option(setting: "request-timeout") var requestTimeout: String?
     @Flag(setting: "exclude-old-transactions") var excludeOldTransactions = false

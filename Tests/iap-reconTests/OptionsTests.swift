@@ -34,6 +34,7 @@ import Testing
         case .bool: return ([], "true")
         case .severity: return (["high"], "\"high\"")
         case .ledgerStart: return (["2026-01-01"], "\"2026-01-01\"")
+        case .recognitionBasis: return (["customer-price"], "\"customer-price\"")
         }
     }
 
@@ -91,7 +92,8 @@ import Testing
         case .number(let path, let range): config[keyPath: path] = range.upperBound + 1
         case .url(let path): config[keyPath: path] = "ftp://sample"
         case .ledgerStart(let path): config[keyPath: path] = "soon"
-        case .version, .text, .optionalText, .list, .bool, .severity: return  // read as any text, or typed already
+        case .version, .text, .optionalText, .list, .bool, .severity, .recognitionBasis:
+            return  // read as any text, or typed already
         }
         let error = try #require(throws: ConfigError.self) { try config.checked() }
         guard case .invalid(let named, _, _) = error else {

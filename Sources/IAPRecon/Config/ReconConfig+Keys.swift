@@ -68,6 +68,8 @@ extension ReconConfig {
         case severity(WritableKeyPath<ReconConfig, Severity?>)
         /// `--ledger-start`: a day or a time, kept as given.
         case ledgerStart(WritableKeyPath<ReconConfig, String?>)
+        /// `--recognition-basis`: `customer-price` or `proceeds`.
+        case recognitionBasis(WritableKeyPath<ReconConfig, RecognitionBasis>)
     }
 
     /// A value as the config file or a flag gives it.
@@ -94,6 +96,10 @@ extension ReconConfig {
             Key(
                 "sales-report-timezone", "IANA time zone of the Apple sales reports' days",
                 .text(\.salesReportTimeZone), flag: .option("tz")),
+            Key(
+                "recognition-basis",
+                "The amount deferred revenue recognizes over the service period: customer-price or proceeds",
+                .recognitionBasis(\.recognitionBasis), flag: .option("basis")),
             Key(
                 "fail-on", "Exit 3 when a finding at or above this severity exists (critical, high, medium, low)",
                 .severity(\.failOn), default: "never", flag: .option("severity")),
@@ -202,6 +208,7 @@ extension ReconConfig.Key {
         case .list(let path, _): return defaults[keyPath: path].joined(separator: ", ")
         case .bool(let path): return "\(defaults[keyPath: path])"
         case .severity(let path): return defaults[keyPath: path]?.rawValue ?? "never"
+        case .recognitionBasis(let path): return defaults[keyPath: path].rawValue
         }
     }
 
@@ -230,6 +237,7 @@ extension ReconConfig.Key {
         case .bool: return "true or false"
         case .severity: return "critical, high, medium or low"
         case .ledgerStart: return ReconConfig.ledgerStartExpected
+        case .recognitionBasis: return "customer-price or proceeds"
         }
     }
 
@@ -275,6 +283,9 @@ extension ReconConfig.Key {
         case .ledgerStart(let path):
             guard ReconConfig.ledgerStartMillis(text) != nil else { throw problem }
             config[keyPath: path] = text
+        case .recognitionBasis(let path):
+            guard let basis = RecognitionBasis(rawValue: text.lowercased()) else { throw problem }
+            config[keyPath: path] = basis
         case .list, .bool:
             throw problem
         }

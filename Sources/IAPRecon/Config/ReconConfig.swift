@@ -32,6 +32,8 @@ public struct ReconConfig: Sendable, Hashable {
     /// IANA time zone of the Apple Summary Sales Reports' calendar days (Apple's zone for
     /// worldwide agreements by default).
     public var salesReportTimeZone = "America/Los_Angeles"
+    /// The amount deferred revenue recognizes over the service period (CONTRACT §2, §5.1).
+    public var recognitionBasis = RecognitionBasis.proceeds
     /// Inclusive day bounds of the revenue report (`yyyy-MM-dd`).
     public var fromDay: String?
     public var toDay: String?

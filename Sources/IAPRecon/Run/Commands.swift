@@ -91,7 +91,13 @@ extension ReconDependencies {
         }
         let resolved = subject
         let bundleIDs = Set(settings.bundleIDs)
-        return .report(try store.read { try Lookup.build(resolved, store: store, bundleIDs: bundleIDs) })
+        let zone = settings.timeZone
+        let asOf = settings.config.asOf ?? clock.nowMillis()
+        return .report(
+            try store.read {
+                let recognition = LookupRecognition(asOf: asOf, timeZone: zone, catalog: try store.ledger.catalog())
+                return try Lookup.build(resolved, store: store, bundleIDs: bundleIDs, recognition: recognition)
+            })
     }
 
     private enum OrderResolution {

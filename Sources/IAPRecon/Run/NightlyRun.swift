@@ -83,7 +83,8 @@ public struct NightlyRun {
             var report = try reportStage.assemble(
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
                 run: recorder.record, sales: detected.sales, monthClose: detected.monthClose,
-                subscriptions: detected.subscriptions)
+                subscriptions: detected.subscriptions, deferred: detected.deferred,
+                deferredRestatements: detected.deferredRestatements)
             timer.lap("assemble")
             try reportStage.write(&report, store: deps.store)
             timer.lap("files")

@@ -111,9 +111,11 @@ public final class ReconDependencies {
     }
 
     public func reportStage() -> ReportStage {
-        ReportStage(
+        var stage = ReportStage(
             outputDirectory: settings.outputDirectory, timeZoneName: settings.timeZone.identifier, logger: logger,
             clock: clock)
+        stage.recognitionBasis = settings.config.recognitionBasis
+        return stage
     }
 
     // MARK: Apple

@@ -2,7 +2,7 @@
 extension ReconSettings {
     /// What detection reads of these settings.
     public var detection: DetectionSettings {
-        DetectionSettings(
+        var settings = DetectionSettings(
             timeZone: timeZone, salesReportTimeZone: salesReportTimeZone, revenueFrom: revenueDays.from,
             revenueTo: revenueDays.to, deliveryGraceMillis: deliveryGrace.inMilliseconds,
             finishGraceMillis: finishGrace.inMilliseconds, pendingLimitMillis: pendingLimit.inMilliseconds,
@@ -10,6 +10,8 @@ extension ReconSettings {
             entitlementLookbackMillis: entitlementLookback.inMilliseconds,
             entitlementToleranceMillis: entitlementTolerance.inMilliseconds, fullReport: config.fullReport,
             incrementalLimitPercent: config.incrementalLimitPercent)
+        settings.recognitionBasis = config.recognitionBasis
+        return settings
     }
 
     /// The detection thresholds at `asOf` with `catalog`.

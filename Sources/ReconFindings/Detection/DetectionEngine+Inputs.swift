@@ -56,5 +56,12 @@ extension DetectionEngine {
             state: DetectionState(
                 fingerprint: plan.fingerprint, asOf: asOf, counters: detection.revenueCounters),
             samePurchase: plan.samePurchase)
+        // The roll-forward becomes the baseline of the next report's restated months, unless this report looked
+        // back at a month before the baseline's.
+        let rows = detection.deferred.rows()
+        let lastMonth = detection.deferred.lastMonth
+        if try revenueRecords.deferredRevenueShown().map({ $0.lastMonth <= lastMonth }) ?? true {
+            try revenueRecords.keepDeferredRevenueShown(rows, lastMonth: lastMonth)
+        }
     }
 }

@@ -58,7 +58,9 @@ public struct DetectionEngine {
                 timeZone: settings.timeZone, context: stage.context, from: settings.revenueFrom,
                 to: settings.revenueTo, appleProceeds: finance.proceeds),
             sales: salesStart, finance: finance.reconciliation,
-            events: appleReportsInStore ? (settings.salesReportTimeZone, pricer) : nil)
+            events: appleReportsInStore ? (settings.salesReportTimeZone, pricer) : nil,
+            deferred: DeferredRevenueRollForward(timeZone: settings.timeZone, asOf: asOf),
+            recognition: (settings.recognitionBasis, pricer))
         let plan = try TransactionPlan.make(
             ledger: ledger, revenueRecords: revenueRecords, settings: settings, context: stage.context,
             full: settings.fullReport,
@@ -126,6 +128,12 @@ public struct DetectionEngine {
             revenue.changes = try changes.finish()
         }
         timer.lap(plan.kept == nil ? "revenue lines" : "kept findings")
+        // Judged in part, the schedule still covers every counted sale.
+        let deferred = plan.kept == nil ? totals.deferred : try recognizeEverySale(stage, pricer: pricer, asOf: asOf)
+        let restated = try revenueRecords.deferredRevenueShown().map {
+            DeferredRevenueRestatement.between(previous: $0, current: (deferred.rows(), deferred.lastMonth))
+        }
+        timer.lap("revenue recognition")
         // The original-transaction groups: all, or those with a changed row or whose moment came.
         try spool.flush()
         try stage.judgeOriginalGroups(
@@ -183,7 +191,8 @@ public struct DetectionEngine {
         timer.lap("findings history", ["findings": "\(findings.count)"])
         return DetectionResult(
             findings: RecordedFindings(totals: findings, runID: recorded ? runID : nil),
-            revenue: revenue, sales: report, monthClose: built.report, subscriptions: subscriptions, plan: plan,
+            revenue: revenue, deferred: deferred, deferredRestatements: restated ?? [], sales: report,
+            monthClose: built.report, subscriptions: subscriptions, plan: plan,
             revenueCounters: revenueCounters, judgedTransactions: judgedTransactions)
     }
 }

@@ -10,6 +10,11 @@ import ReconStorage
 public struct DetectionResult {
     public var findings: RecordedFindings
     public var revenue: RevenueBuilder
+    /// Revenue recognized as the service is delivered: the roll-forward, the waterfall and the schedule (CONTRACT
+    /// §5.1).
+    public var deferred: DeferredRevenueRollForward
+    /// The months the previous report closed whose roll-forward this report shows differently.
+    public var deferredRestatements: [DeferredRevenueRestatement]
     /// Apple's Summary Sales Reports beside the ledger; nil when no report covers a day that ended by `asOf`.
     public var sales: SalesReconciliationReport?
     /// Apple's Financial Reports beside the ledger and the payments; nil when no report covers a fiscal month that
@@ -61,6 +66,8 @@ public struct DetectionSettings: Sendable {
     /// `--entitlement-lookback` and `--entitlement-tolerance`, in milliseconds (CONTRACT §3, §4).
     public var entitlementLookbackMillis: Int64
     public var entitlementToleranceMillis: Int64
+    /// The amount revenue recognition defers (`--recognition-basis`).
+    public var recognitionBasis: RecognitionBasis = .proceeds
     /// Judge every transaction, whatever the last report kept (`--full`).
     public var fullReport: Bool
     /// Judge every transaction once more than this share of the ledger (percent) would be judged again.

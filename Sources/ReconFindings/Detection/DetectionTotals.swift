@@ -9,6 +9,8 @@ package struct RevenueMade: Sendable {
     package var parts: [RevenuePart]
     package var counters: TransactionCounters
     package var events: [LedgerEvent]
+    /// The sale revenue recognition defers (CONTRACT §5.1); nil when the transaction is not counted.
+    package var recognition: RecognitionSale? = nil
 }
 
 /// Revenue and Apple's sales as detection accumulates them, on its detecting thread.
@@ -22,11 +24,17 @@ package final class DetectionTotals: @unchecked Sendable {
     /// The reports' time zone and the pricer of each transaction's events (``LedgerEvents``), when the store holds
     /// Apple's reports; nil otherwise (there is nothing to compare them with).
     package let events: (timeZone: TimeZone, pricer: ProceedsPricer)?
+    /// Revenue recognized as the service is delivered (CONTRACT §5.1), and how each sale is priced for it.
+    package var deferred: DeferredRevenueRollForward
+    package let recognition: (basis: RecognitionBasis, pricer: ProceedsPricer)
 
     package init(
         revenue: RevenueBuilder, sales: SalesReconciliation, finance: FinancialReconciliation?,
-        events: (timeZone: TimeZone, pricer: ProceedsPricer)?
+        events: (timeZone: TimeZone, pricer: ProceedsPricer)?, deferred: DeferredRevenueRollForward,
+        recognition: (basis: RecognitionBasis, pricer: ProceedsPricer)
     ) {
+        self.deferred = deferred
+        self.recognition = recognition
         self.revenue = revenue
         self.sales = sales
         self.finance = finance
@@ -43,8 +51,11 @@ package final class DetectionTotals: @unchecked Sendable {
             sales.add(made, products: products)
             finance?.add(made, products: products)
         }
+        let sale = RecognitionSale.of(
+            facts, basis: recognition.basis, pricer: recognition.pricer, timeZone: deferred.months.timeZone)
+        if let sale { deferred.add(sale) }
         return RevenueMade(
             transactionID: facts.group.transactionID, contributions: revenue.lastContributions,
-            parts: revenue.lastParts, counters: revenue.lastCounters, events: made)
+            parts: revenue.lastParts, counters: revenue.lastCounters, events: made, recognition: sale)
     }
 }

@@ -83,6 +83,12 @@ package protocol RevenueRepository {
     /// The revenue lines as the last report showed them, but for the changed ones (``markDirtyLines()``), which come
     /// as this report added them up.
     func revenueLinesKeptAndNew() throws(StoreError) -> [RevenueRow]
+
+    /// The deferred revenue lines the latest report showed and the month of its as-of; nil before the first report.
+    func deferredRevenueShown() throws(StoreError) -> (rows: [DeferredRevenueRow], lastMonth: Int)?
+
+    /// Makes `rows` the deferred revenue lines the latest report showed, as of a time in `lastMonth`.
+    func keepDeferredRevenueShown(_ rows: [DeferredRevenueRow], lastMonth: Int) throws
 }
 
 extension SQLiteRevenue: RevenueRepository {}

@@ -156,10 +156,11 @@ package final class SQLiteLedgerWriter {
         upsertProduct = try store.db.prepare(
             """
             INSERT INTO products (product_id, storefront, type, price_milli, currency, proceeds_rate_ppm,
-                source_file, source_line, imported_at, proceeds_milli)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                source_file, source_line, imported_at, proceeds_milli, duration)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             ON CONFLICT (product_id, storefront) DO UPDATE SET type = ?3, price_milli = ?4, currency = ?5,
-                proceeds_rate_ppm = ?6, source_file = ?7, source_line = ?8, imported_at = ?9, proceeds_milli = ?10
+                proceeds_rate_ppm = ?6, source_file = ?7, source_line = ?8, imported_at = ?9, proceeds_milli = ?10,
+                duration = ?11
             """)
         insertRejection = try store.db.prepare(
             """
@@ -327,7 +328,7 @@ package final class SQLiteLedgerWriter {
             .text(p.productID), .text(p.storefront ?? ""), .text(p.type.rawValue),
             p.price.map { .integer($0.milliunits) } ?? .null, p.price.map { .text($0.currency) } ?? .null,
             .integer(p.proceedsRatePPM), .text(source), .integer(Int64(line)), .integer(now),
-            p.proceeds.map { .integer($0.milliunits) } ?? .null,
+            p.proceeds.map { .integer($0.milliunits) } ?? .null, p.duration.map { .text($0.rawValue) } ?? .null,
         ])
     }
 

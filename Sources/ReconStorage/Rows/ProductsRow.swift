@@ -7,7 +7,7 @@ package enum ProductsRow {
     package static let table = "products"
 
     package static let columns =
-        "product_id, storefront, type, price_milli, currency, proceeds_rate_ppm, proceeds_milli"
+        "product_id, storefront, type, price_milli, currency, proceeds_rate_ppm, proceeds_milli, duration"
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a product type this program
     ///   does not know.
@@ -18,6 +18,7 @@ package enum ProductsRow {
         return CatalogProduct(
             productID: row.text("product_id"), type: try row.value("type", as: ProductType.self),
             price: row.money("price_milli", "currency"), storefront: storefront.isEmpty ? nil : storefront,
-            proceedsRatePPM: row.int64("proceeds_rate_ppm"), proceeds: row.money("proceeds_milli", "currency"))
+            proceedsRatePPM: row.int64("proceeds_rate_ppm"), proceeds: row.money("proceeds_milli", "currency"),
+            duration: row.optionalText("duration").flatMap(ServicePeriod.init(iso:)))
     }
 }

@@ -102,14 +102,17 @@ import Testing
         let names = try archive.entry("xl/workbook.xml").matches(of: #/<sheet name="([^"]+)"/#).map {
             String($0.output.1)
         }
-        #expect(names == ["Summary", "Revenue", "Apple Sales", "Discrepancies", "Pending", "Rejected", "Run"])
-        let sheet = try archive.csv(sheet: 3)
+        #expect(
+            names == [
+                "Summary", "Revenue", "Deferred Revenue", "Apple Sales", "Discrepancies", "Pending", "Rejected", "Run",
+            ])
+        let sheet = try archive.csv(sheet: 4)
         #expect(
             sheet.contains(#"46344 {yyyy-mm-dd},gold,KWT,KWD,1 {0},0 {0},"3.5 {#,##0.000}","0 {#,##0.000}",mismatch"#))
         let summary = try archive.csv(sheet: 1)
         #expect(summary.contains("Days compared (America/Los_Angeles),2026-11-18"))
         #expect(summary.contains("Of which disagree (SALES_REPORT_MISMATCH),1 {0}"))
-        let discrepancies = try archive.csv(sheet: 4)
+        let discrepancies = try archive.csv(sheet: 5)
         #expect(discrepancies.contains(#"SALES_REPORT_MISMATCH,high,,,,gold,Production,"3.5 {#,##0.000}",KWD"#))
     }
 
@@ -154,7 +157,7 @@ import Testing
 
     @Test func everySheetPrintsLandscapeOnePageWideWithItsHeaderRepeated() async throws {
         let (_, archive) = try await writeReports()
-        for sheet in 1...7 {
+        for sheet in 1...8 {
             let xml = try archive.entry("xl/worksheets/sheet\(sheet).xml")
             #expect(xml.contains(#"<pageSetUpPr fitToPage="1"/>"#), "sheet \(sheet)")
             #expect(xml.contains(#"orientation="landscape""#), "sheet \(sheet)")

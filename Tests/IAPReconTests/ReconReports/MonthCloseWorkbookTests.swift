@@ -36,8 +36,11 @@ import Testing
         let names = try archive.entry("xl/workbook.xml").matches(of: #/<sheet name="([^"]+)"/#).map {
             String($0.output.1)
         }
-        #expect(names == ["Summary", "Revenue", "Month Close", "Discrepancies", "Pending", "Rejected", "Run"])
-        let sheet = try archive.csv(sheet: 3)
+        #expect(
+            names == [
+                "Summary", "Revenue", "Deferred Revenue", "Month Close", "Discrepancies", "Pending", "Rejected", "Run",
+            ])
+        let sheet = try archive.csv(sheet: 4)
         let lines = sheet.components(separatedBy: "\n")
         #expect(lines.contains("Fiscal October 2026 (2026-09-27 to 2026-10-31)"), "\(sheet)")
         #expect(lines.contains("Region currency,EUR,GBP,JPY"), "\(sheet)")

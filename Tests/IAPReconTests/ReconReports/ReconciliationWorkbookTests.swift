@@ -31,7 +31,7 @@ import Testing
     @Test func hasTheSheetsOfTheSpecInOrder() async throws {
         let workbook = try await writeWorkbook().entry("xl/workbook.xml")
         let names = workbook.matches(of: #/<sheet name="([^"]+)"/#).map { String($0.output.1) }
-        #expect(names == ["Summary", "Revenue", "Discrepancies", "Pending", "Rejected", "Run"])
+        #expect(names == ["Summary", "Revenue", "Deferred Revenue", "Discrepancies", "Pending", "Rejected", "Run"])
     }
 
     @Test func revenueSheetHasTypedCellsFormatsFrozenHeaderAndFilter() async throws {
@@ -72,7 +72,7 @@ import Testing
 
     @Test func rejectedSheetKeepsEveryRejection() async throws {
         let archive = try await writeWorkbook()
-        let rejected = try archive.csv(sheet: 5)
+        let rejected = try archive.csv(sheet: 6)
         #expect(rejected.split(separator: "\n").count == 4)
         #expect(rejected.contains("unknown currency 'GBX' in 'currency'"))
     }

@@ -81,8 +81,8 @@ import Testing
         #expect((third["findings_by_code"] as? [String: Int]) == [:])
         let workbook = XLSXArchive(path: dir.file("out/reconciliation.xlsx"))
         #expect(try workbook.csv(sheet: 1).contains("Resolved since previous run,1 {0}"))
-        #expect(try workbook.csv(sheet: 3).contains("DUPLICATE_RECORD,high,t1"))
-        #expect(try workbook.csv(sheet: 3).contains(",resolved"))
+        #expect(try workbook.csv(sheet: 4).contains("DUPLICATE_RECORD,high,t1"))
+        #expect(try workbook.csv(sheet: 4).contains(",resolved"))
         #expect(try dir.read("out/discrepancies.csv").split(separator: "\r\n").count == 1)
     }
 
@@ -109,8 +109,8 @@ import Testing
         #expect(rows[1].hasPrefix("DUPLICATE_RECORD,high,t1,t1,user one,coins,"))
         #expect(rows[1].contains(",2026-11-22T11:06:40Z,"), "first seen by the third run (t0 + 4 days)")
         let workbook = XLSXArchive(path: dir.file("out/reconciliation.xlsx"))
-        #expect(try workbook.csv(sheet: 3).contains("DUPLICATE_RECORD,high,t1,t1,user one"))
-        #expect(try workbook.csv(sheet: 3).hasSuffix(",new\n"))
+        #expect(try workbook.csv(sheet: 4).contains("DUPLICATE_RECORD,high,t1,t1,user one"))
+        #expect(try workbook.csv(sheet: 4).hasSuffix(",new\n"))
     }
 
     /// The history of the findings as the store keeps it, by fingerprint: the raw `last_seen_at`, and the last

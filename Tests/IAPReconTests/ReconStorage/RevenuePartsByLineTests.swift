@@ -17,19 +17,29 @@ import Testing
 @Suite struct RevenuePartsByLineTests {
     /// What undoes the migration: the parts kept by transaction, with their line index, as the version before kept
     /// them.
-    static let withoutRevenuePartsByLine = """
-        CREATE TABLE revenue_parts_by_transaction_old (
-            transaction_id TEXT NOT NULL, seq INTEGER NOT NULL, day INTEGER NOT NULL, product_id TEXT NOT NULL,
-            currency TEXT NOT NULL, units INTEGER NOT NULL, gross_milli INTEGER NOT NULL,
-            refunds_milli INTEGER NOT NULL, rate_ppm INTEGER NOT NULL, net_milli INTEGER NOT NULL,
-            stated_milli INTEGER, stated_currency TEXT, stated_source TEXT,
-            PRIMARY KEY (transaction_id, seq)
-        ) WITHOUT ROWID;
-        INSERT INTO revenue_parts_by_transaction_old SELECT * FROM revenue_parts;
-        DROP TABLE revenue_parts;
-        ALTER TABLE revenue_parts_by_transaction_old RENAME TO revenue_parts;
-        CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
-        DELETE FROM schema_migrations WHERE name = 'issue24-revenue-parts-by-line';
+    static let withoutRevenuePartsByLine =
+        withoutDeferredRevenue + """
+            CREATE TABLE revenue_parts_by_transaction_old (
+                transaction_id TEXT NOT NULL, seq INTEGER NOT NULL, day INTEGER NOT NULL, product_id TEXT NOT NULL,
+                currency TEXT NOT NULL, units INTEGER NOT NULL, gross_milli INTEGER NOT NULL,
+                refunds_milli INTEGER NOT NULL, rate_ppm INTEGER NOT NULL, net_milli INTEGER NOT NULL,
+                stated_milli INTEGER, stated_currency TEXT, stated_source TEXT,
+                PRIMARY KEY (transaction_id, seq)
+            ) WITHOUT ROWID;
+            INSERT INTO revenue_parts_by_transaction_old SELECT * FROM revenue_parts;
+            DROP TABLE revenue_parts;
+            ALTER TABLE revenue_parts_by_transaction_old RENAME TO revenue_parts;
+            CREATE INDEX revenue_parts_by_line ON revenue_parts(day, product_id, currency);
+            DELETE FROM schema_migrations WHERE name = 'issue24-revenue-parts-by-line';
+            """
+
+    /// What undoes the later migrations of revenue recognition (`issue35-catalog-duration`,
+    /// `issue35-deferred-revenue-shown`): a store of the version before them.
+    static let withoutDeferredRevenue = """
+        DROP TABLE deferred_revenue_shown; DROP TABLE deferred_revenue_shown_report;
+        ALTER TABLE products DROP COLUMN duration;
+        DELETE FROM schema_migrations WHERE name IN ('issue35-catalog-duration', 'issue35-deferred-revenue-shown');
+
         """
 
     static let day: Int64 = 86_400_000

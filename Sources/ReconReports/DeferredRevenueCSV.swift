@@ -1,0 +1,55 @@
+import ReconFindings
+import ReconModel
+
+/// `deferred_revenue.csv` and `revenue_schedule.csv` (CONTRACT §5, §5.1).
+extension CSVReports {
+    public static let deferredRevenueHeader = [
+        "month", "product_id", "currency", "opening_deferred", "billings", "recognized", "refunds_released",
+        "refunds_reversed", "closing_deferred", "net_revenue",
+    ]
+
+    public static let revenueScheduleHeader = [
+        "transaction_id", "original_transaction_id", "user_id", "product_id", "currency", "amount", "service_start",
+        "service_end", "recognized", "refunded", "deferred", "period_source",
+    ]
+
+    /// The roll-forward: one row per month, product and currency with a non-zero value, by month, product,
+    /// currency.
+    public static func deferredRevenue(_ report: DeferredRevenueReport) -> CSVTable {
+        CSVTable(
+            header: deferredRevenueHeader,
+            rows: report.rows.map { row in
+                func money(_ milli: Int64) -> CSVCell {
+                    .number(Money(milliunits: milli, currency: row.currency).formatted)
+                }
+                return [
+                    .text(CalendarMonths.text(row.month)), .text(row.productID), .text(row.currency),
+                    money(row.opening),
+                    money(row.billings), money(row.recognized), money(row.refundsReleased), money(row.refundsReversed),
+                    money(row.closing), money(row.netRevenue),
+                ]
+            })
+    }
+
+    /// The schedule: one row per counted transaction, by transaction id.
+    ///
+    /// `recognized` is net of reversals, so `amount = recognized + refunded + deferred` on every row; `service_end`
+    /// is empty for a sale recognized at its purchase.
+    public static func revenueSchedule(_ report: DeferredRevenueReport) -> CSVTable {
+        CSVTable(
+            header: revenueScheduleHeader,
+            rows: report.schedule.map { item in
+                let sale = item.sale
+                func money(_ milli: Int64) -> CSVCell {
+                    .number(Money(milliunits: milli, currency: sale.amount.currency).formatted)
+                }
+                let end = sale.end.flatMap { $0 > sale.start ? Timestamp.iso($0) : nil } ?? ""
+                return [
+                    .text(sale.transactionID), .text(sale.originalTransactionID), .text(sale.userID),
+                    .text(sale.productID), .text(sale.amount.currency), money(sale.amount.milliunits),
+                    .text(Timestamp.iso(sale.start)), .text(end), money(item.totals.netRecognized),
+                    money(item.totals.refunded), money(item.totals.deferred), .text(sale.periodSource.rawValue),
+                ]
+            })
+    }
+}

@@ -236,8 +236,7 @@ let package = Package(
             name: "iap-reconTests",
             dependencies: [
                 "iap-recon", "IAPReconTestSupport", "AppStoreSimulator", "AppStoreTestSigning", "ReconDemo",
-            ],
-            exclude: ["Snapshots"]
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

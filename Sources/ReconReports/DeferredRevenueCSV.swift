@@ -31,25 +31,29 @@ extension CSVReports {
             })
     }
 
-    /// The schedule: one row per counted transaction, by transaction id.
+    /// Writes the schedule to `path`: one row per counted transaction, by transaction id, row by row (never the
+    /// whole file in memory).
     ///
     /// `recognized` is net of reversals, so `amount = recognized + refunded + deferred` on every row; `service_end`
     /// is empty for a sale recognized at its purchase.
-    public static func revenueSchedule(_ report: DeferredRevenueReport) -> CSVTable {
-        CSVTable(
-            header: revenueScheduleHeader,
-            rows: report.schedule.map { item in
-                let sale = item.sale
-                func money(_ milli: Int64) -> CSVCell {
-                    .number(Money(milliunits: milli, currency: sale.amount.currency).formatted)
-                }
-                let end = sale.end.flatMap { $0 > sale.start ? Timestamp.iso($0) : nil } ?? ""
-                return [
-                    .text(sale.transactionID), .text(sale.originalTransactionID), .text(sale.userID),
-                    .text(sale.productID), .text(sale.amount.currency), money(sale.amount.milliunits),
-                    .text(Timestamp.iso(sale.start)), .text(end), money(item.totals.netRecognized),
-                    money(item.totals.refunded), money(item.totals.deferred), .text(sale.periodSource.rawValue),
-                ]
-            })
+    public static func writeRevenueSchedule(_ report: DeferredRevenueReport, to path: String) throws(ReportError) {
+        let file = try CSVFile(path: path, header: revenueScheduleHeader)
+        for item in report.schedule { try file.append(scheduleRow(item)) }
+        try file.commit()
+    }
+
+    /// One sale's line of `revenue_schedule.csv`.
+    static func scheduleRow(_ item: DeferredRevenueRollForward.ScheduleRow) -> [CSVCell] {
+        let sale = item.sale
+        func money(_ milli: Int64) -> CSVCell {
+            .number(Money(milliunits: milli, currency: sale.amount.currency).formatted)
+        }
+        let end = sale.end.flatMap { $0 > sale.start ? Timestamp.iso($0) : nil } ?? ""
+        return [
+            .text(sale.transactionID), .text(sale.originalTransactionID), .text(sale.userID),
+            .text(sale.productID), .text(sale.amount.currency), money(sale.amount.milliunits),
+            .text(Timestamp.iso(sale.start)), .text(end), money(item.totals.netRecognized),
+            money(item.totals.refunded), money(item.totals.deferred), .text(sale.periodSource.rawValue),
+        ]
     }
 }

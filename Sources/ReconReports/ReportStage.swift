@@ -106,7 +106,7 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
         try ReportFile.write(CSVReports.deferredRevenue(report.deferred).encoded(), to: out + "/deferred_revenue.csv")
-        try ReportFile.write(CSVReports.revenueSchedule(report.deferred).encoded(), to: out + "/revenue_schedule.csv")
+        try CSVReports.writeRevenueSchedule(report.deferred, to: out + "/revenue_schedule.csv")
         let salesPath = out + "/" + Self.salesFileName
         if let sales = report.sales {
             try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: salesPath)

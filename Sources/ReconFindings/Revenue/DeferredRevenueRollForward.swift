@@ -59,6 +59,8 @@ public struct DeferredRevenueRollForward {
     private var waterfallRows: [BilledKey: WaterfallRow] = [:]
     /// The sales added, in the order added.
     public private(set) var schedule: [ScheduleRow] = []
+    /// Whether ``schedule`` is in ``scheduleRows()``'s order.
+    private var scheduleIsSorted = true
 
     /// - Parameters:
     ///   - timeZone: decides the calendar month of every instant (`--timezone`).
@@ -108,7 +110,9 @@ public struct DeferredRevenueRollForward {
         line.refunded = Money.sum(line.refunded, totals.refunded)
         line.remaining = Money.sum(line.remaining, totals.deferred)
         waterfallRows[BilledKey(currency: currency, month: billedMonth)] = line
-        schedule.append(ScheduleRow(sale: sale, totals: totals))
+        let row = ScheduleRow(sale: sale, totals: totals)
+        if let last = schedule.last, Self.scheduleOrder(row, last) { scheduleIsSorted = false }
+        schedule.append(row)
     }
 
     /// The roll-forward, by month, product and currency: every month from a product's first sale to the as-of's
@@ -143,10 +147,15 @@ public struct DeferredRevenueRollForward {
     }
 
     /// The schedule, by transaction id (then the amount's currency, for a stable order).
+    ///
+    /// Sales arrive in the ledger's transaction id order, so this is the schedule as added, shared, not a copy (a
+    /// row per counted sale); only sales added out of order are sorted.
     public func scheduleRows() -> [ScheduleRow] {
-        schedule.sorted {
-            ($0.sale.transactionID, $0.sale.amount.currency) < ($1.sale.transactionID, $1.sale.amount.currency)
-        }
+        scheduleIsSorted ? schedule : schedule.sorted(by: Self.scheduleOrder)
+    }
+
+    private static func scheduleOrder(_ a: ScheduleRow, _ b: ScheduleRow) -> Bool {
+        (a.sale.transactionID, a.sale.amount.currency) < (b.sale.transactionID, b.sale.amount.currency)
     }
 
     private struct ProductCurrency: Hashable, Comparable {

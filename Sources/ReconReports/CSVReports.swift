@@ -32,9 +32,7 @@ public enum CSVReports {
         CSVTable(
             header: revenueHeader,
             rows: report.revenue.map { row in
-                func money(_ milli: Int64) -> CSVCell {
-                    .number(Money(milliunits: milli, currency: row.currency).formatted)
-                }
+                func money(_ milli: Int64) -> CSVCell { .money(milli, row.currency) }
                 return [
                     .text(row.date), .text(row.productID), .text(row.currency), .number(String(row.units)),
                     money(row.gross), money(row.refunds), money(row.net), money(row.estimatedProceeds),
@@ -63,9 +61,7 @@ public enum CSVReports {
         CSVTable(
             header: revenueChangesHeader,
             rows: report.revenueChanges.map { change in
-                func money(_ milli: Int64) -> CSVCell {
-                    .number(Money(milliunits: milli, currency: change.currency).formatted)
-                }
+                func money(_ milli: Int64) -> CSVCell { .money(milli, change.currency) }
                 return [
                     .text(change.date), .text(change.productID), .text(change.currency), money(change.previousNet),
                     money(change.currentNet), money(change.difference),

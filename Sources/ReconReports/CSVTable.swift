@@ -8,6 +8,11 @@ public enum CSVCell: Sendable, Hashable {
     case text(String)
     /// A value already formatted as a number (`-4.99`, `12`): never prefixed.
     case number(String)
+
+    /// An amount of `milli` thousandths of `currency`, with the currency's own decimals.
+    static func money(_ milli: Int64, _ currency: String) -> CSVCell {
+        .number(Money(milliunits: milli, currency: currency).formatted)
+    }
 }
 
 /// An RFC 4180 table: a header row and data rows, CRLF line breaks.

@@ -19,9 +19,7 @@ extension CSVReports {
         CSVTable(
             header: deferredRevenueHeader,
             rows: report.rows.map { row in
-                func money(_ milli: Int64) -> CSVCell {
-                    .number(Money(milliunits: milli, currency: row.currency).formatted)
-                }
+                func money(_ milli: Int64) -> CSVCell { .money(milli, row.currency) }
                 return [
                     .text(CalendarMonths.text(row.month)), .text(row.productID), .text(row.currency),
                     money(row.opening),
@@ -45,9 +43,7 @@ extension CSVReports {
     /// One sale's line of `revenue_schedule.csv`.
     static func scheduleRow(_ item: DeferredRevenueRollForward.ScheduleRow) -> [CSVCell] {
         let sale = item.sale
-        func money(_ milli: Int64) -> CSVCell {
-            .number(Money(milliunits: milli, currency: sale.amount.currency).formatted)
-        }
+        func money(_ milli: Int64) -> CSVCell { .money(milli, sale.amount.currency) }
         let end = sale.end.flatMap { $0 > sale.start ? Timestamp.iso($0) : nil } ?? ""
         return [
             .text(sale.transactionID), .text(sale.originalTransactionID), .text(sale.userID),

@@ -16,9 +16,7 @@ extension CSVReports {
             header: salesReconciliationHeader,
             rows: sales.lines.map { line in
                 let key = line.key
-                func money(_ milli: Int64) -> CSVCell {
-                    .number(Money(milliunits: milli, currency: key.currency).formatted)
-                }
+                func money(_ milli: Int64) -> CSVCell { .money(milli, key.currency) }
                 return [
                     .text(Timestamp.dayString(key.day)), .text(key.productID), .text(key.storefront),
                     .text(key.currency),

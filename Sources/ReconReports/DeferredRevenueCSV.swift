@@ -29,14 +29,20 @@ extension CSVReports {
             })
     }
 
-    /// Writes the schedule to `path`: one row per counted transaction, by transaction id, row by row (never the
-    /// whole file in memory).
+    /// Writes the schedule to `path`: one row per counted transaction of `sales` (which gives them in transaction id
+    /// order) purchased before the report's as-of, each as of it, row by row (never the whole file in memory).
     ///
     /// `recognized` is net of reversals, so `amount = recognized + refunded + deferred` on every row; `service_end`
     /// is empty for a sale recognized at its purchase.
-    public static func writeRevenueSchedule(_ report: DeferredRevenueReport, to path: String) throws(ReportError) {
+    public static func writeRevenueSchedule(
+        _ report: DeferredRevenueReport, to path: String,
+        sales: (_ each: (RecognitionSale) throws -> Void) throws -> Void
+    ) throws {
         let file = try CSVFile(path: path, header: revenueScheduleHeader)
-        for item in report.schedule { try file.append(scheduleRow(item)) }
+        let asOf = report.asOf
+        // A sale purchased at or after the as-of is not in this report (a month-end close of a store that holds later
+        // purchases).
+        try sales { sale in if sale.start < asOf { try file.append(scheduleRow(.init(sale, asOf: asOf))) } }
         try file.commit()
     }
 

@@ -3,25 +3,31 @@ import ReconFindings
 import ReconModel
 
 /// What the deferred revenue files and sheet show (CONTRACT §5 `deferred_revenue.csv`, `revenue_schedule.csv`,
-/// §5.1): the roll-forward by month, product and currency, the waterfall, and each counted sale's schedule.
+/// §5.1): the roll-forward by month, product and currency, and the waterfall. Each counted sale's schedule is
+/// read from the store as `revenue_schedule.csv` is written (a row per sale, never all in memory).
 public struct DeferredRevenueReport: Sendable {
     public var basis: RecognitionBasis = .proceeds
     /// The as-of's month, the last one reported (``CalendarMonths``); nil when nothing was recognized.
     public var lastMonth: Int?
     public var rows: [DeferredRevenueRollForward.Row] = []
     public var waterfall: [DeferredRevenueRollForward.WaterfallRow] = []
-    public var schedule: [DeferredRevenueRollForward.ScheduleRow] = []
+    /// The instant the schedule's totals are as of.
+    public var asOf: Int64 = 0
+    /// Where the schedule's sales are: every sale the report judged (true), the kept ones with those judged again
+    /// (false); nil: no sale (the schedule is its header).
+    public var scheduleJudgedEverything: Bool?
     /// The months the previous report closed that this one restates.
     public var restatements: [DeferredRevenueRestatement] = []
 
     public init() {}
 
-    public init(_ roll: DeferredRevenueRollForward, basis: RecognitionBasis) {
+    public init(_ roll: DeferredRevenueRollForward, basis: RecognitionBasis, judgedEverything: Bool) {
         self.basis = basis
         lastMonth = roll.lastMonth
         rows = roll.rows()
         waterfall = roll.waterfall()
-        schedule = roll.scheduleRows()
+        asOf = roll.asOf
+        scheduleJudgedEverything = judgedEverything
     }
 
     /// The roll-forward summed over products: by month, then currency.

@@ -50,7 +50,7 @@ public struct ReportStage {
         store: any ReportStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord,
         sales: SalesReconciliationReport? = nil, monthClose: MonthCloseReport? = nil,
         subscriptions: SubscriptionsReport? = nil, deferred: DeferredRevenueRollForward? = nil,
-        deferredRestatements: [DeferredRevenueRestatement] = []
+        deferredJudgedEverything: Bool = true, deferredRestatements: [DeferredRevenueRestatement] = []
     ) throws -> ReconciliationReport {
         var run = run
         let counts = try store.ledger.counts()
@@ -78,7 +78,10 @@ public struct ReportStage {
         report.salesReportInStore = try !store.appleReports.salesReportDays().isEmpty
         report.monthClose = monthClose
         report.subscriptions = subscriptions
-        if let deferred { report.deferred = DeferredRevenueReport(deferred, basis: recognitionBasis) }
+        if let deferred {
+            report.deferred = DeferredRevenueReport(
+                deferred, basis: recognitionBasis, judgedEverything: deferredJudgedEverything)
+        }
         report.deferred.restatements = deferredRestatements
         if !deferredRestatements.isEmpty { run.deferredRevenueRestated = deferredRestatements.map(\.text) }
         report.financialReportInStore = try store.appleReports.hasFinancialReports()
@@ -106,7 +109,11 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.rejected(report).encoded(), to: out + "/rejected.csv")
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
         try ReportFile.write(CSVReports.deferredRevenue(report.deferred).encoded(), to: out + "/deferred_revenue.csv")
-        try CSVReports.writeRevenueSchedule(report.deferred, to: out + "/revenue_schedule.csv")
+        let judgedEverything = report.deferred.scheduleJudgedEverything
+        try CSVReports.writeRevenueSchedule(report.deferred, to: out + "/revenue_schedule.csv") { each in
+            guard let judgedEverything else { return }
+            try store.revenue.forEachReportedSale(judgedEverything: judgedEverything, each)
+        }
         let salesPath = out + "/" + Self.salesFileName
         if let sales = report.sales {
             try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: salesPath)

@@ -1,4 +1,5 @@
-/// What revenue recognition keeps between reports (CONTRACT §5.1): the roll-forward the latest report showed.
+/// What revenue recognition keeps between reports (CONTRACT §5.1): the roll-forward the latest report showed, each
+/// counted sale (a result table, ``resultTables``), and every sale's whole life summed by month.
 extension Schema {
     /// `deferred_revenue_shown`: the latest report's roll-forward lines (milliunits); `deferred_revenue_shown_report`:
     /// the month of that report's as-of.
@@ -18,5 +19,48 @@ extension Schema {
             id INTEGER PRIMARY KEY CHECK (id = 1),
             last_month INTEGER NOT NULL
         );
+        """
+
+    /// A counted sale (``RecognitionSale``), kept per transaction with its other results: the schedule a night
+    /// writes without reading the ledger again. `refunds` lists Apple's refunds (``SQLiteRevenue/refundsText(_:)``);
+    /// `last_change` is the last instant anything about the sale changes, so the sales still active in a month are
+    /// found by the index.
+    package static let recognitionSalesColumns = """
+        transaction_id TEXT PRIMARY KEY NOT NULL,
+        original_transaction_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        product_id TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        amount_milli INTEGER NOT NULL,
+        start_at INTEGER NOT NULL,
+        end_at INTEGER,
+        period_source TEXT NOT NULL,
+        refunds TEXT NOT NULL,
+        last_change INTEGER NOT NULL
+        """
+
+    /// The kept sales by their last change.
+    package static let recognitionSalesByLastChange =
+        "CREATE INDEX IF NOT EXISTS recognition_sales_by_last_change ON recognition_sales(last_change);"
+
+    /// The kept sales, and `recognition_months`: every kept sale's whole life summed by month, billed month, product
+    /// and currency (``RecognitionMonth``), which a report reads for the months before its as-of's.
+    package static let recognitionKept = """
+        CREATE TABLE IF NOT EXISTS recognition_sales (
+        \(recognitionSalesColumns)
+        ) WITHOUT ROWID;
+        \(recognitionSalesByLastChange)
+        CREATE TABLE recognition_months (
+            month INTEGER NOT NULL,
+            billed_month INTEGER NOT NULL,
+            product_id TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            sales INTEGER NOT NULL,
+            billings_milli INTEGER NOT NULL,
+            recognized_milli INTEGER NOT NULL,
+            released_milli INTEGER NOT NULL,
+            reversed_milli INTEGER NOT NULL,
+            PRIMARY KEY (month, billed_month, product_id, currency)
+        ) WITHOUT ROWID;
         """
 }

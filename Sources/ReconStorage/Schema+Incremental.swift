@@ -103,6 +103,7 @@ extension Schema {
         CREATE INDEX ledger_events_by_day ON ledger_events(day);
         CREATE INDEX original_results_by_next_change ON original_results(next_change_at)
             WHERE next_change_at IS NOT NULL;
+        \(recognitionSalesByLastChange)
         """
 
     /// A kept finding of a group (a transaction id or an original transaction id), in the order found, with the
@@ -167,6 +168,7 @@ extension Schema {
             """
         ),
         ("ledger_events", ledgerEventsColumns),
+        ("recognition_sales", recognitionSalesColumns),
         (
             "revenue_lines",
             """

@@ -51,6 +51,8 @@ package enum Schema {
         Migration(name: "issue35-catalog-duration", sql: "ALTER TABLE products ADD COLUMN duration TEXT;"),
         // The deferred revenue roll-forward the latest report showed, so a restated month is listed.
         Migration(name: "issue35-deferred-revenue-shown", sql: deferredRevenueShown),
+        // Each counted sale and every sale's life by month, kept for the next report (a night redoes only its own).
+        Migration(name: "issue35-recognition-kept", sql: recognitionKept),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

@@ -55,7 +55,7 @@ extension DetectionEngine {
             everything: plan.everything,
             state: DetectionState(
                 fingerprint: plan.fingerprint, asOf: asOf, counters: detection.revenueCounters),
-            samePurchase: plan.samePurchase)
+            samePurchase: plan.samePurchase, recognitionMonths: detection.recognitionMonths)
         // The roll-forward becomes the baseline of the next report's restated months, unless this report looked
         // back at a month before the baseline's.
         let rows = detection.deferred.rows()

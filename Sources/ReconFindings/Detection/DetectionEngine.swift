@@ -89,7 +89,7 @@ public struct DetectionEngine {
                 let counters = made?.counters ?? TransactionCounters()
                 try results.add(
                     judged.transactionID, findings: judged.findings, parts: made?.parts ?? [], counters: counters,
-                    nextChange: judged.nextChange, events: made?.events ?? [])
+                    nextChange: judged.nextChange, events: made?.events ?? [], sale: made?.recognition)
                 try changes.add(transactionID: judged.transactionID, contributions: made?.contributions ?? [])
                 judgedCounters.add(counters)
                 judgedTransactions += 1
@@ -128,8 +128,7 @@ public struct DetectionEngine {
             revenue.changes = try changes.finish()
         }
         timer.lap(plan.kept == nil ? "revenue lines" : "kept findings")
-        // Judged in part, the schedule still covers every counted sale.
-        let deferred = plan.kept == nil ? totals.deferred : try recognizeEverySale(stage, pricer: pricer, asOf: asOf)
+        let (deferred, recognitionMonths) = try recognition(totals, kept: plan.kept != nil)
         let restated = try revenueRecords.deferredRevenueShown().map {
             DeferredRevenueRestatement.between(previous: $0, current: (deferred.rows(), deferred.lastMonth))
         }
@@ -191,7 +190,8 @@ public struct DetectionEngine {
         timer.lap("findings history", ["findings": "\(findings.count)"])
         return DetectionResult(
             findings: RecordedFindings(totals: findings, runID: recorded ? runID : nil),
-            revenue: revenue, deferred: deferred, deferredRestatements: restated ?? [], sales: report,
+            revenue: revenue, deferred: deferred, recognitionMonths: recognitionMonths,
+            deferredRestatements: restated ?? [], sales: report,
             monthClose: built.report, subscriptions: subscriptions, plan: plan,
             revenueCounters: revenueCounters, judgedTransactions: judgedTransactions)
     }

@@ -10,9 +10,11 @@ import ReconStorage
 public struct DetectionResult {
     public var findings: RecordedFindings
     public var revenue: RevenueBuilder
-    /// Revenue recognized as the service is delivered: the roll-forward, the waterfall and the schedule (CONTRACT
-    /// §5.1).
+    /// Revenue recognized as the service is delivered: the roll-forward and the waterfall (CONTRACT §5.1); the
+    /// schedule is read from the store (``RevenueRepository/forEachReportedSale(judgedEverything:_:)``).
     public var deferred: DeferredRevenueRollForward
+    /// Every counted sale's whole life summed by month, kept for the next report.
+    package var recognitionMonths: [RecognitionMonth: RecognitionMonthSums]
     /// The months the previous report closed whose roll-forward this report shows differently.
     public var deferredRestatements: [DeferredRevenueRestatement]
     /// Apple's Summary Sales Reports beside the ledger; nil when no report covers a day that ended by `asOf`.

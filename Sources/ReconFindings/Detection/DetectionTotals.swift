@@ -24,8 +24,10 @@ package final class DetectionTotals: @unchecked Sendable {
     /// The reports' time zone and the pricer of each transaction's events (``LedgerEvents``), when the store holds
     /// Apple's reports; nil otherwise (there is nothing to compare them with).
     package let events: (timeZone: TimeZone, pricer: ProceedsPricer)?
-    /// Revenue recognized as the service is delivered (CONTRACT §5.1), and how each sale is priced for it.
+    /// Revenue recognized as the service is delivered (CONTRACT §5.1), and how each sale is priced for it: what the
+    /// judged sales did in the as-of's month, and their whole lives by month (the months before come from these).
     package var deferred: DeferredRevenueRollForward
+    package var lifetimes: [RecognitionMonth: RecognitionMonthSums] = [:]
     package let recognition: (basis: RecognitionBasis, pricer: ProceedsPricer)
 
     package init(
@@ -53,7 +55,10 @@ package final class DetectionTotals: @unchecked Sendable {
         }
         let sale = RecognitionSale.of(
             facts, basis: recognition.basis, pricer: recognition.pricer, timeZone: deferred.months.timeZone)
-        if let sale { deferred.add(sale) }
+        if let sale {
+            deferred.addOpenMonth(sale)
+            for (key, cell) in deferred.lifetime(of: sale) { lifetimes[key, default: RecognitionMonthSums()].add(cell) }
+        }
         return RevenueMade(
             transactionID: facts.group.transactionID, contributions: revenue.lastContributions,
             parts: revenue.lastParts, counters: revenue.lastCounters, events: made, recognition: sale)

@@ -67,13 +67,15 @@ package struct TransactionPlan {
     }
 
     /// A digest of what every transaction's results depend on besides its own rows: the version of these results,
-    /// the thresholds, bundle ids, ledger start, time zones, revenue days, the catalog, and whether the store holds
-    /// Apple's reports (then each transaction's events in them are kept too).
+    /// the thresholds, bundle ids, ledger start, time zones, revenue days, the recognition basis, the catalog, and
+    /// whether the store holds Apple's reports (then each transaction's events in them are kept too).
     package static func fingerprint(settings: DetectionSettings, context: DetectionContext, appleReports: Bool)
         -> String
     {
         var text = "iap-recon detection results v1\n"
         if appleReports { text += "ledger events v1\n" }
+        // Each counted sale is kept as recognition prices it (CONTRACT §5.1).
+        text += "recognition sales v1 \(settings.recognitionBasis.rawValue)\n"
         text += "\(context.deliveryGraceMillis) \(context.finishGraceMillis) \(context.pendingLimitMillis)\n"
         text += context.bundleIDs.sorted().joined(separator: " ") + "\n"
         text += "\(context.ledgerStart.map(String.init) ?? "-")\n"

@@ -3,11 +3,18 @@ import ReconModel
 
 /// The deferred revenue roll-forward (CONTRACT §5 `deferred_revenue.csv`, §5.1): per calendar month, product and
 /// currency, what was billed, recognized, released and reversed, from the first month with a sale to the as-of's
-/// month; the waterfall of billed months by recognized months; and each sale's schedule to the as-of
-/// (`revenue_schedule.csv`).
+/// month; and the waterfall of billed months by recognized months.
 ///
 /// Each sale adds the differences of its cumulative totals (``RecognitionSchedule/totals(_:by:)``) between month
-/// boundaries, so a sale's months add up to its amount exactly and every month's roll-forward foots.
+/// boundaries, so a sale's months add up to its amount exactly and every month's roll-forward foots. Both come from
+/// one set of sums by month, billed month, product and currency (``RecognitionMonth``).
+///
+/// A report builds it in one of two ways, with the same result:
+/// - it adds every sale (``add(_:)``);
+/// - or it adds the as-of's month of the sales still active in it (``addOpenMonth(_:)``), and the months before
+///   from the sums of the sales' whole lives (``lifetime(of:months:)``, ``addClosedMonths(_:)``): a closed month's
+///   share of a sale does not depend on the as-of, so the store keeps those sums and a night changes only its own
+///   sales' shares.
 public struct DeferredRevenueRollForward {
     /// One line of `deferred_revenue.csv`.
     public typealias Row = DeferredRevenueRow
@@ -32,35 +39,18 @@ public struct DeferredRevenueRollForward {
     public struct ScheduleRow: Sendable, Hashable {
         public var sale: RecognitionSale
         public var totals: RecognitionSchedule.Totals
-    }
 
-    private struct Key: Hashable {
-        var month: Int
-        var productID: String
-        var currency: String
-    }
-
-    private struct Sums {
-        var billings: Int64 = 0
-        var recognized: Int64 = 0
-        var released: Int64 = 0
-        var reversed: Int64 = 0
-    }
-
-    private struct BilledKey: Hashable, Comparable {
-        var currency: String
-        var month: Int
-        static func < (a: BilledKey, b: BilledKey) -> Bool { (a.currency, a.month) < (b.currency, b.month) }
+        /// `sale` as of `asOf`.
+        public init(_ sale: RecognitionSale, asOf: Int64) {
+            self.sale = sale
+            totals = RecognitionSchedule.totals(sale, by: asOf)
+        }
     }
 
     public let asOf: Int64
     public private(set) var months: CalendarMonths
-    private var sums: [Key: Sums] = [:]
-    private var waterfallRows: [BilledKey: WaterfallRow] = [:]
-    /// The sales added, in the order added.
-    public private(set) var schedule: [ScheduleRow] = []
-    /// Whether ``schedule`` is in ``scheduleRows()``'s order.
-    private var scheduleIsSorted = true
+    /// The sums of the months up to the as-of's.
+    public private(set) var sums: [RecognitionMonth: RecognitionMonthSums] = [:]
 
     /// - Parameters:
     ///   - timeZone: decides the calendar month of every instant (`--timezone`).
@@ -76,59 +66,98 @@ public struct DeferredRevenueRollForward {
     /// Adds one counted sale; one purchased at or after the as-of is not in this report.
     public mutating func add(_ sale: RecognitionSale) {
         guard sale.start < asOf else { return }
+        for (key, cell) in Self.walk(sale, months: &months, until: asOf) {
+            sums[key, default: RecognitionMonthSums()].add(cell)
+        }
+    }
+
+    /// Adds what `sale` did in the as-of's month, to a roll-forward started from the closed months
+    /// (``addClosedMonths(_:)``); a sale whose last change came before that month did nothing in it.
+    public mutating func addOpenMonth(_ sale: RecognitionSale) {
+        let open = lastMonth
+        let openStart = months.start(of: open)
+        guard sale.start < asOf, sale.lastChange >= openStart else { return }
         let billedMonth = months.month(of: sale.start)
-        let currency = sale.amount.currency
+        let delta = RecognitionSchedule.totals(sale, by: asOf).minus(RecognitionSchedule.totals(sale, by: openStart))
+        var cell = RecognitionMonthSums(
+            billings: delta.billed, recognized: delta.recognized, released: delta.released, reversed: delta.reversed)
+        if billedMonth == open { cell.sales = 1 }
+        guard !cell.isEmpty else { return }
+        let key = RecognitionMonth(
+            month: open, billedMonth: billedMonth, productID: sale.productID, currency: sale.amount.currency)
+        sums[key, default: RecognitionMonthSums()].add(cell)
+    }
+
+    /// Adds the months before the as-of's of `closedMonths`, the sums of sales' whole lives
+    /// (``lifetime(of:months:)``).
+    public mutating func addClosedMonths(_ closedMonths: [RecognitionMonth: RecognitionMonthSums]) {
+        let open = lastMonth
+        for (key, cell) in closedMonths where key.month < open { sums[key, default: RecognitionMonthSums()].add(cell) }
+    }
+
+    /// The first instant of the as-of's month: a sale whose last change came before it did nothing in that month.
+    public mutating func openMonthStart() -> Int64 { months.start(of: lastMonth) }
+
+    /// ``lifetime(of:months:)`` with this roll-forward's calendar.
+    public mutating func lifetime(of sale: RecognitionSale) -> [(RecognitionMonth, RecognitionMonthSums)] {
+        Self.lifetime(of: sale, months: &months)
+    }
+
+    /// The whole life of `sale`, month by month, from its billed month to its last change: what the store keeps of
+    /// it, whatever the as-of.
+    public static func lifetime(of sale: RecognitionSale, months: inout CalendarMonths)
+        -> [(RecognitionMonth, RecognitionMonthSums)]
+    {
+        walk(sale, months: &months, until: nil)
+    }
+
+    /// Each month's differences of the sale's totals, from its billed month until `cutoff` (exclusive) or, with none,
+    /// past its last change.
+    private static func walk(_ sale: RecognitionSale, months: inout CalendarMonths, until cutoff: Int64?)
+        -> [(RecognitionMonth, RecognitionMonthSums)]
+    {
+        var cells: [(RecognitionMonth, RecognitionMonthSums)] = []
+        let billedMonth = months.month(of: sale.start)
         let last = sale.lastChange
         var previous = RecognitionSchedule.Totals()
         var month = billedMonth
-        var line =
-            waterfallRows[BilledKey(currency: currency, month: billedMonth)]
-            ?? WaterfallRow(
-                currency: currency, billedMonth: billedMonth, billed: 0, recognized: [:], refunded: 0, remaining: 0)
-        while months.start(of: month) < asOf {
+        while cutoff.map({ months.start(of: month) < $0 }) ?? true {
             let next = months.start(of: month + 1)
-            let boundary = min(next, asOf)
+            let boundary = cutoff.map { min(next, $0) } ?? next
             let totals = RecognitionSchedule.totals(sale, by: boundary)
             let delta = totals.minus(previous)
             previous = totals
-            if !delta.isZero {
-                let key = Key(month: month, productID: sale.productID, currency: currency)
-                var sum = sums[key] ?? Sums()
-                sum.billings = Money.sum(sum.billings, delta.billed)
-                sum.recognized = Money.sum(sum.recognized, delta.recognized)
-                sum.released = Money.sum(sum.released, delta.released)
-                sum.reversed = Money.sum(sum.reversed, delta.reversed)
-                sums[key] = sum
-                let net = Money.difference(delta.recognized, delta.reversed)
-                if net != 0 { line.recognized[month] = Money.sum(line.recognized[month] ?? 0, net) }
+            var cell = RecognitionMonthSums(
+                billings: delta.billed, recognized: delta.recognized, released: delta.released,
+                reversed: delta.reversed)
+            if month == billedMonth { cell.sales = 1 }
+            if !cell.isEmpty {
+                let key = RecognitionMonth(
+                    month: month, billedMonth: billedMonth, productID: sale.productID, currency: sale.amount.currency)
+                cells.append((key, cell))
             }
             if boundary > last { break }
             month += 1
         }
-        let totals = RecognitionSchedule.totals(sale, by: asOf)
-        line.billed = Money.sum(line.billed, totals.billed)
-        line.refunded = Money.sum(line.refunded, totals.refunded)
-        line.remaining = Money.sum(line.remaining, totals.deferred)
-        waterfallRows[BilledKey(currency: currency, month: billedMonth)] = line
-        let row = ScheduleRow(sale: sale, totals: totals)
-        if let last = schedule.last, Self.scheduleOrder(row, last) { scheduleIsSorted = false }
-        schedule.append(row)
+        return cells
     }
 
     /// The roll-forward, by month, product and currency: every month from a product's first sale to the as-of's
     /// month with a non-zero value.
     public func rows() -> [Row] {
-        var firstMonth: [ProductCurrency: Int] = [:]
-        for key in sums.keys {
-            let line = ProductCurrency(productID: key.productID, currency: key.currency)
-            firstMonth[line] = min(firstMonth[line] ?? key.month, key.month)
+        var byLine: [LineMonth: RecognitionMonthSums] = [:]
+        for (key, cell) in sums {
+            byLine[LineMonth(line: ProductCurrency(productID: key.productID, currency: key.currency), month: key.month),
+                default: RecognitionMonthSums()].add(cell)
         }
+        var firstMonth: [ProductCurrency: Int] = [:]
+        for key in byLine.keys { firstMonth[key.line] = min(firstMonth[key.line] ?? key.month, key.month) }
         var rows: [Row] = []
         for line in firstMonth.keys.sorted() {
             guard let first = firstMonth[line] else { continue }
             var opening: Int64 = 0
             for month in first...max(first, lastMonth) {
-                let sum = sums[Key(month: month, productID: line.productID, currency: line.currency)] ?? Sums()
+                let sum = byLine[LineMonth(line: line, month: month)] ?? RecognitionMonthSums()
                 let row = Row(
                     month: month, productID: line.productID, currency: line.currency, opening: opening,
                     billings: sum.billings, recognized: sum.recognized, refundsReleased: sum.released,
@@ -143,19 +172,29 @@ public struct DeferredRevenueRollForward {
 
     /// The waterfall, by currency and billed month.
     public func waterfall() -> [WaterfallRow] {
-        waterfallRows.keys.sorted().compactMap { waterfallRows[$0] }
+        var lines: [BilledKey: WaterfallRow] = [:]
+        for (key, cell) in sums {
+            let billed = BilledKey(currency: key.currency, month: key.billedMonth)
+            var line =
+                lines[billed]
+                ?? WaterfallRow(
+                    currency: key.currency, billedMonth: key.billedMonth, billed: 0, recognized: [:], refunded: 0,
+                    remaining: 0)
+            line.billed = Money.sum(line.billed, cell.billings)
+            let net = Money.difference(cell.recognized, cell.reversed)
+            if net != 0 { line.recognized[key.month] = Money.sum(line.recognized[key.month] ?? 0, net) }
+            line.refunded = Money.sum(line.refunded, Money.sum(cell.released, cell.reversed))
+            line.remaining = Money.sum(
+                line.remaining, Money.difference(Money.difference(cell.billings, cell.recognized), cell.released))
+            lines[billed] = line
+        }
+        return lines.keys.sorted().compactMap { lines[$0] }
     }
 
-    /// The schedule, by transaction id (then the amount's currency, for a stable order).
-    ///
-    /// Sales arrive in the ledger's transaction id order, so this is the schedule as added, shared, not a copy (a
-    /// row per counted sale); only sales added out of order are sorted.
-    public func scheduleRows() -> [ScheduleRow] {
-        scheduleIsSorted ? schedule : schedule.sorted(by: Self.scheduleOrder)
-    }
-
-    private static func scheduleOrder(_ a: ScheduleRow, _ b: ScheduleRow) -> Bool {
-        (a.sale.transactionID, a.sale.amount.currency) < (b.sale.transactionID, b.sale.amount.currency)
+    private struct BilledKey: Hashable, Comparable {
+        var currency: String
+        var month: Int
+        static func < (a: BilledKey, b: BilledKey) -> Bool { (a.currency, a.month) < (b.currency, b.month) }
     }
 
     private struct ProductCurrency: Hashable, Comparable {
@@ -164,5 +203,10 @@ public struct DeferredRevenueRollForward {
         static func < (a: ProductCurrency, b: ProductCurrency) -> Bool {
             (a.productID, a.currency) < (b.productID, b.currency)
         }
+    }
+
+    private struct LineMonth: Hashable {
+        var line: ProductCurrency
+        var month: Int
     }
 }

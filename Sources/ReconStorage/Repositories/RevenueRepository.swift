@@ -52,7 +52,10 @@ package protocol RevenueRepository {
     /// Makes this report's results the kept ones, with the state they were worked out in.
     ///
     /// The transactions judged are no longer "changed since the last report". Call once the report is written.
-    func keepTransactionResults(everything: Bool, state: DetectionState, samePurchase: [String: String]) throws
+    /// `recognitionMonths` replaces the kept sums of every sale's life by month.
+    func keepTransactionResults(
+        everything: Bool, state: DetectionState, samePurchase: [String: String],
+        recognitionMonths: [RecognitionMonth: RecognitionMonthSums]) throws
 
     /// Adds the kept findings of every transaction not judged again, and this report's of those judged again, to
     /// this run's findings (``startRunFindings()``), in transaction id order as a whole detection finds them.
@@ -83,6 +86,20 @@ package protocol RevenueRepository {
     /// The revenue lines as the last report showed them, but for the changed ones (``markDirtyLines()``), which come
     /// as this report added them up.
     func revenueLinesKeptAndNew() throws(StoreError) -> [RevenueRow]
+
+    /// This report's counted sales (CONTRACT §5.1) in transaction id order: every sale it judged
+    /// (`judgedEverything`), or the kept ones of the transactions not judged again with those judged again.
+    func forEachReportedSale(judgedEverything: Bool, _ body: (RecognitionSale) throws -> Void) throws
+
+    /// The kept sales of the transactions an incremental report does not judge again whose last change is at or
+    /// after `since`.
+    func forEachActiveSale(since: Int64, _ body: (RecognitionSale) throws -> Void) throws
+
+    /// The kept sales of the transactions an incremental report judges again: what they counted before.
+    func forEachReplacedSale(_ body: (RecognitionSale) throws -> Void) throws
+
+    /// Every kept sale's whole life summed by month, as the last written report kept it.
+    func recognitionMonths() throws(StoreError) -> [RecognitionMonth: RecognitionMonthSums]
 
     /// The deferred revenue lines the latest report showed and the month of its as-of; nil before the first report.
     func deferredRevenueShown() throws(StoreError) -> (rows: [DeferredRevenueRow], lastMonth: Int)?

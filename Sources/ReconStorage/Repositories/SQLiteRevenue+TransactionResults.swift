@@ -58,7 +58,8 @@ extension SQLiteRevenue {
                 INSERT INTO \(table("ledger_events")) (transaction_id, seq, day, record_id, user_id, product_id,
                     storefront, currency, units, amount_milli, proceeds_milli, proceeds_currency, rate_ppm)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """))
+                """),
+            insertSale: try db.prepare(Self.insertSale(into: table("recognition_sales"))))
     }
 
     /// Replaces the kept findings of the groups judged again (`rerun` selects their ids) whose findings changed, with
@@ -89,8 +90,11 @@ extension SQLiteRevenue {
     /// Makes this report's results the kept ones, with the state they were worked out in.
     ///
     /// The transactions judged are no longer "changed since the last report". Call once the report is written.
-    package func keepTransactionResults(everything: Bool, state: DetectionState, samePurchase: [String: String]) throws
-    {
+    /// `recognitionMonths` replaces the kept sums of every sale's life by month.
+    package func keepTransactionResults(
+        everything: Bool, state: DetectionState, samePurchase: [String: String],
+        recognitionMonths: [RecognitionMonth: RecognitionMonthSums]
+    ) throws {
         try write {
             if everything {
                 let swaps = Schema.resultTables.map { table in
@@ -119,6 +123,8 @@ extension SQLiteRevenue {
                     INSERT INTO revenue_lines SELECT * FROM temp.new_revenue_lines;
                     DELETE FROM ledger_events WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
                     INSERT INTO ledger_events SELECT * FROM temp.new_ledger_events;
+                    DELETE FROM recognition_sales WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
+                    INSERT INTO recognition_sales SELECT * FROM temp.new_recognition_sales;
                     DELETE FROM dirty_report_days;
                     DELETE FROM dirty_transactions WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
                     DELETE FROM original_results
@@ -133,6 +139,7 @@ extension SQLiteRevenue {
             try db.prepare(
                 "INSERT OR REPLACE INTO detection_state (id, fingerprint, as_of, counters) VALUES (1, ?, ?, ?)"
             ).run([.text(state.fingerprint), .integer(state.asOf), .text(StoredCounters(state.counters).json)])
+            try replaceRecognitionMonths(recognitionMonths)
             try db.execute("DELETE FROM same_purchase_shown", context: "keeping the results")
             let insert = try db.prepare("INSERT INTO same_purchase_shown (transaction_id, purchase) VALUES (?, ?)")
             for (id, purchase) in samePurchase { try insert.run([.text(id), .text(purchase)]) }

@@ -15,12 +15,13 @@ package final class SQLiteTransactionResultsWriter {
     private let insertOriginalFinding: SQLiteStatement
     private let insertLine: SQLiteStatement
     private let insertEvent: SQLiteStatement
+    private let insertSale: SQLiteStatement
     private var inTransaction = false
 
     package init(
         db: SQLiteDatabase, everything: Bool, insertResult: SQLiteStatement, insertFinding: SQLiteStatement,
         insertPart: SQLiteStatement, insertOriginalResult: SQLiteStatement, insertOriginalFinding: SQLiteStatement,
-        insertLine: SQLiteStatement, insertEvent: SQLiteStatement
+        insertLine: SQLiteStatement, insertEvent: SQLiteStatement, insertSale: SQLiteStatement
     ) {
         self.db = db
         self.everything = everything
@@ -31,6 +32,7 @@ package final class SQLiteTransactionResultsWriter {
         self.insertOriginalFinding = insertOriginalFinding
         self.insertLine = insertLine
         self.insertEvent = insertEvent
+        self.insertSale = insertSale
     }
 
     deinit {
@@ -45,10 +47,11 @@ package final class SQLiteTransactionResultsWriter {
 
     /// One transaction's results; a transaction with no counts and no moment of change keeps no result row.
     ///
-    /// `events` are kept when the store holds Apple's reports (``LedgerEvent``).
+    /// `events` are kept when the store holds Apple's reports (``LedgerEvent``); `sale` when revenue recognition
+    /// counts the transaction.
     package func add(
         _ transactionID: String, findings: [Finding], parts: [RevenuePart], counters: TransactionCounters,
-        nextChange: Int64?, events: [LedgerEvent] = []
+        nextChange: Int64?, events: [LedgerEvent] = [], sale: RecognitionSale? = nil
     ) throws(StoreError) {
         try begin()
         if nextChange != nil || counters != TransactionCounters() {
@@ -95,6 +98,7 @@ package final class SQLiteTransactionResultsWriter {
             try insertEvent.bindInt64(event.rate, at: 13)
             try insertEvent.runBound()
         }
+        if let sale { try SQLiteRevenue.bind(sale, to: insertSale) }
     }
 
     /// One original-transaction group's findings; a group with no moment of change keeps no result row.

@@ -63,7 +63,8 @@ import Testing
 
         var amount: [String: Int64] = [:]
         var refunded: [String: Int64] = [:]
-        for item in roll.schedule {
+        for sale in sales {
+            let item = DeferredRevenueRollForward.ScheduleRow(sale, asOf: asOf)
             let totals = item.totals
             // Over the sale's life: recognized − reversed = amount − refunded, and nothing stays deferred.
             #expect(totals.recognized - totals.reversed == item.sale.amount.milliunits - totals.refunded)
@@ -85,7 +86,8 @@ import Testing
         var deferred: [String: Int64] = [:]
         for row in roll.rows() where row.month == roll.lastMonth { deferred[row.currency, default: 0] += row.closing }
         var scheduled: [String: Int64] = [:]
-        for item in roll.schedule {
+        for sale in sales where sale.start < asOf {
+            let item = DeferredRevenueRollForward.ScheduleRow(sale, asOf: asOf)
             let totals = item.totals
             scheduled[item.sale.amount.currency, default: 0] += totals.deferred
             // To date: amount = net recognized + refunded + deferred.
@@ -93,5 +95,53 @@ import Testing
         }
         #expect(deferred == scheduled.filter { $0.value != 0 })
         #expect(scheduled.values.contains { $0 > 0 })
+    }
+
+    /// What the store keeps (each sale's whole life by month) with the as-of's month of the sales active in it gives
+    /// the roll-forward and waterfall that adding every sale gives: at month edges in the report's time zone, mid-month,
+    /// and after a night that judged some sales again (their old lives taken away, their new ones added).
+    @Test(arguments: [
+        "2025-03-01T08:00:00Z", "2025-11-02T07:59:59.999Z", "2026-01-31T23:59:59.999Z", "2026-07-15T10:30:00Z",
+        "2027-02-01T08:00:00.001Z",
+    ])
+    func keptLivesAndTheOpenMonthGiveWhatAddingEverySaleGives(asOfText: String) throws {
+        let sales = Self.ledger(count: 20_000, seed: 11)
+        let asOf = try #require(Timestamp.parse(asOfText))
+        let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
+        var whole = DeferredRevenueRollForward(timeZone: zone, asOf: asOf)
+        for sale in sales { whole.add(sale) }
+
+        // The night before judged every sale as it was then; tonight a tenth were judged again, some refunded now.
+        var before = sales
+        for index in stride(from: 0, to: before.count, by: 10) {
+            before[index].refunds = []
+            before[index].amount = Money(milliunits: before[index].amount.milliunits * 2, currency: "USD")
+        }
+        var kept = DeferredRevenueRollForward(timeZone: zone, asOf: asOf)
+        var lives: [RecognitionMonth: RecognitionMonthSums] = [:]
+        for sale in before {
+            for (key, cell) in kept.lifetime(of: sale) { lives[key, default: RecognitionMonthSums()].add(cell) }
+        }
+        var incremental = DeferredRevenueRollForward(timeZone: zone, asOf: asOf)
+        let openStart = incremental.openMonthStart()
+        for (index, sale) in sales.enumerated() {
+            if index % 10 == 0 {
+                for (key, cell) in incremental.lifetime(of: before[index]) {
+                    lives[key, default: RecognitionMonthSums()].add(cell, sign: -1)
+                }
+                for (key, cell) in incremental.lifetime(of: sale) {
+                    lives[key, default: RecognitionMonthSums()].add(cell)
+                }
+                incremental.addOpenMonth(sale)
+            } else if sale.lastChange >= openStart {
+                incremental.addOpenMonth(sale)
+            }
+        }
+        incremental.addClosedMonths(lives)
+        #expect(incremental.rows() == whole.rows())
+        #expect(incremental.waterfall() == whole.waterfall())
+        // Not vacuous: sales were active in the as-of's month, and the night changed the kept lives.
+        #expect(sales.contains { $0.start < asOf && $0.lastChange >= openStart })
+        #expect(whole.rows().count > 12)
     }
 }

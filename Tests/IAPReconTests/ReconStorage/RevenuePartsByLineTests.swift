@@ -34,11 +34,15 @@ import Testing
             """
 
     /// What undoes the later migrations of revenue recognition (`issue35-catalog-duration`,
-    /// `issue35-deferred-revenue-shown`): a store of the version before them.
+    /// `issue35-deferred-revenue-shown`, `issue35-recognition-kept`): a store of the version before them, whose kept
+    /// results were worked out without the sales (their fingerprint is not this version's).
     static let withoutDeferredRevenue = """
         DROP TABLE deferred_revenue_shown; DROP TABLE deferred_revenue_shown_report;
+        DROP TABLE recognition_sales; DROP TABLE recognition_months;
         ALTER TABLE products DROP COLUMN duration;
-        DELETE FROM schema_migrations WHERE name IN ('issue35-catalog-duration', 'issue35-deferred-revenue-shown');
+        DELETE FROM schema_migrations
+            WHERE name IN ('issue35-catalog-duration', 'issue35-deferred-revenue-shown', 'issue35-recognition-kept');
+        UPDATE detection_state SET fingerprint = 'kept by the version before revenue recognition';
 
         """
 
@@ -87,12 +91,23 @@ import Testing
         #expect(upgraded.lineIndex == 0)
         #expect(
             upgraded.sql.contains("PRIMARY KEY (day, product_id, currency, transaction_id, seq)"), "\(upgraded.sql)")
-        let counts = IncrementalStateTests().detect(run)
-        #expect(counts["incremental"] == 1)
-        #expect(counts["transactions_judged"] == 3)
+        // Kept before revenue recognition kept its sales: judged whole once (CONTRACT §5.1 needs every sale).
+        #expect(IncrementalStateTests().detect(run)["incremental"] == 0)
         let shown = try revenue(fixture)
         #expect(shown == (try await freshRevenue(night, asOf: Self.asOf + Self.day, label: "parts-by-line-fresh")))
         #expect(shown.contains("2026-11-05,coins_100,USD,"), "\(shown)")
+        // The night after builds on the upgraded store: another purchase of the busy line refunded.
+        let second = night.map {
+            $0.hasPrefix("p44,") ? $0.replacingOccurrences(of: ",verified,", with: ",invalid,") : $0
+        }
+        try await fixture.importLedger(second)
+        let counts = IncrementalStateTests().detect(try await fixture.report(asOf: Self.asOf + 2 * Self.day))
+        #expect(counts["incremental"] == 1)
+        // The refunded purchase, and one whose moment came with the day (of 33).
+        #expect(counts["transactions_judged"] == 2)
+        #expect(
+            try revenue(fixture)
+                == (try await freshRevenue(second, asOf: Self.asOf + 2 * Self.day, label: "parts-by-line-fresh-2")))
     }
 
     /// A changed line whose sums overflow the money type in SQL is added up part by part: capped at the type's largest

@@ -1,5 +1,3 @@
-import ReconModel
-
 /// One counted transaction as revenue recognition sees it (CONTRACT §5.1): what was paid, the service period it
 /// buys, and what Apple later said about refunds.
 public struct RecognitionSale: Sendable, Hashable {

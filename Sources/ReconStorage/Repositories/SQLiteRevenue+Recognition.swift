@@ -1,0 +1,166 @@
+import AppleData
+import ReconModel
+
+/// The counted sales revenue recognition keeps per transaction (`recognition_sales`), and every kept sale's whole
+/// life summed by month (`recognition_months`), CONTRACT §5.1: a night writes the schedule and the roll-forward
+/// from them, judging only its own transactions again.
+///
+/// Like the other results, a report's sales are staged (``startTransactionResults(everything:)``) and become the
+/// kept ones once the report is written (``keepTransactionResults(everything:state:samePurchase:recognitionMonths:)``).
+extension SQLiteRevenue {
+    private static let saleColumns = """
+        transaction_id, original_transaction_id, user_id, product_id, currency, amount_milli, start_at, end_at,
+        period_source, refunds
+        """
+
+    /// This report's sales in transaction id order: every sale it judged (`judgedEverything`), or the kept ones of
+    /// the transactions not judged again with those judged again.
+    package func forEachReportedSale(judgedEverything: Bool, _ body: (RecognitionSale) throws -> Void) throws {
+        let sql =
+            judgedEverything
+            ? "SELECT \(Self.saleColumns) FROM main.recognition_sales_staged ORDER BY transaction_id"
+            : """
+            SELECT \(Self.saleColumns) FROM main.recognition_sales
+                WHERE transaction_id NOT IN (SELECT transaction_id FROM temp.rerun)
+            UNION ALL SELECT \(Self.saleColumns) FROM temp.new_recognition_sales
+            ORDER BY transaction_id
+            """
+        try forEachSale(try db.prepare(sql), body)
+    }
+
+    /// The kept sales of the transactions an incremental report does not judge again whose last change is at or
+    /// after `since`.
+    package func forEachActiveSale(since: Int64, _ body: (RecognitionSale) throws -> Void) throws {
+        let kept = try db.prepare(
+            """
+            SELECT \(Self.saleColumns) FROM main.recognition_sales
+            WHERE last_change >= ?1 AND transaction_id NOT IN (SELECT transaction_id FROM temp.rerun)
+            """)
+        try kept.bind([.integer(since)])
+        try forEachSale(kept, body)
+    }
+
+    /// The kept sales of the transactions an incremental report judges again (`temp.rerun`): what they counted
+    /// before.
+    package func forEachReplacedSale(_ body: (RecognitionSale) throws -> Void) throws {
+        try forEachSale(
+            try db.prepare(
+                """
+                SELECT \(Self.saleColumns) FROM main.recognition_sales
+                WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun)
+                """), body)
+    }
+
+    /// Every kept sale's whole life summed by month (``RecognitionMonth``), as the last written report kept it.
+    package func recognitionMonths() throws(StoreError) -> [RecognitionMonth: RecognitionMonthSums] {
+        let stmt = try db.prepare(
+            """
+            SELECT month, billed_month, product_id, currency, sales, billings_milli, recognized_milli, released_milli,
+                reversed_milli
+            FROM recognition_months
+            """)
+        var months: [RecognitionMonth: RecognitionMonthSums] = [:]
+        while try stmt.step() {
+            let key = RecognitionMonth(
+                month: Int(stmt.int64(0)), billedMonth: Int(stmt.int64(1)), productID: stmt.text(2),
+                currency: stmt.text(3))
+            months[key] = RecognitionMonthSums(
+                sales: stmt.int64(4), billings: stmt.int64(5), recognized: stmt.int64(6), released: stmt.int64(7),
+                reversed: stmt.int64(8))
+        }
+        return months
+    }
+
+    /// Replaces the kept sums by month with `months`; inside the caller's write transaction.
+    func replaceRecognitionMonths(_ months: [RecognitionMonth: RecognitionMonthSums]) throws(StoreError) {
+        try db.execute("DELETE FROM recognition_months", context: "keeping the results")
+        let insert = try db.prepare(
+            """
+            INSERT INTO recognition_months (month, billed_month, product_id, currency, sales, billings_milli,
+                recognized_milli, released_milli, reversed_milli)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for key in months.keys.sorted() {
+            guard let sums = months[key], !sums.isEmpty else { continue }
+            try insert.run([
+                .integer(Int64(key.month)), .integer(Int64(key.billedMonth)), .text(key.productID),
+                .text(key.currency), .integer(sums.sales), .integer(sums.billings), .integer(sums.recognized),
+                .integer(sums.released), .integer(sums.reversed),
+            ])
+        }
+    }
+
+    /// The insert of a sale into `table`.
+    static func insertSale(into table: String) -> String {
+        "INSERT INTO \(table) (\(saleColumns), last_change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    }
+
+    /// Binds `sale` to an ``insertSale(into:)`` statement and runs it.
+    static func bind(_ sale: RecognitionSale, to statement: SQLiteStatement) throws(StoreError) {
+        try statement.bindText(sale.transactionID, at: 1)
+        try statement.bindText(sale.originalTransactionID, at: 2)
+        try statement.bindText(sale.userID, at: 3)
+        try statement.bindText(sale.productID, at: 4)
+        try statement.bindText(sale.amount.currency, at: 5)
+        try statement.bindInt64(sale.amount.milliunits, at: 6)
+        try statement.bindInt64(sale.start, at: 7)
+        if let end = sale.end { try statement.bindInt64(end, at: 8) } else { try statement.bindNull(at: 8) }
+        try statement.bindText(sale.periodSource.rawValue, at: 9)
+        try statement.bindText(refundsText(sale.refunds), at: 10)
+        try statement.bindInt64(sale.lastChange, at: 11)
+        try statement.runBound()
+    }
+
+    /// Apple's refunds of a sale as kept: `at:kind:reversedAt` (`-` when it stands), `;` between them; kind is
+    /// `full`, `upgrade` or `p` and the prorated share in thousandths of a percent.
+    static func refundsText(_ refunds: [RecognitionSale.Refund]) -> String {
+        refunds.map { refund in
+            let kind =
+                switch refund.kind {
+                case .full: "full"
+                case .upgrade: "upgrade"
+                case .prorated(let share): "p\(share)"
+                }
+            return "\(refund.at):\(kind):\(refund.reversedAt.map(String.init) ?? "-")"
+        }.joined(separator: ";")
+    }
+
+    /// The refunds ``refundsText(_:)`` wrote.
+    static func refunds(from text: String) throws(StoreError) -> [RecognitionSale.Refund] {
+        guard !text.isEmpty else { return [] }
+        var refunds: [RecognitionSale.Refund] = []
+        for item in text.split(separator: ";") {
+            let fields = item.split(separator: ":", omittingEmptySubsequences: false)
+            guard fields.count == 3, let at = Int64(fields[0]) else {
+                throw StoreError.unknownValue(table: "recognition_sales", column: "refunds", value: String(item))
+            }
+            let kind: RecognitionSale.Refund.Kind
+            switch fields[1] {
+            case "full": kind = .full
+            case "upgrade": kind = .upgrade
+            case let share where share.hasPrefix("p"):
+                guard let value = Int(share.dropFirst()) else {
+                    throw StoreError.unknownValue(table: "recognition_sales", column: "refunds", value: String(item))
+                }
+                kind = .prorated(thousandthsOfPercent: value)
+            default: throw StoreError.unknownValue(table: "recognition_sales", column: "refunds", value: String(item))
+            }
+            refunds.append(RecognitionSale.Refund(at: at, kind: kind, reversedAt: Int64(fields[2])))
+        }
+        return refunds
+    }
+
+    private func forEachSale(_ stmt: SQLiteStatement, _ body: (RecognitionSale) throws -> Void) throws {
+        while try stmt.step() {
+            guard let source = RecognitionSale.PeriodSource(rawValue: stmt.text(8)) else {
+                throw StoreError.unknownValue(table: "recognition_sales", column: "period_source", value: stmt.text(8))
+            }
+            try body(
+                RecognitionSale(
+                    transactionID: stmt.text(0), originalTransactionID: stmt.text(1), userID: stmt.text(2),
+                    productID: stmt.text(3), amount: Money(milliunits: stmt.int64(5), currency: stmt.text(4)),
+                    start: stmt.int64(6), end: stmt.optionalInt64(7), periodSource: source,
+                    refunds: try Self.refunds(from: stmt.text(9))))
+        }
+    }
+}

@@ -59,7 +59,10 @@ import Testing
     }
 
     @Test func nightsReportedIncrementallyMatchReportsThatJudgeEverything() async throws {
-        let dataset = try DemoDataset.generate(seed: 24, purchases: 240)
+        // The nights cross a month's end (2026-11-27 to 2026-12-03): revenue recognition closes November on the kept
+        // sales while December opens.
+        let dataset = try DemoDataset.generate(
+            seed: 24, purchases: 240, asOf: Timestamp.parse("2026-12-03T12:00:00Z") ?? 0)
         let (simulator, started) = try await DemoRun.startSimulator(
             for: dataset, databasePath: dir.file("unused.sqlite"), outputDirectory: dir.file("out"),
             inputDirectory: dir.path)
@@ -133,6 +136,10 @@ import Testing
                 outputs.append(files)
             }
             #expect(outputs[0].keys.sorted() == outputs[1].keys.sorted(), "night \(night)")
+            let deferred = outputs[1]["deferred_revenue.csv"] ?? ""
+            #expect(deferred.contains("\r\n2026-11,"), "night \(night): no November in the roll-forward")
+            #expect((outputs[1]["revenue_schedule.csv"] ?? "").split(separator: "\r\n").count > 50)
+            if night == 6 { #expect(deferred.contains("\r\n2026-12,")) }
             for (name, text) in outputs[1] {
                 let mine = outputs[0][name] ?? ""
                 #expect(mine == text, "night \(night): \(name) differs\n\(Self.difference(mine, text))")

@@ -2,9 +2,10 @@ import Foundation
 import ReconFindings
 import ReconModel
 
-/// What the deferred revenue files and sheet show (CONTRACT §5 `deferred_revenue.csv`, `revenue_schedule.csv`,
-/// §5.1): the roll-forward by month, product and currency, and the waterfall. Each counted sale's schedule is
-/// read from the store as `revenue_schedule.csv` is written (a row per sale, never all in memory).
+/// What the deferred revenue files and sheet show (CONTRACT §5 `deferred_revenue.csv`, `revenue_schedule.csv`, §5.1).
+///
+/// The roll-forward by month, product and currency, and the waterfall. Each counted sale's schedule is read from the
+/// store as `revenue_schedule.csv` is written (a row per sale, never all in memory).
 public struct DeferredRevenueReport: Sendable {
     public var basis: RecognitionBasis = .proceeds
     /// The as-of's month, the last one reported (``CalendarMonths``); nil when nothing was recognized.

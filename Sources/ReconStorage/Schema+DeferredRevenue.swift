@@ -21,8 +21,9 @@ extension Schema {
         );
         """
 
-    /// A counted sale (``RecognitionSale``), kept per transaction with its other results: the schedule a night
-    /// writes without reading the ledger again. `refunds` lists Apple's refunds (``SQLiteRevenue/refundsText(_:)``);
+    /// A counted sale (``RecognitionSale``), kept per transaction with its other results.
+    ///
+    /// The schedule a night writes without reading the ledger again. `refunds` lists Apple's refunds (``SQLiteRevenue/refundsText(_:)``);
     /// `last_change` is the last instant anything about the sale changes, so the sales still active in a month are
     /// found by the index.
     package static let recognitionSalesColumns = """

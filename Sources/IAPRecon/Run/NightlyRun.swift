@@ -84,7 +84,8 @@ public struct NightlyRun {
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
                 run: recorder.record, sales: detected.sales, monthClose: detected.monthClose,
                 subscriptions: detected.subscriptions, deferred: detected.deferred,
-                deferredJudgedEverything: detected.judgedEverything, deferredRestatements: detected.deferredRestatements)
+                deferredJudgedEverything: detected.judgedEverything, deferredRestatements: detected.deferredRestatements
+            )
             timer.lap("assemble")
             try reportStage.write(&report, store: deps.store)
             timer.lap("files")

@@ -147,8 +147,8 @@ public struct DeferredRevenueRollForward {
     public func rows() -> [Row] {
         var byLine: [LineMonth: RecognitionMonthSums] = [:]
         for (key, cell) in sums {
-            byLine[LineMonth(line: ProductCurrency(productID: key.productID, currency: key.currency), month: key.month),
-                default: RecognitionMonthSums()].add(cell)
+            let line = ProductCurrency(productID: key.productID, currency: key.currency)
+            byLine[LineMonth(line: line, month: key.month), default: RecognitionMonthSums()].add(cell)
         }
         var firstMonth: [ProductCurrency: Int] = [:]
         for key in byLine.keys { firstMonth[key.line] = min(firstMonth[key.line] ?? key.month, key.month) }

@@ -15,12 +15,15 @@ package final class SQLiteTransactionResultsWriter {
     private let insertOriginalFinding: SQLiteStatement
     private let insertLine: SQLiteStatement
     private let insertEvent: SQLiteStatement
+    /// The statements that move spooled parts into their table in key order, run once before the commit
+    /// (``SQLiteRevenue/startTransactionResults(everything:)``); nil when the parts are written in place.
+    private var sortSpooledParts: String?
     private var inTransaction = false
 
     package init(
         db: SQLiteDatabase, everything: Bool, insertResult: SQLiteStatement, insertFinding: SQLiteStatement,
         insertPart: SQLiteStatement, insertOriginalResult: SQLiteStatement, insertOriginalFinding: SQLiteStatement,
-        insertLine: SQLiteStatement, insertEvent: SQLiteStatement
+        insertLine: SQLiteStatement, insertEvent: SQLiteStatement, sortSpooledParts: String? = nil
     ) {
         self.db = db
         self.everything = everything
@@ -31,6 +34,7 @@ package final class SQLiteTransactionResultsWriter {
         self.insertOriginalFinding = insertOriginalFinding
         self.insertLine = insertLine
         self.insertEvent = insertEvent
+        self.sortSpooledParts = sortSpooledParts
     }
 
     deinit {
@@ -120,9 +124,13 @@ package final class SQLiteTransactionResultsWriter {
         }
     }
 
-    /// Commits what is written so far.
+    /// Commits what is written so far, the spooled parts first moved into their table in key order.
     package func commit() throws(StoreError) {
         guard inTransaction else { return }
+        if let sortSpooledParts {
+            try db.execute(sortSpooledParts, context: "keeping the results")
+            self.sortSpooledParts = nil
+        }
         try db.execute("COMMIT", context: "keeping the results")
         inTransaction = false
     }

@@ -16,7 +16,8 @@ package struct PhaseTimer {
 
     /// - Parameter usage: reads the process's usage (``ProcessUsage/current()``, or a fixed value in a test).
     package init(
-        _ stage: String, clock: any ReconClock, logger: Logger, usage: @escaping () -> ProcessUsage = ProcessUsage.current
+        _ stage: String, clock: any ReconClock, logger: Logger,
+        usage: @escaping () -> ProcessUsage = ProcessUsage.current
     ) {
         self.clock = clock
         self.logger = logger

@@ -1,8 +1,9 @@
 import Logging
 
 /// Logs, at debug level, what each phase of a stage cost (`--log-level debug`): its wall time, CPU time in user
-/// space and in the kernel, and the bytes it read and wrote through system calls and from or to the device
-/// (``ProcessUsage``): where a slow night's time and I/O went, without a profiler.
+/// space and in the kernel, the bytes it read and wrote through system calls and from or to the device, and the
+/// process's peak resident set by its end (``ProcessUsage``): where a slow night's time, I/O and memory went,
+/// without a profiler.
 ///
 /// Wall times come from the run's one clock, so a test clock makes them zero; the rest is the process's own.
 /// `scripts/bench_phases.py` turns the lines into a table.
@@ -46,6 +47,7 @@ package struct PhaseTimer {
         metadata["wchar"] = "\(spent.bytesWritten)"
         metadata["read_bytes"] = "\(spent.deviceRead)"
         metadata["write_bytes"] = "\(spent.deviceWritten)"
+        metadata["peak_rss_kb"] = "\(spent.peakResidentKilobytes)"
         logger.debug("phase done", metadata: metadata)
     }
 }

@@ -23,6 +23,8 @@ package struct ProcessUsage: Sendable, Hashable {
     package var deviceRead: Int64 = 0
     /// Bytes sent towards the device (`write_bytes`).
     package var deviceWritten: Int64 = 0
+    /// The largest resident set the process has had so far, in kilobytes (`ru_maxrss`): not a difference, a peak.
+    package var peakResidentKilobytes: Int64 = 0
 
     package init() {}
 
@@ -38,6 +40,7 @@ package struct ProcessUsage: Sendable, Hashable {
         if getrusage(Int32(who), &raw) == 0 {
             usage.userMicros = Int64(raw.ru_utime.tv_sec) * 1_000_000 + Int64(raw.ru_utime.tv_usec)
             usage.systemMicros = Int64(raw.ru_stime.tv_sec) * 1_000_000 + Int64(raw.ru_stime.tv_usec)
+            usage.peakResidentKilobytes = Int64(raw.ru_maxrss)
         }
         for line in procSelfIO().split(separator: "\n") {
             let field = line.split(separator: ":", maxSplits: 1)
@@ -53,7 +56,7 @@ package struct ProcessUsage: Sendable, Hashable {
         return usage
     }
 
-    /// What was used between `earlier` and this reading.
+    /// What was used between `earlier` and this reading, with the peak resident set by then.
     package func since(_ earlier: ProcessUsage) -> ProcessUsage {
         var spent = ProcessUsage()
         spent.userMicros = userMicros - earlier.userMicros
@@ -62,6 +65,7 @@ package struct ProcessUsage: Sendable, Hashable {
         spent.bytesWritten = bytesWritten - earlier.bytesWritten
         spent.deviceRead = deviceRead - earlier.deviceRead
         spent.deviceWritten = deviceWritten - earlier.deviceWritten
+        spent.peakResidentKilobytes = peakResidentKilobytes
         return spent
     }
 

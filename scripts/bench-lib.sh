@@ -3,21 +3,33 @@
 # folders compared.
 # Expects DATA (the directory of generated inputs and stores) to be set.
 
-# measure COMMAND...: runs it with its output discarded (stderr appended to $DATA/bench.log) and sets
-# M_WALL (seconds) and M_RSS (peak RSS, MB). A command that fails stops the benchmark with its log.
+# measure COMMAND...: runs it with its output discarded (stderr appended to $DATA/bench.log) and sets M_WALL
+# (seconds), M_RSS (peak RSS, MB), M_USER and M_SYS (CPU seconds in user space and in the kernel), M_IN and M_OUT
+# (MB the device read and wrote for it). An iap-recon command ($BIN) runs with `--log-level debug`, and the phases
+# it logged (wall, CPU, bytes read and written through system calls and by the device: PhaseTimer) are printed
+# under it, unless PHASES=0. A command that fails stops the benchmark with its log.
 measure_run() {
-    local log status=0
+    local log err status=0 args=("$@")
     log=$(mktemp)
-    /usr/bin/time -f "%e %M" -o "$log" "$@" >/dev/null 2>>"$DATA/bench.log" || status=$?
+    err=$(mktemp)
+    if [ -n "${BIN:-}" ] && [ "$1" = "$BIN" ] && [ "${PHASES:-1}" != 0 ]; then args+=(--log-level debug); fi
+    /usr/bin/time -f "%e %M %U %S %I %O" -o "$log" "${args[@]}" >/dev/null 2>"$err" || status=$?
+    cat "$err" >>"$DATA/bench.log"
     if [ "$status" != 0 ] && [ "$status" != 3 ]; then  # 3: findings at or above --fail-on, not a failure
         echo "failed (exit $status): $*" >&2
-        tail -5 "$DATA/bench.log" >&2
-        rm -f "$log"
+        tail -5 "$err" >&2
+        rm -f "$log" "$err"
         exit 1
     fi
-    read -r M_WALL kb < <(tail -1 "$log")
+    read -r M_WALL kb M_USER M_SYS blocks_in blocks_out < <(tail -1 "$log")
     rm -f "$log"
     M_RSS=$(( kb / 1024 ))
+    M_IN=$(( blocks_in / 2048 ))
+    M_OUT=$(( blocks_out / 2048 ))
+    if [ "${PHASES:-1}" != 0 ]; then
+        python3 scripts/bench_phases.py "$err" "$(basename "$1") $2: ${M_WALL} s, cpu ${M_USER} + ${M_SYS} s, ${M_RSS} MB"
+    fi
+    rm -f "$err"
 }
 
 # ratio A B: A / B with two decimals.

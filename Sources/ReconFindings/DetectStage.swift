@@ -4,7 +4,8 @@ import ReconModel
 import ReconStorage
 
 /// The detection stage: streams the store's transaction groups through the detectors (and any other consumer,
-/// such as revenue), then the original-id groups and the receipts.
+/// such as revenue), then the original-id groups and the receipts; ``DetectionEngine`` sequences it, as `report` and
+/// `run` call it.
 ///
 /// Memory: a few batches of groups; findings go to the caller as they are found.
 public struct DetectStage {
@@ -14,44 +15,6 @@ public struct DetectStage {
     public init(context: DetectionContext, detectors: DetectorSet = .all) {
         self.context = context
         self.detectors = detectors
-    }
-
-    /// Runs detection over the whole store as of `context.asOf` (a cut-off: what happened later
-    /// is left out, see ``TransactionGroup/asOf(_:)``), handing every transaction's facts (worked
-    /// out once per group, shared with the detectors) to `alongside`, and what it made of them to
-    /// `each`, both in the store's order.
-    ///
-    /// Two threads share the transaction groups: this one reads them from the store and calls
-    /// `each`; a second works out the facts, runs the detectors and calls `alongside`. Findings
-    /// and both consumers come out as from one thread. The facts stay on the detecting thread (and
-    /// are freed there).
-    ///
-    /// - Parameters:
-    ///   - alongside: called on the detecting thread, for work that needs no store (revenue,
-    ///     Apple's sales).
-    ///   - each: called on this thread with what `alongside` returned, for work that reads or
-    ///     writes the store.
-    ///   - found: called on this thread with every finding, in the order found (the same finding may come twice:
-    ///     the first counts).
-    package func run<Extra: Sendable>(
-        store: any DetectionStore, alongside: @escaping @Sendable (TransactionFacts) -> Extra,
-        each: (Extra) throws -> Void, found: (Finding) throws -> Void
-    ) throws {
-        try judgeTransactions(
-            store.ledger.forEachTransactionGroup, alongside: alongside,
-            each: { judged in
-                if let made = judged.made { try each(made) }
-                for finding in judged.findings { try found(finding) }
-            })
-        try judgeOthers(store: store, found: found)
-    }
-
-    /// The original-transaction groups and the receipts, after the transactions.
-    package func judgeOthers(store: any DetectionStore, found: (Finding) throws -> Void) throws {
-        try judgeOriginalGroups(store.ledger.forEachOriginalTransactionGroup) { _, findings, _ in
-            for finding in findings { try found(finding) }
-        }
-        try judgeReceipts(store.receipts, found: found)
     }
 
     /// The original-transaction groups `groups` reads, each with its findings and the moment judging it again could

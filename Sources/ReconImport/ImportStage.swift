@@ -12,6 +12,8 @@ public struct ImportStage {
     public var notifications: NotificationImporter
     /// Called now and then with (file, rows read so far).
     public var progress: ((String, Int) -> Void)?
+    /// Logs what each part of the file import cost (``PhaseTimer``), when given.
+    package var timer: PhaseTimer?
 
     package init(store: any ImportStore, notifications: NotificationImporter, progress: ((String, Int) -> Void)? = nil)
     {
@@ -47,7 +49,9 @@ public struct ImportStage {
         plain.notifications = []
         var files: [ImportFileSummary] = []
         if !plain.isEmpty {
-            files += try Importer(progress: progress).run(plain, into: store)
+            var importer = Importer(progress: progress)
+            importer.timer = timer
+            files += try importer.run(plain, into: store)
         }
         for path in request.notifications {
             files.append(try await notifications.importFile(path, into: store, run: run))

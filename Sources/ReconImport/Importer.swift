@@ -47,6 +47,8 @@ public struct Importer {
     /// Called every `progressInterval` rows with (file, rows read so far).
     package var progress: ((String, Int) -> Void)?
     package var progressInterval = 100_000
+    /// Logs what each part of an import cost (``PhaseTimer``), when given.
+    package var timer: PhaseTimer?
 
     public init(progress: ((String, Int) -> Void)? = nil) {
         self.progress = progress
@@ -66,10 +68,12 @@ public struct Importer {
         for path in request.salesReports + request.financialReports { _ = try GzipLineReader(path: path) }
         for path in request.payments { try ChunkedFile(path: path).close() }
         var summaries: [ImportFileSummary] = []
+        var timer = self.timer
         try store.ledgerImport.beginImport()
         defer { store.ledgerImport.endImport() }
         for path in request.products { summaries.append(try importFile(path, kind: .products, into: store)) }
         for path in request.receipts { summaries.append(try importFile(path, kind: .receipts, into: store)) }
+        timer?.lap("catalog and receipts")
         if try !request.transactions.isEmpty && store.ledgerImport.ledgerIsEmpty() {
             // A first load into an empty ledger is one transaction that appends the rows and then
             // builds the indexes by sorting: a crash leaves the empty ledger, and a rerun loads again.
@@ -79,7 +83,9 @@ public struct Importer {
                 for path in request.transactions {
                     summaries.append(try importFile(path, kind: .transactions, into: store, bulk: true))
                 }
+                timer?.lap("ledger rows", ["bulk": "true"])
                 try store.ledgerImport.finishBulkLoad()
+                timer?.lap("ledger indexes")
             } catch {
                 store.ledgerImport.abortBulkLoad()
                 throw error
@@ -88,6 +94,7 @@ public struct Importer {
             for path in request.transactions {
                 summaries.append(try importFile(path, kind: .transactions, into: store))
             }
+            timer?.lap("ledger rows")
         }
         for path in request.entitlements {
             summaries.append(try importFile(path, kind: .entitlements, into: store))
@@ -101,6 +108,7 @@ public struct Importer {
         for path in request.payments {
             summaries.append(try FinancialReportImporter().importPayments(path, into: store))
         }
+        timer?.lap("entitlements and Apple's reports")
         return summaries
     }
 

@@ -3,8 +3,10 @@ import Foundation
 import IAPRecon
 import Logging
 
-/// `make bench`'s Swift half: JWS verifications per second, verifyReceipt throughput against the simulator, and
-/// detection over a large store.
+/// `make bench`'s Swift half: JWS verifications per second and verifyReceipt throughput against the simulator.
+///
+/// Detection and the reports are measured through the product's own commands (`iap-recon import` and `report`,
+/// `scripts/bench*.sh`), never through a path of their own here.
 ///
 /// Prints one line per figure.
 @main
@@ -31,29 +33,8 @@ struct Bench {
         case "verify-stage":
             let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 5_000
             try await verifyStage(count: count)
-        case "detect":
-            // Detection over an existing store: `bench detect STORE`.
-            guard let path = arguments.dropFirst().first else { throw CocoaError(.fileNoSuchFile) }
-            let store = try ReconStore(path: path)
-            let start = Date()
-            var config = ReconConfig(databasePath: path)
-            config.bundleIDs = ["com.example.app"]
-            let context = try config.validated().detectionContext(
-                asOf: 1_795_176_000_000, catalog: try store.ledger.catalog())
-            let revenue = RevenueTally(
-                RevenueBuilder(timeZone: TimeZone(identifier: "UTC") ?? .current, context: context))
-            var groups = 0
-            var findings: Set<String> = []
-            try DetectStage(context: context).run(
-                store: store, alongside: revenue.add, each: { _ in groups += 1 },
-                found: { findings.insert($0.fingerprint) })
-            let seconds = Date().timeIntervalSince(start)
-            print(
-                String(
-                    format: "detection + revenue: %d transaction groups, %d findings, %d revenue rows in %.2f s",
-                    groups, findings.count, revenue.builder.rows().count, seconds))
         default:
-            print("usage: iap-recon-bench jws [count] | verify [count] | verify-stage [count] | detect STORE")
+            print("usage: iap-recon-bench jws [count] | verify [count] | verify-stage [count]")
         }
     }
 
@@ -102,18 +83,5 @@ struct Bench {
                     "iap-recon verify via simulator (50 ms latency, --concurrency 32): %d rows in %.2f s = %.0f/s of ideal %.0f/s (%.0f%%) — %@",
                 count, seconds, Double(count) / seconds, ideal, 100 * Double(count) / seconds / ideal,
                 outcome.lines.first ?? ""))
-    }
-}
-
-/// Revenue on the detecting thread (only it touches the builder until detection returns).
-private final class RevenueTally: @unchecked Sendable {
-    var builder: RevenueBuilder
-
-    init(_ builder: RevenueBuilder) {
-        self.builder = builder
-    }
-
-    @Sendable func add(_ facts: TransactionFacts) {
-        builder.add(facts)
     }
 }

@@ -69,9 +69,11 @@ public final class ReconDependencies {
     // MARK: Stages
 
     package func importStage(progress: RunProgress?) -> ImportStage {
-        ImportStage(
+        var stage = ImportStage(
             store: store, notifications: NotificationImporter(check: notificationCheck()),
             progress: progress.map { report in { _, rows in report("import", rows, 0) } })
+        stage.timer = PhaseTimer("import", clock: clock, logger: logger)
+        return stage
     }
 
     /// Checks App Store Server Notifications against the trust store and the app's bundle ids.

@@ -146,8 +146,9 @@ public struct DetectionEngine {
             try spool.flush()
             try revenueRecords.spoolKeptOriginalFindings(asOf: asOf)
         }
-        try results.commit()
         timer.lap("original transactions")
+        try results.commit()
+        timer.lap("results kept (parts sorted when judging everything)")
         try stage.judgeReceipts(receipts, found: spool.add)
         timer.lap("receipts")
 

@@ -16,12 +16,16 @@ package final class SQLiteTransactionResultsWriter {
     private let insertLine: SQLiteStatement
     private let insertEvent: SQLiteStatement
     private let insertSale: SQLiteStatement
+    /// The statements that move spooled parts into their table in key order, run once before the commit
+    /// (``SQLiteRevenue/startTransactionResults(everything:)``); nil when the parts are written in place.
+    private var sortSpooledParts: String?
     private var inTransaction = false
 
     package init(
         db: SQLiteDatabase, everything: Bool, insertResult: SQLiteStatement, insertFinding: SQLiteStatement,
         insertPart: SQLiteStatement, insertOriginalResult: SQLiteStatement, insertOriginalFinding: SQLiteStatement,
-        insertLine: SQLiteStatement, insertEvent: SQLiteStatement, insertSale: SQLiteStatement
+        insertLine: SQLiteStatement, insertEvent: SQLiteStatement, insertSale: SQLiteStatement,
+        sortSpooledParts: String? = nil
     ) {
         self.db = db
         self.everything = everything
@@ -33,6 +37,7 @@ package final class SQLiteTransactionResultsWriter {
         self.insertLine = insertLine
         self.insertEvent = insertEvent
         self.insertSale = insertSale
+        self.sortSpooledParts = sortSpooledParts
     }
 
     deinit {
@@ -124,9 +129,13 @@ package final class SQLiteTransactionResultsWriter {
         }
     }
 
-    /// Commits what is written so far.
+    /// Commits what is written so far, the spooled parts first moved into their table in key order.
     package func commit() throws(StoreError) {
         guard inTransaction else { return }
+        if let sortSpooledParts {
+            try db.execute(sortSpooledParts, context: "keeping the results")
+            self.sortSpooledParts = nil
+        }
         try db.execute("COMMIT", context: "keeping the results")
         inTransaction = false
     }

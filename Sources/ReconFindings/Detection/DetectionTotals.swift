@@ -24,8 +24,8 @@ package final class DetectionTotals: @unchecked Sendable {
     /// The reports' time zone and the pricer of each transaction's events (``LedgerEvents``), when the store holds
     /// Apple's reports; nil otherwise (there is nothing to compare them with).
     package let events: (timeZone: TimeZone, pricer: ProceedsPricer)?
-    /// Revenue recognized as the service is delivered (CONTRACT §5.1), and how each sale is priced for it: what the
-    /// judged sales did in the as-of's month, and their whole lives by month (the months before come from these).
+    /// Revenue recognized as the service is delivered (CONTRACT §5.1), and how each sale is priced for it: the
+    /// judged sales' whole lives by month, and the as-of's month of those still in flight at the as-of.
     package var deferred: DeferredRevenueRollForward
     package var lifetimes: [RecognitionMonth: RecognitionMonthSums] = [:]
     package let recognition: (basis: RecognitionBasis, pricer: ProceedsPricer)
@@ -56,7 +56,7 @@ package final class DetectionTotals: @unchecked Sendable {
         let sale = RecognitionSale.of(
             facts, basis: recognition.basis, pricer: recognition.pricer, timeZone: deferred.months.timeZone)
         if let sale {
-            deferred.addOpenMonth(sale)
+            deferred.addInFlight(sale)
             for (key, cell) in deferred.lifetime(of: sale) { lifetimes[key, default: RecognitionMonthSums()].add(cell) }
         }
         return RevenueMade(

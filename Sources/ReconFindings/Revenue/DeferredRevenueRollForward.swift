@@ -11,10 +11,10 @@ import ReconModel
 ///
 /// A report builds it in one of two ways, with the same result:
 /// - it adds every sale (``add(_:)``);
-/// - or it adds the as-of's month of the sales still active in it (``addOpenMonth(_:)``), and the months before
-///   from the sums of the sales' whole lives (``lifetime(of:months:)``, ``addClosedMonths(_:)``): a closed month's
-///   share of a sale does not depend on the as-of, so the store keeps those sums and a night changes only its own
-///   sales' shares.
+/// - or it adds the sums of the sales' whole lives (``lifetime(of:months:)``, ``addLifetimes(_:)``) and corrects the
+///   as-of's month for the sales still in flight at the as-of (``addInFlight(_:)``): a sale's share of a month
+///   depends on the as-of only while the sale is in flight, so the store keeps those sums, a night changes only its
+///   own sales' shares, and works out sale by sale only the subscriptions still being delivered.
 public struct DeferredRevenueRollForward {
     /// One line of `deferred_revenue.csv`.
     public typealias Row = DeferredRevenueRow
@@ -71,32 +71,47 @@ public struct DeferredRevenueRollForward {
         }
     }
 
-    /// Adds what `sale` did in the as-of's month, to a roll-forward started from the closed months
-    /// (``addClosedMonths(_:)``); a sale whose last change came before that month did nothing in it.
-    public mutating func addOpenMonth(_ sale: RecognitionSale) {
+    /// Corrects the as-of's month for a sale still in flight at the as-of (its last change at or after it).
+    ///
+    /// ``addLifetimes(_:)`` takes the month from the sale's whole life; this puts in what it did in that month by the
+    /// as-of instead of by the month's end (nothing, when it was purchased at or after the as-of). A sale whose last
+    /// change came before the as-of did in that month what its life says, and needs no correction.
+    public mutating func addInFlight(_ sale: RecognitionSale) {
+        guard sale.lastChange >= asOf else { return }
         let open = lastMonth
         let openStart = months.start(of: open)
-        guard sale.start < asOf, sale.lastChange >= openStart else { return }
         let billedMonth = months.month(of: sale.start)
-        let delta = RecognitionSchedule.totals(sale, by: asOf).minus(RecognitionSchedule.totals(sale, by: openStart))
-        var cell = RecognitionMonthSums(
-            billings: delta.billed, recognized: delta.recognized, released: delta.released, reversed: delta.reversed)
-        if billedMonth == open { cell.sales = 1 }
-        guard !cell.isEmpty else { return }
         let key = RecognitionMonth(
             month: open, billedMonth: billedMonth, productID: sale.productID, currency: sale.amount.currency)
+        var cell = RecognitionMonthSums()
+        if sale.start < asOf {
+            let delta = RecognitionSchedule.totals(sale, by: asOf).minus(
+                RecognitionSchedule.totals(sale, by: openStart))
+            cell = RecognitionMonthSums(
+                billings: delta.billed, recognized: delta.recognized, released: delta.released,
+                reversed: delta.reversed)
+            if billedMonth == open { cell.sales = 1 }
+        }
+        // Its whole life's share of the month: by the month's end (the sale is in flight, so its walk reaches it).
+        if billedMonth <= open {
+            let end = months.start(of: open + 1)
+            let whole = RecognitionSchedule.totals(sale, by: end).minus(RecognitionSchedule.totals(sale, by: openStart))
+            var life = RecognitionMonthSums(
+                billings: whole.billed, recognized: whole.recognized, released: whole.released,
+                reversed: whole.reversed)
+            if billedMonth == open { life.sales = 1 }
+            cell.add(life, sign: -1)
+        }
+        guard !cell.isEmpty else { return }
         sums[key, default: RecognitionMonthSums()].add(cell)
     }
 
-    /// Adds the months before the as-of's of `closedMonths`, the sums of sales' whole lives
-    /// (``lifetime(of:months:)``).
-    public mutating func addClosedMonths(_ closedMonths: [RecognitionMonth: RecognitionMonthSums]) {
+    /// Adds the months up to the as-of's of `lives`, the sums of sales' whole lives (``lifetime(of:months:)``); the
+    /// sales in flight at the as-of are corrected by ``addInFlight(_:)``.
+    public mutating func addLifetimes(_ lives: [RecognitionMonth: RecognitionMonthSums]) {
         let open = lastMonth
-        for (key, cell) in closedMonths where key.month < open { sums[key, default: RecognitionMonthSums()].add(cell) }
+        for (key, cell) in lives where key.month <= open { sums[key, default: RecognitionMonthSums()].add(cell) }
     }
-
-    /// The first instant of the as-of's month: a sale whose last change came before it did nothing in that month.
-    public mutating func openMonthStart() -> Int64 { months.start(of: lastMonth) }
 
     /// ``lifetime(of:months:)`` with this roll-forward's calendar.
     public mutating func lifetime(of sale: RecognitionSale) -> [(RecognitionMonth, RecognitionMonthSums)] {
@@ -173,7 +188,7 @@ public struct DeferredRevenueRollForward {
     /// The waterfall, by currency and billed month.
     public func waterfall() -> [WaterfallRow] {
         var lines: [BilledKey: WaterfallRow] = [:]
-        for (key, cell) in sums {
+        for (key, cell) in sums where !cell.isEmpty {
             let billed = BilledKey(currency: key.currency, month: key.billedMonth)
             var line =
                 lines[billed]

@@ -92,8 +92,8 @@ package protocol RevenueRepository {
     func forEachReportedSale(judgedEverything: Bool, _ body: (RecognitionSale) throws -> Void) throws
 
     /// The kept sales of the transactions an incremental report does not judge again whose last change is at or
-    /// after `since`.
-    func forEachActiveSale(since: Int64, _ body: (RecognitionSale) throws -> Void) throws
+    /// after `since` (the as-of: the sales still in flight).
+    func forEachInFlightSale(since: Int64, _ body: (RecognitionSale) throws -> Void) throws
 
     /// The kept sales of the transactions an incremental report judges again: what they counted before.
     func forEachReplacedSale(_ body: (RecognitionSale) throws -> Void) throws

@@ -29,8 +29,8 @@ extension SQLiteRevenue {
     }
 
     /// The kept sales of the transactions an incremental report does not judge again whose last change is at or
-    /// after `since`.
-    package func forEachActiveSale(since: Int64, _ body: (RecognitionSale) throws -> Void) throws {
+    /// after `since` (the as-of: the sales still in flight).
+    package func forEachInFlightSale(since: Int64, _ body: (RecognitionSale) throws -> Void) throws {
         let kept = try db.prepare(
             """
             SELECT \(Self.saleColumns) FROM main.recognition_sales

@@ -157,6 +157,9 @@ public enum Timestamp {
 
     /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC, for reports and logs.
     public static func iso(_ millis: Int64) -> String {
+        // Every row of the schedule and of the findings carries one or two: digits by hand (years 0...9999).
+        let digits = String(unsafeUninitializedCapacity: isoMaxLength) { writeISO(millis, into: $0) ?? 0 }
+        if !digits.isEmpty { return digits }
         let c = components(millis)
         let ms = Int(millis - floorDiv(millis, 1000) * 1000)
         func pad(_ v: Int, _ n: Int) -> String {
@@ -167,6 +170,42 @@ public enum Timestamp {
         text += "\(pad(c.minute, 2)):\(pad(c.second, 2))"
         if ms != 0 { text += "." + pad(ms, 3) }
         return text + "Z"
+    }
+
+    /// The longest instant ``iso(_:)`` writes digit by digit (`yyyy-MM-ddTHH:mm:ss.SSSZ`).
+    package static let isoMaxLength = 24
+
+    /// Writes ``iso(_:)``'s text into `buffer` (``isoMaxLength`` bytes at least) and returns its length; nil for a
+    /// year outside 0...9999.
+    package static func writeISO(_ millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        let c = components(millis)
+        guard (0...9999).contains(c.year) else { return nil }
+        let ms = Int(millis - floorDiv(millis, 1000) * 1000)
+        let length = ms == 0 ? 20 : 24
+        func put(_ value: Int, _ width: Int, at start: Int) {
+            var value = value
+            for index in stride(from: start + width - 1, through: start, by: -1) {
+                buffer[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                value /= 10
+            }
+        }
+        put(c.year, 4, at: 0)
+        buffer[4] = 0x2D
+        put(c.month, 2, at: 5)
+        buffer[7] = 0x2D
+        put(c.day, 2, at: 8)
+        buffer[10] = 0x54
+        put(c.hour, 2, at: 11)
+        buffer[13] = 0x3A
+        put(c.minute, 2, at: 14)
+        buffer[16] = 0x3A
+        put(c.second, 2, at: 17)
+        if ms != 0 {
+            buffer[19] = 0x2E
+            put(ms, 3, at: 20)
+        }
+        buffer[length - 1] = 0x5A
+        return length
     }
 
     /// Floor division (rounds towards minus infinity, so instants before 1970 fall on the right day).

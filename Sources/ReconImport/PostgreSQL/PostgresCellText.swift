@@ -90,47 +90,15 @@ package enum PostgresCellText {
         }
     }
 
-    /// The longest instant ``iso(_:)`` writes (`yyyy-MM-ddTHH:mm:ss.SSSZ`).
-    package static let isoMaxLength = 24
+    /// The most bytes ``Timestamp/writeISO(_:into:)`` writes.
+    package static let isoMaxLength = Timestamp.isoMaxLength
 
-    /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC, as ``Timestamp/iso(_:)`` writes it, digit by digit: a
-    /// million rows carry millions of instants.
-    package static func iso(_ millis: Int64) -> String {
-        let text = String(unsafeUninitializedCapacity: isoMaxLength) { writeISO(millis, into: $0) ?? 0 }
-        return text.isEmpty ? Timestamp.iso(millis) : text
-    }
+    /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC: ``Timestamp/iso(_:)``.
+    package static func iso(_ millis: Int64) -> String { Timestamp.iso(millis) }
 
-    /// Writes ``iso(_:)``'s text into `buffer` (``isoMaxLength`` bytes at least) and returns its
-    /// length; nil for a year outside 0...9999.
+    /// Writes ``iso(_:)``'s text into `buffer` and returns its length; nil for a year outside 0...9999.
     package static func writeISO(_ millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
-        let c = Timestamp.components(millis)
-        guard (0...9999).contains(c.year) else { return nil }
-        let ms = Int(millis - Timestamp.floorDiv(millis, 1000) * 1000)
-        let length = ms == 0 ? 20 : 24
-        func put(_ value: Int, _ width: Int, at start: Int) {
-            var value = value
-            for index in stride(from: start + width - 1, through: start, by: -1) {
-                buffer[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-                value /= 10
-            }
-        }
-        put(c.year, 4, at: 0)
-        buffer[4] = 0x2D
-        put(c.month, 2, at: 5)
-        buffer[7] = 0x2D
-        put(c.day, 2, at: 8)
-        buffer[10] = 0x54
-        put(c.hour, 2, at: 11)
-        buffer[13] = 0x3A
-        put(c.minute, 2, at: 14)
-        buffer[16] = 0x3A
-        put(c.second, 2, at: 17)
-        if ms != 0 {
-            buffer[19] = 0x2E
-            put(ms, 3, at: 20)
-        }
-        buffer[length - 1] = 0x5A
-        return length
+        Timestamp.writeISO(millis, into: buffer)
     }
 
     /// A `numeric` in binary format as its exact decimal text (`-12.340` keeps its scale); nil for

@@ -37,7 +37,8 @@ import Testing
     @Test(arguments: [
         (Int64(9_990), "USD", "9.99"), (1_200_000, "JPY", "1200"), (1_250, "KWD", "1.250"),
         (-4_990, "USD", "-4.99"), (0, "USD", "0.00"), (-1, "USD", "0.00"), (5, "USD", "0.01"),
-        (-5, "USD", "-0.01"), (1_500, "JPY", "2"),
+        (-5, "USD", "-0.01"), (1_500, "JPY", "2"), (123_456_789, "USD", "123456.79"), (50, "KWD", "0.050"),
+        (Int64.min, "USD", "-9223372036854775.81"), (Int64.max, "JPY", "9223372036854776"),
     ])
     func formatsWithCurrencyDecimals(milli: Int64, currency: String, text: String) {
         #expect(Money(milliunits: milli, currency: currency).formatted == text)
@@ -47,5 +48,16 @@ import Testing
         #expect(Money(milliunits: 9_990, currency: "USD").scaled(byPPM: 700_000).milliunits == 6_993)
         #expect(Money(milliunits: 5, currency: "USD").scaled(byPPM: 500_000).milliunits == 3)
         #expect(Money(milliunits: -5, currency: "USD").scaled(byPPM: 500_000).milliunits == -3)
+    }
+
+    /// Report times: UTC, milliseconds only when there are some, the years ISO 8601 writes with four digits.
+    @Test(arguments: [
+        (Int64(0), "1970-01-01T00:00:00Z"), (1_795_176_000_123, "2026-11-20T12:00:00.123Z"),
+        (-1, "1969-12-31T23:59:59.999Z"), (253_402_300_799_000, "9999-12-31T23:59:59Z"),
+        (-62_135_596_800_000, "0001-01-01T00:00:00Z"),
+    ])
+    func timestampsInReportsAreISO8601InUTC(millis: Int64, text: String) {
+        #expect(Timestamp.iso(millis) == text)
+        #expect(Timestamp.parse(text) == millis)
     }
 }

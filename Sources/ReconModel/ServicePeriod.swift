@@ -36,8 +36,7 @@ public enum ServicePeriod: String, Sendable, Hashable, CaseIterable {
     /// as Apple renews a subscription bought on the 31st).
     public func end(from start: Int64, in zone: TimeZone) -> Int64 {
         guard let months else { return start + 7 * 86_400_000 }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
+        let calendar = Self.calendar(in: zone)
         let date = Date(timeIntervalSince1970: TimeInterval(start) / 1000)
         guard let end = calendar.date(byAdding: .month, value: months, to: date) else {
             return start + Int64(months) * 30 * 86_400_000
@@ -45,4 +44,19 @@ public enum ServicePeriod: String, Sendable, Hashable, CaseIterable {
         let millis = (end.timeIntervalSince1970 * 1000).rounded()
         return Int64(millis)
     }
+
+    /// The Gregorian calendar in `zone`, made once per zone: every sale with a catalog duration asks for one, and
+    /// making a calendar costs far more than the date arithmetic.
+    private static func calendar(in zone: TimeZone) -> Calendar {
+        calendarsLock.lock()
+        defer { calendarsLock.unlock() }
+        if let known = calendars[zone.identifier] { return known }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        calendars[zone.identifier] = calendar
+        return calendar
+    }
+
+    private static let calendarsLock = NSLock()
+    nonisolated(unsafe) private static var calendars: [String: Calendar] = [:]
 }

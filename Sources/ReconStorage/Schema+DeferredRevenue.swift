@@ -40,9 +40,12 @@ extension Schema {
         last_change INTEGER NOT NULL
         """
 
-    /// The kept sales by their last change.
-    package static let recognitionSalesByLastChange =
-        "CREATE INDEX IF NOT EXISTS recognition_sales_by_last_change ON recognition_sales(last_change);"
+    /// The kept sales by their last change, with what the as-of's month needs of them: the sales in flight are the
+    /// index's last entries, read in one range without visiting the table.
+    package static let recognitionSalesByLastChange = """
+        CREATE INDEX IF NOT EXISTS recognition_sales_by_last_change ON recognition_sales(
+            last_change, product_id, currency, amount_milli, start_at, end_at, period_source, refunds);
+        """
 
     /// The kept sales, and `recognition_months`: every kept sale's whole life summed by month, billed month, product
     /// and currency (``RecognitionMonth``), which a report reads for the months before its as-of's.

@@ -58,10 +58,11 @@ public struct DeferredRevenueRollForward {
     public init(timeZone: TimeZone, asOf: Int64) {
         self.asOf = asOf
         months = CalendarMonths(timeZone: timeZone)
+        lastMonth = months.month(of: asOf)
     }
 
     /// The as-of's month: the last month reported.
-    public var lastMonth: Int { months.month(of: asOf) }
+    public let lastMonth: Int
 
     /// Adds one counted sale; one purchased at or after the as-of is not in this report.
     public mutating func add(_ sale: RecognitionSale) {

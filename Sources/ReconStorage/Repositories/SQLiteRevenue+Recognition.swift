@@ -31,9 +31,11 @@ extension SQLiteRevenue {
     /// The kept sales of the transactions an incremental report does not judge again whose last change is at or
     /// after `since` (the as-of: the sales still in flight).
     package func forEachInFlightSale(since: Int64, _ body: (RecognitionSale) throws -> Void) throws {
+        // What the index holds (``Schema/recognitionSalesByLastChange``): no ids, which the as-of's month needs not.
         let kept = try db.prepare(
             """
-            SELECT \(Self.saleColumns) FROM main.recognition_sales
+            SELECT transaction_id, '', '', product_id, currency, amount_milli, start_at, end_at, period_source, refunds
+            FROM main.recognition_sales INDEXED BY recognition_sales_by_last_change
             WHERE last_change >= ?1 AND transaction_id NOT IN (SELECT transaction_id FROM temp.rerun)
             """)
         try kept.bind([.integer(since)])

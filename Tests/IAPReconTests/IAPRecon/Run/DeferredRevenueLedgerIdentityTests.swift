@@ -146,12 +146,18 @@ import Testing
             .map { $0.components(separatedBy: ",") }
     }
 
-    func report(asOf: Int64, out: String) async throws {
+    /// The store in ``dir``, trusting the test authority's notifications, reporting into `out` in Los Angeles time.
+    func config(out: String) throws -> ReconConfig {
         var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file(out))
         config.bundleIDs = [SignedNotifications.bundle]
         config.trustedRoots = [try SignedNotifications.rootFile(in: dir.path)]
         config.timeZone = "America/Los_Angeles"
         config.recognitionBasis = .customerPrice
+        return config
+    }
+
+    func report(asOf: Int64, out: String) async throws {
+        var config = try config(out: out)
         config.asOf = asOf
         _ = try await config.dependencies(at: asOf).report()
     }
@@ -160,10 +166,7 @@ import Testing
         let purchases = Self.purchases(rows: 100_000, seed: 35)
         let notifications = try Self.refundNotifications(purchases)
         #expect(notifications.refunded > 200)
-        var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
-        config.bundleIDs = [SignedNotifications.bundle]
-        config.trustedRoots = [try SignedNotifications.rootFile(in: dir.path)]
-        let outcome = try await config.dependencies(at: Self.close).importFiles(
+        let outcome = try await config(out: "out").dependencies(at: Self.close).importFiles(
             ImportRequest(
                 transactions: [try dir.write("t.csv", Self.ledger(purchases))],
                 products: [try dir.write("p.csv", Self.products)],

@@ -57,15 +57,15 @@ package enum PostgresCellBytes {
         line[start...].reverse()
     }
 
-    /// The instant `millis` as ``PostgresCellText/iso(_:)`` writes it; false for a year outside
-    /// 0...9999 (the general way writes those).
+    /// The instant `millis` as ``Timestamp/iso(_:)`` writes it; false for a year outside 0...9999 (the
+    /// general way writes those).
     package static func appendISO(_ millis: Int64, to line: inout [UInt8]) -> Bool {
         let start = line.count
-        line.append(contentsOf: repeatElement(0, count: PostgresCellText.isoMaxLength))
+        line.append(contentsOf: repeatElement(0, count: Timestamp.isoMaxLength))
         let written = line.withUnsafeMutableBufferPointer { buffer in
-            PostgresCellText.writeISO(millis, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+            Timestamp.writeISO(millis, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
         }
-        line.removeLast(PostgresCellText.isoMaxLength - (written ?? 0))
+        line.removeLast(Timestamp.isoMaxLength - (written ?? 0))
         return written != nil
     }
 }

@@ -77,7 +77,7 @@ package enum PostgresCellText {
                 throw RowRejection("infinite timestamp in '\(column)': not an instant")
             }
             // Millisecond precision, as the store keeps instants; floor, as the text parser truncates.
-            return iso(Timestamp.floorDiv(micros, 1000) + epochOffsetMicros / 1000)
+            return Timestamp.iso(Timestamp.floorDiv(micros, 1000) + epochOffsetMicros / 1000)
         case .numeric:
             guard let text = numeric(&bytes) else {
                 throw RowRejection("bad number in '\(column)': NaN or infinity is not an amount")
@@ -88,17 +88,6 @@ package enum PostgresCellText {
                 "unsupported column type in '\(column)': \(type) (cast it to text, numeric, timestamptz, bigint or boolean)"
             )
         }
-    }
-
-    /// The most bytes ``Timestamp/writeISO(_:into:)`` writes.
-    package static let isoMaxLength = Timestamp.isoMaxLength
-
-    /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC: ``Timestamp/iso(_:)``.
-    package static func iso(_ millis: Int64) -> String { Timestamp.iso(millis) }
-
-    /// Writes ``iso(_:)``'s text into `buffer` and returns its length; nil for a year outside 0...9999.
-    package static func writeISO(_ millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
-        Timestamp.writeISO(millis, into: buffer)
     }
 
     /// A `numeric` in binary format as its exact decimal text (`-12.340` keeps its scale); nil for

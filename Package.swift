@@ -67,13 +67,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // The store: schema, migrations and what each stage reads and writes, over SQLite.
+        // The store: schema, migrations and what each stage reads and writes, in SQLite or PostgreSQL.
         .target(
             name: "ReconStorage",
             dependencies: [
                 "ReconModel", "AppleData", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // Import: the ledger (files or the backend's PostgreSQL), receipts, notifications, Apple's reports.

@@ -5,9 +5,9 @@ import ReconModel
 extension ReconStore {
     /// Starts a run record and returns its id.
     public func beginRun(command: String, startedAt: Int64, asOf: Int64) throws(StoreError) -> Int64 {
-        try db.prepare("INSERT INTO runs (command, started_at, as_of) VALUES (?, ?, ?)")
-            .run([.text(command), .integer(startedAt), .integer(asOf)])
-        return db.lastInsertRowID
+        try db.insert(
+            "INSERT INTO runs (command, started_at, as_of) VALUES (?, ?, ?)",
+            [.text(command), .integer(startedAt), .integer(asOf)], returning: "run_id")
     }
 
     /// Completes a run record.

@@ -1,11 +1,14 @@
 import AppleData
 import Foundation
+import Logging
 import ReconModel
 
-/// The SQLite store: the ledger, receipts, catalog, rejected rows, evidence, findings and runs.
+/// The store: the ledger, receipts, catalog, rejected rows, evidence, findings and runs, in an SQLite file
+/// or in a PostgreSQL database (a `postgresql://` URL).
 ///
 /// One instance owns one connection; use it from one task at a time.
 public final class ReconStore {
+    /// The file, or the database's URL without its user and password (`postgresql://HOST:PORT/DB`).
     public let path: String
     package let db: SQLiteDatabase
     package let clock: any ReconClock
@@ -23,8 +26,20 @@ public final class ReconStore {
     public init(
         path: String, clock: any ReconClock = SystemClock(), _ opening: Opening = .createIfAbsent
     ) throws(StoreError) {
-        self.path = path
         self.clock = clock
+        if DatabaseSource.isURL(path) {
+            let source: DatabaseSource
+            do {
+                source = try DatabaseSource(url: path, environment: ProcessInfo.processInfo.environment, key: "db")
+            } catch {
+                throw .cannotOpen(path: DatabaseSource.redacted(path), message: error.localizedDescription)
+            }
+            self.path = source.name
+            db = SQLiteDatabase(postgres: try PostgresSession(source, logger: Logger(label: "iap-recon.store")))
+            try PostgresSchema.open(db, opening: opening, clock: clock)
+            return
+        }
+        self.path = path
         if opening != .createIfAbsent {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue

@@ -10,7 +10,8 @@ package enum SQLiteValue: Sendable, Hashable {
     case text(String)
 }
 
-/// One SQLite connection.
+/// The store's one connection: to an SQLite file, or to a PostgreSQL database (``PostgresSession``), whose
+/// statements are the same SQL read in PostgreSQL's dialect (``PostgresDialect``).
 ///
 /// Owns the `sqlite3*` handle and closes it in `deinit`.
 ///
@@ -19,7 +20,18 @@ package final class SQLiteDatabase {
     package typealias Handle = OpaquePointer
 
     package let path: String
-    private let handle: Handle
+    private let handle: Handle!
+    /// The connection when the store is in PostgreSQL; nil for an SQLite file.
+    package let postgres: PostgresSession?
+    /// How the store's SQL reads in PostgreSQL.
+    package var dialect = PostgresDialect()
+
+    /// A store in PostgreSQL, over `session`; `path` names it (never with its password).
+    package init(postgres session: PostgresSession) {
+        path = session.name
+        handle = nil
+        postgres = session
+    }
 
     /// Opens (creating if needed) the database at `path`.
     ///
@@ -30,7 +42,8 @@ package final class SQLiteDatabase {
     /// - Throws: ``StoreError/cannotOpen(path:message:)``.
     package init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
-        if !readOnly, !FileManager.default.fileExists(atPath: path) {
+        postgres = nil
+        if !readOnly, path != ":memory:", !FileManager.default.fileExists(atPath: path) {
             // Create the file ourselves so its mode is 0600 from the first byte.
             let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0o600)
             if fd < 0, errno != EEXIST {
@@ -56,11 +69,15 @@ package final class SQLiteDatabase {
     }
 
     deinit {
-        sqlite3_close_v2(handle)
+        if let handle { sqlite3_close_v2(handle) }
     }
 
     /// Runs one or more statements without results.
     package func execute(_ sql: String, context: @autoclosure () -> String = "running SQL") throws(StoreError) {
+        if let postgres {
+            for statement in dialect.statements(sql) { try postgres.execute(statement, context: context()) }
+            return
+        }
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {
@@ -72,6 +89,9 @@ package final class SQLiteDatabase {
 
     /// Compiles `sql` into a reusable statement.
     package func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        if let postgres {
+            return SQLiteStatement(postgres: PostgresStatement(session: postgres, sql: dialect.translate(sql)), database: self)
+        }
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else {
@@ -82,7 +102,8 @@ package final class SQLiteDatabase {
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
     package func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE", context: "starting a transaction")
+        // PostgreSQL: one writer at a time is the advisory lock's work (``RunLock``), not the transaction's.
+        try execute(postgres == nil ? "BEGIN IMMEDIATE" : "BEGIN", context: "starting a transaction")
         do {
             let result = try body()
             try execute("COMMIT", context: "committing a transaction")
@@ -96,21 +117,54 @@ package final class SQLiteDatabase {
     /// Runs `body` inside one read transaction (`BEGIN DEFERRED … COMMIT`), so every query in
     /// it sees the same committed state, even while a writer is mid-transaction (WAL).
     package func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN DEFERRED", context: "starting a read transaction")
+        try execute(
+            postgres == nil ? "BEGIN DEFERRED" : "BEGIN ISOLATION LEVEL REPEATABLE READ",
+            context: "starting a read transaction")
         defer { try? execute("COMMIT") }
         return try body()
     }
 
     /// The row id of the last successful INSERT.
-    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 {
+        precondition(postgres == nil, "PostgreSQL has no last row id: the INSERT must say RETURNING")
+        return sqlite3_last_insert_rowid(handle)
+    }
 
     /// Whether a transaction is open on this connection (`sqlite3_get_autocommit` is off).
-    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool {
+        if let postgres { return postgres.inTransaction }
+        return sqlite3_get_autocommit(handle) == 0
+    }
 
     /// Rows changed by the last statement.
-    package var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int {
+        precondition(postgres == nil, "rows changed are counted with RETURNING on PostgreSQL")
+        return Int(sqlite3_changes(handle))
+    }
 
-    package var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    package var lastErrorMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "" }
+
+    /// Whether the store has a table called `name`.
+    package func tableExists(_ name: String) throws(StoreError) -> Bool {
+        let sql =
+            postgres == nil
+            ? "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
+            : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
+        return try scalar(sql, [.text(name)]) ?? 0 > 0
+    }
+
+    /// Runs an INSERT of one row and returns its `column` (an id the database chose), by `RETURNING`: the one
+    /// way both SQLite and PostgreSQL say it.
+    package func insert(_ sql: String, _ values: [SQLiteValue], returning column: String) throws(StoreError) -> Int64 {
+        let stmt = try prepare(sql + " RETURNING " + column)
+        try stmt.bind(values)
+        guard try stmt.step() else {
+            throw .sqlite(code: 0, message: "the INSERT returned no \(column)", context: "inserting a row")
+        }
+        let id = stmt.int64(0)
+        while try stmt.step() {}
+        return id
+    }
 
     /// Runs a query and returns the first column of the first row as an integer.
     package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(StoreError) -> Int64? {
@@ -128,21 +182,31 @@ extension SQLiteDatabase: Sendable {}
 ///
 /// Owns the `sqlite3_stmt*` and finalizes it in `deinit`.
 package final class SQLiteStatement {
-    package let handle: OpaquePointer
+    package let handle: OpaquePointer!
+    /// The statement when the store is in PostgreSQL; then `handle` is nil.
+    package let postgres: PostgresStatement?
     // Keeps the connection alive as long as the statement.
     package let database: SQLiteDatabase
 
     fileprivate init(handle: OpaquePointer, database: SQLiteDatabase) {
         self.handle = handle
         self.database = database
+        postgres = nil
+    }
+
+    fileprivate init(postgres: PostgresStatement, database: SQLiteDatabase) {
+        handle = nil
+        self.postgres = postgres
+        self.database = database
     }
 
     deinit {
-        sqlite3_finalize(handle)
+        if let handle { sqlite3_finalize(handle) }
     }
 
     /// Resets the statement and binds `values` to parameters 1…n.
     package func bind(_ values: [SQLiteValue]) throws(StoreError) {
+        if let postgres { return postgres.bind(values) }
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -152,6 +216,7 @@ package final class SQLiteStatement {
 
     /// Binds one value to the 1-based parameter `index`.
     package func bind(_ value: SQLiteValue, at index: Int32) throws(StoreError) {
+        if let postgres { return postgres.bind(value, at: Int(index)) }
         let rc: Int32
         switch value {
         case .null: rc = sqlite3_bind_null(handle, index)
@@ -167,6 +232,7 @@ package final class SQLiteStatement {
     /// Advances; true while a row is available.
     @discardableResult
     package func step() throws(StoreError) -> Bool {
+        if let postgres { return try postgres.step() }
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
@@ -188,6 +254,12 @@ package final class SQLiteStatement {
     /// columns share maps to `ambiguousColumn`.
     private lazy var columnIndexes: [String: Int32] = {
         var indexes: [String: Int32] = [:]
+        if let postgres {
+            for (index, key) in postgres.columns.enumerated() {
+                indexes[key] = indexes[key] == nil ? Int32(index) : Self.ambiguousColumn
+            }
+            return indexes
+        }
         for index in 0..<sqlite3_column_count(handle) {
             guard let name = sqlite3_column_name(handle, index) else { continue }
             let key = String(cString: name)
@@ -233,13 +305,20 @@ package final class SQLiteStatement {
         return index
     }
 
-    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    package func isNull(_ column: Int32) -> Bool {
+        if let postgres { return postgres.value(column) == .null }
+        return sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
 
-    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func int64(_ column: Int32) -> Int64 {
+        if let postgres { return postgres.int64(column) }
+        return sqlite3_column_int64(handle, column)
+    }
 
     package func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 
     package func text(_ column: Int32) -> String {
+        if let postgres { return postgres.text(column) }
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -249,6 +328,7 @@ package final class SQLiteStatement {
 
     /// Whether the text of `column` is `other`, byte for byte (without making a string of it).
     package func textMatches(_ column: Int32, _ other: String) -> Bool {
+        if let postgres { return postgres.text(column) == other }
         guard let pointer = sqlite3_column_text(handle, column) else { return other.isEmpty }
         let count = Int(sqlite3_column_bytes(handle, column))
         var other = other

@@ -7,14 +7,17 @@ import ReconModel
 extension SQLiteStatement {
     /// Makes the statement ready to be bound and run again (bindings are kept until overwritten).
     package func reset() {
+        if let postgres { return postgres.reset() }
         sqlite3_reset(handle)
     }
 
     package func bindInt64(_ value: Int64, at index: Int32) throws(StoreError) {
+        if let postgres { return postgres.bind(.integer(value), at: Int(index)) }
         try check(sqlite3_bind_int64(handle, index, value), index)
     }
 
     package func bindNull(at index: Int32) throws(StoreError) {
+        if let postgres { return postgres.bind(.null, at: Int(index)) }
         try check(sqlite3_bind_null(handle, index), index)
     }
 
@@ -22,6 +25,10 @@ extension SQLiteStatement {
     /// valid and unchanged until the statement has been run and reset (SQLITE_STATIC,
     /// https://www.sqlite.org/c3ref/bind_blob.html).
     package func bindText(_ pointer: UnsafePointer<UInt8>, count: Int, at index: Int32) throws(StoreError) {
+        if let postgres {
+            let text = String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+            return postgres.bind(.text(text), at: Int(index))
+        }
         let rc = pointer.withMemoryRebound(to: CChar.self, capacity: count) {
             sqlite3_bind_text(handle, index, $0, Int32(count), nil)
         }
@@ -30,11 +37,17 @@ extension SQLiteStatement {
 
     /// Binds a string as text (SQLite copies it: SQLITE_TRANSIENT).
     package func bindText(_ text: String, at index: Int32) throws(StoreError) {
+        if let postgres { return postgres.bind(.text(text), at: Int(index)) }
         try check(sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), iaprecon_sqlite_transient()), index)
     }
 
     /// Runs a statement bound parameter by parameter to completion, then resets it.
     package func runBound() throws(StoreError) {
+        if let postgres {
+            defer { postgres.reset() }
+            while try postgres.step() {}
+            return
+        }
         defer { sqlite3_reset(handle) }
         while try step() {}
     }

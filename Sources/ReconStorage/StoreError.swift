@@ -10,6 +10,11 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
     case cannotOpen(path: String, message: String)
     /// SQLite reported an error; `context` says what we were doing (never statement arguments).
     case sqlite(code: Int32, message: String, context: String)
+    /// PostgreSQL refused a statement, or the connection was lost; `message` is PostgreSQL's (with its SQLSTATE)
+    /// and names the server, never the password.
+    case postgres(state: String, message: String, context: String)
+    /// The database holds tables of the store's names that no iap-recon created: nothing is touched.
+    case foreignTables(path: String, tables: [String])
     /// The file is a store of a newer schema than this program knows.
     case newerSchema(path: String, found: Int, known: Int)
     /// The file is a store of an older schema, and a read-only opening cannot migrate it.
@@ -28,6 +33,11 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
             return "cannot open store '\(path)': \(message)"
         case .sqlite(let code, let message, let context):
             return "store error while \(context): \(message) (SQLite code \(code))"
+        case .postgres(_, let message, let context):
+            return "store error while \(context): \(message)"
+        case .foreignTables(let path, let tables):
+            return
+                "\(path) holds tables iap-recon did not create (\(tables.joined(separator: ", "))): not an iap-recon store; nothing was changed"
         case .newerSchema(let path, let found, let known):
             return "store '\(path)' has schema version \(found); this iap-recon knows up to \(known)"
         case .olderSchema(let path, let found, let known):

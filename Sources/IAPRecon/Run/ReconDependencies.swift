@@ -62,8 +62,9 @@ public final class ReconDependencies {
     ///
     /// - Throws: ``StoreError/locked(holder:)`` naming the holder when another process has it.
     package func lock(_ command: String) throws -> RunLock {
-        let holder = "iap-recon \(command) (pid \(getpid())) since \(Timestamp.iso(clock.nowMillis()))"
-        return try RunLock(storePath: settings.databasePath, holder: holder)
+        let host = ProcessInfo.processInfo.hostName
+        let holder = "iap-recon \(command) (pid \(getpid()) on \(host)) since \(Timestamp.iso(clock.nowMillis()))"
+        return try RunLock(store: store, holder: holder)
     }
 
     // MARK: Stages

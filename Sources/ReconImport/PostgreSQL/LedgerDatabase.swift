@@ -26,7 +26,7 @@ public final class LedgerDatabase {
     /// Rows of the first query read before the store is opened.
     package static let firstFetch = 100
     /// How long a connection attempt may take.
-    package static let connectTimeout = TimeAmount.seconds(10)
+    package static var connectTimeout: TimeAmount { PostgresConnector.connectTimeout }
 
     private init(source: DatabaseSource, connection: PostgresConnection, logger: Logger) {
         self.source = source
@@ -58,53 +58,7 @@ public final class LedgerDatabase {
     package static func connect(_ source: DatabaseSource, logger: Logger) async throws(DatabaseSourceError)
         -> PostgresConnection
     {
-        do {
-            // The channel is opened here, not by the client library, so that a
-            // ``ReadCompleteGuard`` can sit in it once the login is done.
-            let tls = try tls(source)
-            let channel = try await ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
-                .connectTimeout(connectTimeout)
-                .connect(host: source.host, port: source.port).get()
-            var configuration = PostgresConnection.Configuration(
-                establishedChannel: channel, tls: tls, username: source.user, password: source.password,
-                database: source.database)
-            configuration.options.connectTimeout = connectTimeout
-            configuration.options.additionalStartupParameters = [("application_name", "iap-recon")]
-            // SNI and the certificate's name check use the host name (never an address), as when
-            // the client library opens the channel itself.
-            if !isIPAddress(source.host) { configuration.options.tlsServerName = source.host }
-            do {
-                let connection = try await PostgresConnection.connect(
-                    on: channel.eventLoop, configuration: configuration, id: 1, logger: logger)
-                try await guardReads(channel)
-                return connection
-            } catch {
-                channel.close(promise: nil)
-                throw error
-            }
-        } catch {
-            throw .connect(server: source.name, message: DatabaseSourceError.message(error, tls: source.tls))
-        }
-    }
-
-    /// Puts a ``ReadCompleteGuard`` just below the client library: above TLS when there is TLS,
-    /// else next to the socket.
-    private static func guardReads(_ channel: any Channel) async throws {
-        try await channel.eventLoop.submit {
-            let pipeline = channel.pipeline.syncOperations
-            if let tlsHandler = try? pipeline.handler(type: NIOSSLClientHandler.self) {
-                try pipeline.addHandler(ReadCompleteGuard(), position: .after(tlsHandler))
-            } else {
-                try pipeline.addHandler(ReadCompleteGuard(), position: .first)
-            }
-        }.get()
-    }
-
-    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
-    private static func isIPAddress(_ host: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+        try await PostgresConnector(source, logger: logger).connect()
     }
 
     /// The transaction, the cursors, and the first rows of the first query.
@@ -212,26 +166,6 @@ public final class LedgerDatabase {
         return .query(source: source.sourceName(source.queries[index].kind), message: message)
     }
 
-    /// The TLS settings of `sslmode` (and `sslrootcert`).
-    private static func tls(_ source: DatabaseSource) throws -> PostgresConnection.Configuration.TLS {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        if let roots = source.rootCertificates { configuration.trustRoots = .file(roots) }
-        switch source.tls {
-        case .disable: return .disable
-        case .prefer:
-            configuration.certificateVerification = .none
-            return .prefer(try NIOSSLContext(configuration: configuration))
-        case .require:
-            configuration.certificateVerification = .none
-            return .require(try NIOSSLContext(configuration: configuration))
-        case .verifyCA:
-            configuration.certificateVerification = .noHostnameVerification
-            return .require(try NIOSSLContext(configuration: configuration))
-        case .verifyFull:
-            configuration.certificateVerification = .fullVerification
-            return .require(try NIOSSLContext(configuration: configuration))
-        }
-    }
 }
 
 @available(*, unavailable)

@@ -61,16 +61,18 @@ extension SQLiteFindings {
                     last_seen_at = ?2, resolved_run = NULL, resolved_at = NULL, subject = excluded.subject,
                     aged_before = excluded.aged_before, aged_since = excluded.aged_since,
                     aged_after = excluded.aged_after,
-                    first_seen_run = CASE WHEN resolved_at IS NULL THEN first_seen_run ELSE ?1 END,
-                    first_seen_at = CASE WHEN resolved_at IS NULL THEN first_seen_at ELSE ?2 END
+                    first_seen_run = CASE WHEN findings.resolved_at IS NULL THEN findings.first_seen_run ELSE ?1 END,
+                    first_seen_at = CASE WHEN findings.resolved_at IS NULL THEN findings.first_seen_at ELSE ?2 END
                 """
             ).run([.integer(runID), .integer(time)])
             // An unchanged finding has the users it was written with; the others' are split from their list.
+            // The first user id is NULL typed as the list (`NULLIF`): PostgreSQL wants one collation through the
+            // recursion.
             try db.execute(
                 """
                 INSERT OR IGNORE INTO finding_users (fingerprint, user_id)
                 WITH RECURSIVE split(fingerprint, rest, user_id) AS (
-                    SELECT fingerprint, user_ids || char(31), NULL FROM temp.run_findings
+                    SELECT fingerprint, user_ids || char(31), NULLIF(user_ids, user_ids) FROM temp.run_findings
                     WHERE unchanged IS NOT 1 AND user_ids <> ''
                     UNION ALL
                     SELECT fingerprint, substr(rest, instr(rest, char(31)) + 1),
@@ -88,7 +90,8 @@ extension SQLiteFindings {
                 WHERE resolved_at IS NULL AND fingerprint NOT IN (SELECT fingerprint FROM temp.run_findings)
                 """
             ).run([.integer(runID), .integer(time)])
-            try db.prepare("INSERT OR REPLACE INTO findings_recorded (id, run, at) VALUES (1, ?1, ?2)")
+            try db.prepare(
+                "INSERT INTO findings_recorded (id, run, at) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET run = ?1, at = ?2")
                 .run([.integer(runID), .integer(time)])
             var totals = try runFindingTotals()
             totals.resolved = Int(
@@ -157,7 +160,7 @@ extension SQLiteFindings {
         try db.execute(
             """
             UPDATE temp.run_findings AS r SET (known_first_seen_at, unchanged) = (
-                SELECT f.first_seen_at, \(comparing ? same : "NULL") FROM main.findings f
+                SELECT f.first_seen_at, \(comparing ? "CASE WHEN \(same) THEN 1 ELSE 0 END" : "NULL") FROM main.findings f
                 WHERE f.fingerprint = r.fingerprint AND f.resolved_at IS NULL)
             """, context: "looking up the findings' history")
     }

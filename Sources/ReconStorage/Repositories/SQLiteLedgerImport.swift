@@ -22,7 +22,7 @@ extension SQLiteLedgerImport {
     package func beginBulkLoad() throws(StoreError) {
         try? db.execute("PRAGMA journal_mode=DELETE")
         try db.execute("PRAGMA temp_store=FILE", context: "preparing a bulk load")
-        try db.execute("BEGIN IMMEDIATE", context: "starting a bulk load")
+        try db.execute(db.postgres == nil ? "BEGIN IMMEDIATE" : "BEGIN", context: "starting a bulk load")
         do {
             // Every row is new: the next report judges everything rather than list each one as changed.
             try store.revenue.forgetDetectionState()
@@ -64,6 +64,10 @@ extension SQLiteLedgerImport {
     /// most of the load's time in the kernel. Without a trigger or an index, an insert writes one row and needs no
     /// statement journal.
     package func setLedgerTriggersAside() throws(StoreError) {
+        if db.postgres != nil {
+            try db.execute("ALTER TABLE transactions DISABLE TRIGGER USER", context: "preparing a bulk load")
+            return
+        }
         try db.execute(
             """
             DROP TABLE IF EXISTS temp.bulk_load_triggers;
@@ -80,6 +84,10 @@ extension SQLiteLedgerImport {
 
     /// Creates again the triggers ``setLedgerTriggersAside()`` dropped, from their SQL as it was.
     package func restoreLedgerTriggers() throws(StoreError) {
+        if db.postgres != nil {
+            try db.execute("ALTER TABLE transactions ENABLE TRIGGER USER", context: "finishing a bulk load")
+            return
+        }
         let kept = try db.prepare("SELECT sql FROM temp.bulk_load_triggers ORDER BY name")
         var definitions: [String] = []
         while try kept.step() { definitions.append(kept.text(0)) }
@@ -110,23 +118,33 @@ extension SQLiteLedgerImport {
             do {
                 try db.execute(index.sql, context: "building index \(index.name)")
             } catch {
-                guard index.name == "transactions_by_record", case .sqlite(let code, _, _) = error,
-                    code & 0xFF == 19  // SQLITE_CONSTRAINT: a record id appears twice
-                else { throw error }
+                guard index.name == "transactions_by_record", Self.isDuplicateKey(error) else { throw error }
                 try keepLastRowOfEachRecord()
                 try db.execute(index.sql, context: "building index \(index.name)")
             }
         }
     }
 
+    /// Whether building a unique index failed on a key seen twice.
+    private static func isDuplicateKey(_ error: StoreError) -> Bool {
+        switch error {
+        case .sqlite(let code, _, _): return code & 0xFF == 19  // SQLITE_CONSTRAINT
+        case .postgres(let state, _, _): return state == "23505"  // unique_violation
+        default: return false
+        }
+    }
+
     /// Deletes every ledger row that a later row of the same record id replaces.
+    ///
+    /// Rows are in load order: SQLite's row ids, PostgreSQL's row positions (`ctid`: the load only appended).
     private func keepLastRowOfEachRecord() throws(StoreError) {
+        let position = db.postgres == nil ? "rowid" : "ctid"
         try db.execute(
             """
             CREATE INDEX transactions_by_record_load ON transactions(record_id);
             DELETE FROM transactions WHERE EXISTS (
                 SELECT 1 FROM transactions AS later
-                WHERE later.record_id = transactions.record_id AND later.rowid > transactions.rowid);
+                WHERE later.record_id = transactions.record_id AND later.\(position) > transactions.\(position));
             DROP INDEX transactions_by_record_load;
             """, context: "keeping the last row of each record id")
     }
@@ -186,7 +204,7 @@ package final class SQLiteLedgerWriter {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (receipt_id) DO UPDATE SET user_id = ?2, received_at = ?3, format = ?4, data = ?5,
                 claimed_environment = ?6, source_file = ?7, source_line = ?8,
-                imported_at = CASE WHEN format IS ?4 AND data IS ?5 THEN imported_at ELSE ?9 END
+                imported_at = CASE WHEN receipts.format IS ?4 AND receipts.data IS ?5 THEN receipts.imported_at ELSE ?9 END
             """)
         upsertProduct = try store.db.prepare(
             """
@@ -226,10 +244,11 @@ package final class SQLiteLedgerWriter {
                         price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
                         delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file_id = ?16, source_line = ?17,
                         imported_at = ?18, row_hash = ?19,
-                        recon_verdict = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
-                            THEN recon_verdict END,
-                        recon_verification_id = CASE WHEN transaction_id IS ?4 AND receipt_id IS ?15 AND environment IS ?8
-                            THEN recon_verification_id END
+                        recon_verdict = CASE WHEN transactions.transaction_id IS ?4 AND transactions.receipt_id IS ?15
+                            AND transactions.environment IS ?8 THEN transactions.recon_verdict END,
+                        recon_verification_id = CASE WHEN transactions.transaction_id IS ?4
+                            AND transactions.receipt_id IS ?15 AND transactions.environment IS ?8
+                            THEN transactions.recon_verification_id END
                     """)
         transactionStatement = statement
         return statement

@@ -24,18 +24,17 @@ extension SQLiteNotifications {
             let evidence = n.transaction?.evidence
             let entries = evidence?.entries ?? []
             let label = n.subtype.map { "\(n.type)/\($0)" } ?? n.type
-            try db.prepare(
+            let verificationID = try db.insert(
                 """
                 INSERT INTO verifications (record_id, receipt_id, transaction_id, source, environment, bundle_id,
                     outcome, detail, attempts, verified_at, learned_at)
                 VALUES (NULL, NULL, ?, 'notification', ?, ?, 'valid', ?, 1, ?, ?)
-                """
-            ).run([
-                .optionalText(n.transaction?.transactionId), .optionalText(n.environment?.rawValue),
-                .optionalText(n.bundleID), .text("App Store Server Notification \(label), signed and verified"),
-                .integer(now), .integer(learnedAt),
-            ])
-            let verificationID = db.lastInsertRowID
+                """,
+                [
+                    .optionalText(n.transaction?.transactionId), .optionalText(n.environment?.rawValue),
+                    .optionalText(n.bundleID), .text("App Store Server Notification \(label), signed and verified"),
+                    .integer(now), .integer(learnedAt),
+                ], returning: "id")
             if !entries.isEmpty {
                 let writer = try EvidenceWriter(store: store)
                 for entry in entries {
@@ -158,11 +157,12 @@ extension SQLiteNotifications {
     public func startNotificationSweep(
         environment: StoreEnvironment, startDate: Int64, endDate: Int64
     ) throws(StoreError) -> NotificationSweepWindow {
-        try db.prepare(
-            "INSERT INTO notification_sweeps (environment, start_date, end_date, started_at) VALUES (?, ?, ?, ?)"
-        ).run([.text(environment.rawValue), .integer(startDate), .integer(endDate), .integer(clock.nowMillis())])
+        let id = try db.insert(
+            "INSERT INTO notification_sweeps (environment, start_date, end_date, started_at) VALUES (?, ?, ?, ?)",
+            [.text(environment.rawValue), .integer(startDate), .integer(endDate), .integer(clock.nowMillis())],
+            returning: "id")
         return NotificationSweepWindow(
-            id: db.lastInsertRowID, environment: environment, startDate: startDate, endDate: endDate,
+            id: id, environment: environment, startDate: startDate, endDate: endDate,
             paginationToken: nil, pages: 0, notifications: 0, completedAt: nil)
     }
 

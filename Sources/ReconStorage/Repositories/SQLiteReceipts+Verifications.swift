@@ -15,20 +15,18 @@ extension SQLiteReceipts {
         _ v: VerificationRecord, runID: Int64?, at time: Int64, learnedAt: Int64
     ) throws -> Int64 {
         try write {
-            try db.prepare(
+            let id = try db.insert(
                 """
                 INSERT INTO verifications (record_id, receipt_id, transaction_id, source, endpoint, http_status,
                     apple_status, environment, bundle_id, outcome, detail, attempts, verified_at, run_id, learned_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-            ).run([
+                """, [
                 .optionalText(v.recordIDs.first), .optionalText(v.receiptID), .optionalText(v.transactionID),
                 .text(v.source.rawValue), .optionalText(v.endpoint), .optionalInteger(v.httpStatus.map(Int64.init)),
                 .optionalInteger(v.appleStatus.map(Int64.init)), .optionalText(v.environment?.rawValue),
                 .optionalText(v.bundleID), .text(v.outcome.rawValue), .optionalText(v.detail),
                 .integer(Int64(v.attempts)), .integer(time), .optionalInteger(runID), .integer(learnedAt),
-            ])
-            let id = db.lastInsertRowID
+            ], returning: "id")
             if !v.entries.isEmpty {
                 let writer = try EvidenceWriter(store: store)
                 for entry in v.entries {

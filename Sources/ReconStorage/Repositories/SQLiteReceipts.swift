@@ -29,9 +29,12 @@ extension SQLiteReceipts {
             let clear = try db.prepare("DELETE FROM evidence WHERE receipt_id = ? AND source = 'offline'")
             let upsert = try db.prepare(
                 """
-                INSERT OR REPLACE INTO receipt_checks (receipt_id, status, reason, environment, receipt_type, bundle_id,
+                INSERT INTO receipt_checks (receipt_id, status, reason, environment, receipt_type, bundle_id,
                     app_version, original_app_version, creation_date, signature, signature_detail, data_sha256, checked_at)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                ON CONFLICT (receipt_id) DO UPDATE SET status = ?2, reason = ?3, environment = ?4, receipt_type = ?5,
+                    bundle_id = ?6, app_version = ?7, original_app_version = ?8, creation_date = ?9, signature = ?10,
+                    signature_detail = ?11, data_sha256 = ?12, checked_at = ?13
                 """)
             let writer = try EvidenceWriter(store: store)
             for (receipt, result) in decodes {

@@ -30,9 +30,7 @@ extension SQLiteRevenue {
 
     /// Whether the baseline is still the one an earlier version wrote (no revenue parts kept yet).
     package func hasLegacyRevenueBaseline() throws(StoreError) -> Bool {
-        let legacy = try db.scalar(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'revenue_shown_by_transaction'")
-        guard legacy == 1 else { return false }
+        guard try db.tableExists("revenue_shown_by_transaction") else { return false }
         return try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM revenue_parts)") == 1
     }
 

@@ -164,7 +164,10 @@ extension SQLiteRevenue {
                     """, context: "keeping the results")
             }
             try db.prepare(
-                "INSERT OR REPLACE INTO detection_state (id, fingerprint, as_of, counters) VALUES (1, ?, ?, ?)"
+                """
+                INSERT INTO detection_state (id, fingerprint, as_of, counters) VALUES (1, ?1, ?2, ?3)
+                ON CONFLICT (id) DO UPDATE SET fingerprint = ?1, as_of = ?2, counters = ?3
+                """
             ).run([.text(state.fingerprint), .integer(state.asOf), .text(StoredCounters(state.counters).json)])
             try replaceRecognitionMonths(recognitionMonths)
             try db.execute("DELETE FROM same_purchase_shown", context: "keeping the results")

@@ -1,7 +1,6 @@
 import AppleData
 import Foundation
 import ReconModel
-import ReconStorage
 
 /// The backend's PostgreSQL to read inputs from (CONTRACT §1.7), checked: where it is, who logs in,
 /// how TLS is used, and one query per input.
@@ -50,9 +49,9 @@ public struct DatabaseSource: Sendable {
     ///
     /// - Throws: ``ConfigError`` for a URL that is not `postgresql://…` with a host and a user, or
     ///   an unknown `sslmode`.
-    public init(url: String, environment: [String: String]) throws(ConfigError) {
+    public init(url: String, environment: [String: String], key: String = "source-db") throws(ConfigError) {
         func invalid(_ expected: String) -> ConfigError {
-            .invalid(key: "source-db", value: Self.redacted(url), expected: expected)
+            .invalid(key: key, value: Self.redacted(url), expected: expected)
         }
         let format = "postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=disable|require|verify-full]"
         guard let components = URLComponents(string: url),
@@ -85,6 +84,11 @@ public struct DatabaseSource: Sendable {
             default: throw invalid("sslmode and sslrootcert as the only URL parameters, not '\(item.name)'")
             }
         }
+    }
+
+    /// Whether `text` is a `postgresql://` (or `postgres://`) URL rather than a file's path.
+    public static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
     }
 
     /// `url` with its password, if any, replaced by `***`.

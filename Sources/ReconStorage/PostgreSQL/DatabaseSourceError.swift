@@ -2,7 +2,6 @@ import AppleData
 import Foundation
 import PostgresNIO
 import ReconModel
-import ReconStorage
 
 /// Why the backend's PostgreSQL could not be read: one line naming the server (never the
 /// password) and PostgreSQL's own message.

@@ -1,7 +1,6 @@
 import AppleData
 import NIOCore
 import ReconModel
-import ReconStorage
 
 /// Passes the client library a "read complete" only after a read it asked for.
 ///

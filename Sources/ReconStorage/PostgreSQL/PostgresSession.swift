@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresNIO
+import ReconModel
+
+/// The store's one connection to PostgreSQL, used as SQLite's is: from one thread at a time, each call
+/// waiting for its answer.
+///
+/// Every wait is on a future the connection's event loop completes, never on a task: a caller may block
+/// a thread of the cooperative pool without needing another one. Every wait also ends when the
+/// connection closes (the server stopped, the network went away), so a lost server is an error at
+/// once, never a hang.
+package final class PostgresSession {
+    /// The server and database, without the password: how errors name it.
+    package let name: String
+    package let connection: PostgresConnection
+    private let logger: Logger
+    /// Whether `BEGIN` was sent and neither `COMMIT` nor `ROLLBACK` since.
+    package private(set) var inTransaction = false
+    private var cursorSerial = 0
+
+    /// Connects and logs in.
+    ///
+    /// - Throws: ``StoreError/cannotOpen(path:message:)`` naming the server (never the password).
+    package init(_ source: DatabaseSource, logger: Logger) throws(StoreError) {
+        name = source.name
+        self.logger = logger
+        do {
+            connection = try PostgresConnector(source, logger: logger).connectWaiting()
+        } catch {
+            throw .cannotOpen(path: source.name, message: Self.connectMessage(error))
+        }
+    }
+
+    deinit {
+        try? connection.close().wait()
+    }
+
+    private static func connectMessage(_ error: DatabaseSourceError) -> String {
+        if case .connect(_, let message) = error { return message }
+        return error.localizedDescription
+    }
+
+    /// A lost connection, as the wait for an answer sees it.
+    package struct Closed: Error, CustomStringConvertible {
+        package var description: String { "the server closed the connection" }
+    }
+
+    /// Waits for `future`, or fails with ``Closed`` once the connection closes first.
+    private func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        let promise = future.eventLoop.makePromise(of: T.self)
+        let done = NIOLockedValueBox(false)
+        future.whenComplete { result in
+            if done.withLockedValue({ let was = $0; $0 = true; return !was }) { promise.completeWith(result) }
+        }
+        connection.closeFuture.whenComplete { _ in
+            if done.withLockedValue({ let was = $0; $0 = true; return !was }) { promise.fail(Closed()) }
+        }
+        return try promise.futureResult.wait()
+    }
+
+    /// Whether every statement is written to standard error first (`IAP_RECON_TRACE_SQL=1`): for finding which
+    /// statement PostgreSQL refused. Values are bound, never in the text.
+    private static let traced = ProcessInfo.processInfo.environment["IAP_RECON_TRACE_SQL"] == "1"
+
+    private func trace(_ sql: String) {
+        if Self.traced { FileHandle.standardError.write(Data(("SQL: " + sql + "\n").utf8)) }
+    }
+
+    /// Runs one statement without parameters.
+    package func execute(_ sql: String, context: @autoclosure () -> String) throws(StoreError) {
+        trace(sql)
+        do {
+            _ = try wait(connection.query(PostgresQuery(unsafeSQL: sql), logger: logger))
+        } catch {
+            throw failure(error, context: context(), sql: sql)
+        }
+        trackTransaction(sql)
+    }
+
+    /// The rows of one statement with its parameters bound, read whole.
+    package func query(_ sql: String, _ values: [SQLiteValue], context: @autoclosure () -> String) throws(StoreError)
+        -> PostgresResult
+    {
+        trace(sql)
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: bindings.appendNull()
+            case .integer(let number): bindings.append(number)
+            case .text(let text): bindings.append(text)
+            }
+        }
+        do {
+            let result = try wait(connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger))
+            return try PostgresResult(result)
+        } catch {
+            throw failure(error, context: context(), sql: sql)
+        }
+    }
+
+    /// A new cursor name, unique on this connection.
+    package func nextCursorName() -> String {
+        cursorSerial += 1
+        return "iap_recon_c\(cursorSerial)"
+    }
+
+    /// Sends `sql` without waiting for its answer (closing a cursor): the connection answers in order, so a
+    /// later statement's wait covers it; a failure here is the transaction's next error.
+    package func send(_ sql: String) {
+        _ = connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
+
+    private func trackTransaction(_ sql: String) {
+        let head = sql.prefix(16).uppercased()
+        if head.hasPrefix("BEGIN") || head.hasPrefix("START TRANSACTION") {
+            inTransaction = true
+        } else if head.hasPrefix("COMMIT") || head.hasPrefix("ROLLBACK") || head.hasPrefix("END") {
+            inTransaction = false
+        }
+    }
+
+    /// One line: PostgreSQL's message and SQLSTATE, or the connection's loss.
+    package func failure(_ error: any Error, context: String, sql: String? = nil) -> StoreError {
+        if error is Closed {
+            inTransaction = false
+            return .postgres(state: "08006", message: "lost \(name): the server closed the connection", context: context)
+        }
+        let state = (error as? PSQLError)?.serverInfo?[.sqlState] ?? ""
+        let message = DatabaseSourceError.message(error, tls: .disable)
+        if error is PSQLError || error is ChannelError, DatabaseSourceError.isConnectionLoss(error) {
+            inTransaction = false
+            return .postgres(state: state.isEmpty ? "08006" : state, message: "lost \(name): \(message)", context: context)
+        }
+        // The statement's opening words (never its values: they are bound) say which one it was.
+        let statement = sql.map { " in \"" + $0.split(whereSeparator: \.isWhitespace).prefix(8).joined(separator: " ") + " …\"" }
+        return .postgres(state: state, message: message + (statement ?? ""), context: context)
+    }
+}
+
+@available(*, unavailable)
+extension PostgresSession: Sendable {}

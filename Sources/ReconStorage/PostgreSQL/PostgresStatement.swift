@@ -1,0 +1,121 @@
+import ReconModel
+
+/// One prepared statement on PostgreSQL, stepped as SQLite's are: bind, step row by row, reset.
+///
+/// Inside a transaction a query is read through a server-side cursor, a batch at a time, so a scan of the
+/// ledger holds one batch, not the ledger; outside one (a read that needs no snapshot) it is read whole.
+/// A statement that returns no rows runs at its first step.
+package final class PostgresStatement {
+    private let session: PostgresSession
+    /// The statement in PostgreSQL's dialect.
+    package let sql: String
+    private var values: [SQLiteValue]
+    private var result: PostgresResult?
+    private var position = -1
+    /// The open cursor reading this statement's rows, and whether it has more.
+    private var cursor: String?
+    private var cursorHasMore = false
+    /// Whether the statement returns rows (read through a cursor in a transaction).
+    private let isQuery: Bool
+
+    /// Rows of the first batch a cursor reads, and of every later one.
+    private static let firstBatch = 500
+    private static let batch = 10_000
+
+    package init(session: PostgresSession, sql: String) {
+        self.session = session
+        self.sql = sql
+        values = Array(repeating: .null, count: PostgresDialect.parameterCount(sql))
+        let head = sql.prefix(12).uppercased()
+        isQuery = head.hasPrefix("SELECT") || head.hasPrefix("WITH") || head.hasPrefix("VALUES")
+    }
+
+    deinit {
+        if let cursor, session.inTransaction { session.send("CLOSE \(cursor)") }
+    }
+
+    /// The result columns' names (once the statement has run).
+    package var columns: [String] { result?.columns ?? [] }
+
+    package func bind(_ values: [SQLiteValue]) {
+        reset()
+        for index in self.values.indices { self.values[index] = index < values.count ? values[index] : .null }
+    }
+
+    /// Binds the 1-based parameter `index`.
+    package func bind(_ value: SQLiteValue, at index: Int) {
+        if result != nil { reset() }
+        guard index >= 1 else { return }
+        while values.count < index { values.append(.null) }
+        values[index - 1] = value
+    }
+
+    /// Ready to run again with the same bindings.
+    package func reset() {
+        if let cursor {
+            if session.inTransaction { session.send("CLOSE \(cursor)") }
+            self.cursor = nil
+        }
+        result = nil
+        position = -1
+        cursorHasMore = false
+    }
+
+    /// Advances; true while a row is available.
+    package func step() throws(StoreError) -> Bool {
+        if result == nil { try start() } else { position += 1 }
+        guard var current = result else { return false }
+        if position < current.rows.count { return true }
+        guard cursorHasMore, let cursor else { return false }
+        let next = try session.query("FETCH FORWARD \(Self.batch) FROM \(cursor)", [], context: "reading a statement")
+        cursorHasMore = next.rows.count == Self.batch
+        current.rows = next.rows
+        if current.columns.isEmpty { current.columns = next.columns }
+        result = current
+        position = 0
+        return !current.rows.isEmpty
+    }
+
+    private func start() throws(StoreError) {
+        position = 0
+        if isQuery, session.inTransaction {
+            let name = session.nextCursorName()
+            _ = try session.query("DECLARE \(name) NO SCROLL CURSOR FOR \(sql)", values, context: "running a query")
+            cursor = name
+            let first = try session.query(
+                "FETCH FORWARD \(Self.firstBatch) FROM \(name)", [], context: "reading a query")
+            cursorHasMore = first.rows.count == Self.firstBatch
+            result = first
+        } else {
+            result = try session.query(sql, values, context: "running a statement")
+        }
+    }
+
+    /// The current row's value in `column`.
+    package func value(_ column: Int32) -> SQLiteValue {
+        guard let result, position >= 0, position < result.rows.count, Int(column) < result.rows[position].count
+        else { return .null }
+        return result.rows[position][Int(column)]
+    }
+
+    /// As SQLite reads a value as an integer: NULL is 0, a text its leading number.
+    package func int64(_ column: Int32) -> Int64 {
+        switch value(column) {
+        case .null: return 0
+        case .integer(let number): return number
+        case .text(let text): return Int64(text) ?? 0
+        }
+    }
+
+    /// As SQLite reads a value as text: NULL is empty, an integer its digits.
+    package func text(_ column: Int32) -> String {
+        switch value(column) {
+        case .null: return ""
+        case .integer(let number): return String(number)
+        case .text(let text): return text
+        }
+    }
+}
+
+@available(*, unavailable)
+extension PostgresStatement: Sendable {}

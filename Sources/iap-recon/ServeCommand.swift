@@ -42,7 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("iap-recon: error: \(describe(error))\n".utf8))
             throw ExitCode(ExitStatus.failed.rawValue)
         }
-        let path = store.databasePath
+        // A URL's password is never printed.
+        let path = ReconConfig.shownStore(store.databasePath)
         do {
             try await SupportServer.run(settings: settings, logger: options.makeLogger()) { url in
                 // Unbuffered: a supervisor or test reading the pipe sees the URL at once.

@@ -59,6 +59,19 @@ import Testing
     }
 
     @Test func nightsReportedIncrementallyMatchReportsThatJudgeEverything() async throws {
+        try await runNights(incrementalStore: dir.file("incremental.sqlite"), fullStore: dir.file("full.sqlite"))
+    }
+
+    /// The same nights with the incremental store in PostgreSQL (CONTRACT §2 `STORE`): its reports equal, byte for
+    /// byte, those of an SQLite store judging everything every night.
+    @Test func nightsReportedIncrementallyInPostgreSQLMatchSQLiteReportsThatJudgeEverything() async throws {
+        let server = try ThrowawayPostgres()
+        defer { server.destroy() }
+        try await runNights(incrementalStore: server.url(), fullStore: dir.file("full.sqlite"))
+    }
+
+    /// Seven nights reported on two stores, one incrementally, one with `--full`; every CSV compared.
+    func runNights(incrementalStore: String, fullStore: String) async throws {
         // The nights cross a month's end (2026-11-27 to 2026-12-03): revenue recognition closes November on the kept
         // sales while December opens.
         let dataset = try DemoDataset.generate(
@@ -70,9 +83,9 @@ import Testing
         var base = started
         base.salesReportTimeZone = DemoDataset.salesReportTimeZone
         var sides: [Side] = []
-        for (name, full) in [("incremental", false), ("full", true)] {
+        for (name, full, store) in [("incremental", false, incrementalStore), ("full", true, fullStore)] {
             var config = base
-            config.databasePath = dir.file("\(name).sqlite")
+            config.databasePath = store
             // However much a night changes, the incremental side builds on the night before.
             config.incrementalLimitPercent = 100
             sides.append(Side(name: name, config: config, full: full))

@@ -100,6 +100,11 @@ public struct ReconConfig: Sendable, Hashable {
     /// The backend's PostgreSQL to read inputs from (CONTRACT §1.7), as given.
     public var databaseSource = DatabaseSourceConfig()
 
+    /// A store as it may be shown: a file's path, or a `postgresql://` URL without its password.
+    public static func shownStore(_ databasePath: String) -> String {
+        DatabaseSource.redacted(databasePath)
+    }
+
     public init(databasePath: String) {
         self.databasePath = databasePath
     }
@@ -124,6 +129,6 @@ extension ReconConfig {
 extension ReconConfig: CustomStringConvertible {
     /// A description that never contains a secret.
     public var description: String {
-        "ReconConfig(db: \(databasePath), out: \(outputDirectory), timeZone: \(timeZone), sharedSecret: \(sharedSecret == nil ? "unset" : "<redacted>"), apiKey: \(apiKeyFile == nil ? "unset" : "<redacted>"))"
+        "ReconConfig(db: \(Self.shownStore(databasePath)), out: \(outputDirectory), timeZone: \(timeZone), sharedSecret: \(sharedSecret == nil ? "unset" : "<redacted>"), apiKey: \(apiKeyFile == nil ? "unset" : "<redacted>"))"
     }
 }

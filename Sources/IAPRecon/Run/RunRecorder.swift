@@ -37,7 +37,7 @@ public final class RunRecorder {
         record = RunRecord(
             runID: runID, command: command, version: IAPReconVersion.current, startedAt: Timestamp.iso(started),
             finishedAt: "", asOf: Timestamp.iso(asOf), timeZone: deps.settings.timeZone.identifier,
-            store: deps.settings.databasePath, outputDirectory: outputDirectory)
+            store: deps.store.path, outputDirectory: outputDirectory)
         record.failOn = deps.settings.failOn?.rawValue
     }
 

@@ -197,7 +197,7 @@ package struct PostgresDialect: Sendable {
                     }
                     tokens.append(SQLToken(.space, " "))
                     tokens.append(SQLToken(.word, rewritten.joined(separator: ", ")))
-                    tokens.append(SQLToken(.space, " "))
+                    if end < input.count, !input[end].isPunctuation(")") { tokens.append(SQLToken(.space, " ")) }
                     parameter = max(parameter, Self.parameterCount(rewritten.joined()))
                     index = end - 1
                 } else {

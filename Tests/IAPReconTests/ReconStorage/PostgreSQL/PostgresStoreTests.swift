@@ -1,0 +1,109 @@
+import Foundation
+import IAPReconTestSupport
+import Testing
+
+@testable import IAPRecon
+@testable import ReconModel
+@testable import ReconStorage
+
+extension PostgresTests {
+    /// The store in PostgreSQL (CONTRACT §2 `STORE`), on a real server: each test in a database of its own.
+    @Suite struct Store {
+        static let clock = ManualClock(millis: 1_795_176_000_000)
+
+        /// A new, empty database on the suite's server, and its URL.
+        func database(_ name: String) throws -> String {
+            let server = try PostgresServer.require()
+            try server.psql("DROP DATABASE IF EXISTS \(name); CREATE DATABASE \(name);")
+            return server.url(database: name)
+        }
+
+        /// SQLite sorts NULL first and text by its bytes; the same statement on PostgreSQL must give the same order,
+        /// or reports would differ between stores (https://www.sqlite.org/datatype3.html "Sort Order").
+        @Test func nullsAndTextSortAsInSQLite() throws {
+            let sqlite = try ReconStore(path: ":memory:", clock: Self.clock)
+            let postgres = try ReconStore(path: try database("sorting"), clock: Self.clock)
+            var orders: [[String]] = []
+            for store in [sqlite, postgres] {
+                try store.db.execute(
+                    "CREATE TEMP TABLE words (word TEXT, n INTEGER); INSERT INTO temp.words VALUES "
+                        + "('b', 2), ('B', NULL), (NULL, 1), ('a', 3), ('Á', NULL), ('', 0);")
+                let select = try store.db.prepare(
+                    "SELECT COALESCE(word, '-') || ':' || COALESCE(CAST(n AS TEXT), '-') FROM temp.words "
+                        + "ORDER BY n DESC, word")
+                var rows: [String] = []
+                while try select.step() { rows.append(select.text(0)) }
+                let byWord = try store.db.prepare("SELECT COALESCE(word, '-') FROM temp.words ORDER BY word, n")
+                while try byWord.step() { rows.append(byWord.text(0)) }
+                orders.append(rows)
+            }
+            #expect(orders[0] == ["a:3", "b:2", "-:1", ":0", "B:-", "Á:-", "-", "", "B", "a", "b", "Á"])
+            #expect(orders[1] == orders[0])
+        }
+
+        @Test func aStoreWrittenByANewerVersionIsRefusedInOneLine() throws {
+            let url = try database("newer")
+            _ = try ReconStore(path: url, clock: Self.clock)
+            try PostgresServer.require().psql(
+                "INSERT INTO schema_migrations (seq, name, applied_at) VALUES (1000, 'issue99-future', 0)",
+                database: "newer")
+            let error = #expect(throws: StoreError.self) { try ReconStore(path: url, clock: Self.clock, .existing) }
+            let text = error?.errorDescription ?? ""
+            #expect(text.contains("has schema version \(ReconStore.schemaVersion + 1)"))
+            #expect(!text.contains("\n"))
+            #expect(!text.contains(try PostgresServer.require().password))
+        }
+
+        @Test func anotherApplicationsTablesOfTheSameNamesAreRefusedAndLeftAlone() throws {
+            let url = try database("othertables")
+            try PostgresServer.require().psql(
+                "CREATE TABLE transactions (id serial PRIMARY KEY, amount numeric); INSERT INTO transactions (amount) VALUES (1.5);",
+                database: "othertables")
+            let error = #expect(throws: StoreError.self) { try ReconStore(path: url, clock: Self.clock) }
+            #expect(error?.errorDescription?.contains("holds tables iap-recon did not create (transactions)") == true)
+            let tables = try PostgresServer.require().psql(
+                "SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables "
+                    + "WHERE table_schema = 'public'", database: "othertables")
+            #expect(tables.trimmingCharacters(in: .whitespacesAndNewlines) == "transactions")
+            let amount = try PostgresServer.require().psql("SELECT amount FROM transactions", database: "othertables")
+            #expect(amount.trimmingCharacters(in: .whitespacesAndNewlines) == "1.5")
+        }
+
+        @Test func commandsThatNeedAStoreDoNotCreateOne() throws {
+            let url = try database("absent")
+            let error = #expect(throws: StoreError.self) { try ReconStore(path: url, clock: Self.clock, .readOnly) }
+            #expect(error == .noStore(path: "postgresql://127.0.0.1:\(try PostgresServer.require().port)/absent"))
+            let tables = try PostgresServer.require().psql(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'public'", database: "absent")
+            #expect(tables.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        }
+
+        /// The writer's lock is a session advisory lock: a second writer is refused naming the first (host, pid,
+        /// since), and the lock goes with the first's connection.
+        @Test func aSecondWriterIsRefusedNamingTheHolderUntilItsConnectionEnds() throws {
+            let url = try database("locking")
+            var first: ReconStore? = try ReconStore(path: url, clock: Self.clock)
+            var lock: RunLock? = try RunLock(store: try #require(first), holder: "iap-recon run (pid 4242 on db-1) since T")
+            let second = try ReconStore(path: url, clock: Self.clock)
+            let error = #expect(throws: StoreError.self) { try RunLock(store: second, holder: "iap-recon import") }
+            #expect(error == .locked(holder: "iap-recon run (pid 4242 on db-1) since T"))
+            // A reader never waits for it.
+            let reader = try ReconStore(path: url, clock: Self.clock, .readOnly)
+            #expect(try reader.ledger.counts().transactions == 0)
+            _ = lock
+            lock = nil
+            first = nil
+            _ = first
+            #expect(throws: Never.self) { _ = try RunLock(store: second, holder: "iap-recon import") }
+        }
+
+        @Test func aReadOnlyStoreCannotWrite() throws {
+            let url = try database("readonly")
+            _ = try ReconStore(path: url, clock: Self.clock)
+            let reader = try ReconStore(path: url, clock: Self.clock, .readOnly)
+            #expect(throws: StoreError.self) {
+                try reader.db.execute("INSERT INTO import_files (path) VALUES ('x')")
+            }
+        }
+    }
+}

@@ -12,7 +12,7 @@
 /// - scalar `MAX(a, b)` / `MIN(a, b)` are `GREATEST` / `LEAST`, NULL when either is (as in SQLite);
 /// - `ORDER BY` puts NULLs first when ascending and last when descending, as SQLite does (a column that is
 ///   never NULL needs no clause, so its index still gives the order);
-/// - `group_concat` is `string_agg`, `instr` is `strpos`, `char` is `chr`, `WHERE 0` is `WHERE false`;
+/// - SQLite's `INDEXED BY` hint goes; `group_concat` is `string_agg`, `instr` is `strpos`, `char` is `chr`, `WHERE 0` is `WHERE false`;
 /// - a trigger becomes a PL/pgSQL function and a row trigger that calls it.
 package struct PostgresDialect: Sendable {
     /// Columns that are NOT NULL in every table that has them: ordering by one needs no NULLS clause.
@@ -62,7 +62,8 @@ package struct PostgresDialect: Sendable {
     // MARK: One statement
 
     /// One statement's tokens, rewritten.
-    func rewrite(_ input: [SQLToken]) -> [SQLToken] {
+    func rewrite(_ statement: [SQLToken]) -> [SQLToken] {
+        let input = Self.aliasingSubqueries(statement)
         let significant = input.filter { !$0.isBlank }
         let createsTable = Self.definesColumns(significant)
         let addsColumn = significant.first?.isWord("ALTER") == true && significant.contains(where: { $0.isWord("ADD") })
@@ -103,6 +104,11 @@ package struct PostgresDialect: Sendable {
                     if let space = input.indices.dropFirst(what + 1).first, input[space].isBlank { index = space }
                 } else if upper == "WITHOUT", let rowid = next(after: index), input[rowid].isWord("ROWID") {
                     index = rowid
+                } else if upper == "INDEXED", let by = next(after: index), input[by].isWord("BY"),
+                    let name = next(after: by)
+                {
+                    // SQLite's index hint: PostgreSQL's planner chooses alone.
+                    index = name
                 } else if upper == "AUTOINCREMENT" {
                     break
                 } else if upper == "FOREIGN", createsTable, let key = next(after: index), input[key].isWord("KEY"),
@@ -216,6 +222,41 @@ package struct PostgresDialect: Sendable {
             }
         }
         return tokens
+    }
+
+    /// `tokens` with an alias after every subquery in a `FROM` or `JOIN` that has none: PostgreSQL requires one
+    /// (before version 16), SQLite does not.
+    static func aliasingSubqueries(_ tokens: [SQLToken]) -> [SQLToken] {
+        let clauses: Set<String> = [
+            "WHERE", "GROUP", "ORDER", "UNION", "EXCEPT", "INTERSECT", "LIMIT", "JOIN", "LEFT", "INNER", "CROSS", "ON",
+            "HAVING", "WINDOW", "OFFSET", "RETURNING", "USING", "NATURAL", "FULL", "RIGHT",
+        ]
+        func significant(after position: Int) -> Int? {
+            var position = position + 1
+            while position < tokens.count, tokens[position].isBlank { position += 1 }
+            return position < tokens.count ? position : nil
+        }
+        var aliasAfter: Set<Int> = []
+        for (index, token) in tokens.enumerated() where token.isWord("FROM") || token.isWord("JOIN") {
+            guard let open = significant(after: index), tokens[open].isPunctuation("("),
+                let first = significant(after: open),
+                tokens[first].isWord("SELECT") || tokens[first].isWord("WITH") || tokens[first].isWord("VALUES"),
+                let close = arguments(tokens, open: open)?.close
+            else { continue }
+            if let following = significant(after: close) {
+                let next = tokens[following]
+                let named = next.isWord("AS") || (next.kind == .word && !clauses.contains(next.text.uppercased()))
+                if named { continue }
+            }
+            aliasAfter.insert(close)
+        }
+        guard !aliasAfter.isEmpty else { return tokens }
+        var aliased: [SQLToken] = []
+        for (index, token) in tokens.enumerated() {
+            aliased.append(token)
+            if aliasAfter.contains(index) { aliased.append(SQLToken(.word, " AS subquery_\(index)")) }
+        }
+        return aliased
     }
 
     /// Whether `significant` is `CREATE [TEMP] TABLE [IF NOT EXISTS] name (…)`: a list of column definitions,

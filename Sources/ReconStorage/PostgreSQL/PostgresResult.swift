@@ -12,6 +12,12 @@ package struct PostgresResult {
     package var columns: [String]
     package var rows: [[SQLiteValue]]
 
+    /// A `numeric` beyond a 64-bit integer (a sum): SQLite's SUM would have failed with "integer overflow" too.
+    package struct IntegerOverflow: Error, CustomStringConvertible {
+        package var column: String
+        package var description: String { "integer overflow in result column '\(column)'" }
+    }
+
     /// A value PostgreSQL sent that the store never writes nor computes.
     package struct UnexpectedType: Error, CustomStringConvertible {
         package var column: String
@@ -56,8 +62,10 @@ package struct PostgresResult {
         case .bool:
             if let value = bytes.readInteger(as: UInt8.self) { return .integer(value == 0 ? 0 : 1) }
         case .numeric:
+            // Exactly, through its digits (never a Double): a sum of integers is an integer.
             let decimal = try cell.decode(Decimal.self)
-            return .integer(NSDecimalNumber(decimal: decimal).int64Value)
+            guard let value = Int64(decimal.description) else { throw IntegerOverflow(column: cell.columnName) }
+            return .integer(value)
         case .text, .varchar, .bpchar, .name, PostgresDataType(705):
             return .text(bytes.readString(length: bytes.readableBytes) ?? "")
         default:

@@ -270,7 +270,7 @@ extension SQLiteRevenue {
             """
             SELECT SUM(units), SUM(gross_milli), SUM(refunds_milli), rate_ppm, SUM(net_milli), SUM(stated_milli),
                 stated_currency, stated_source
-            FROM (\(parts)) GROUP BY rate_ppm, stated_currency, stated_source
+            FROM (\(parts)) AS parts GROUP BY rate_ppm, stated_currency, stated_source
             """)
         let oneByOne = try db.prepare(parts)
         func read(_ stmt: SQLiteStatement, _ day: Int, _ productID: String, _ currency: String) throws(StoreError)
@@ -292,8 +292,11 @@ extension SQLiteRevenue {
             do throws(StoreError) {
                 return try read(grouped, day, productID, currency)
             } catch {
-                guard case .sqlite(_, let message, _) = error, message.contains("integer overflow") else {
-                    throw error
+                // SQLite's SUM fails on overflow; PostgreSQL's is a numeric, refused when read as a 64-bit integer.
+                switch error {
+                case .sqlite(_, let message, _) where message.contains("integer overflow"): break
+                case .postgres(_, let message, _) where message.contains("integer overflow"): break
+                default: throw error
                 }
                 return try read(oneByOne, day, productID, currency)
             }

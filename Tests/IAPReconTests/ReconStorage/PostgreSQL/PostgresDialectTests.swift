@@ -83,8 +83,8 @@ struct PostgresDialectTests {
 
     @Test func functionsSQLiteNamesOtherwise() {
         #expect(
-            dialect.translate("SELECT group_concat(a, ' '), instr(b, char(31)) FROM t")
-                == "SELECT string_agg(a, ' '), strpos(b, chr(31)) FROM t")
+            dialect.translate("SELECT group_concat(a, ' '), instr(b, char(31)) FROM t INDEXED BY t_by_b WHERE b > 0")
+                == "SELECT string_agg(a, ' '), strpos(b, chr(31)) FROM t  WHERE b > 0")
     }
 
     @Test func aTriggerIsAFunctionAndARowTriggerCallingIt() {
@@ -105,5 +105,16 @@ struct PostgresDialectTests {
     /// `sql` with every run of white space one space, and none before a comma.
     static func squeezed(_ sql: String) -> String {
         sql.split(whereSeparator: \.isWhitespace).joined(separator: " ").replacingOccurrences(of: " ,", with: ",")
+    }
+}
+
+extension PostgresDialectTests {
+    @Test func aSubqueryInFromGetsTheAliasPostgreSQLRequires() {
+        #expect(
+            dialect.translate("SELECT SUM(a) FROM (SELECT a FROM t UNION ALL SELECT a FROM u) GROUP BY b")
+                == "SELECT SUM(a) FROM (SELECT a FROM t UNION ALL SELECT a FROM u) AS subquery_29 GROUP BY b")
+        #expect(
+            dialect.translate("SELECT x.a FROM (SELECT a FROM t) x JOIN (SELECT 1 AS a) AS y ON true")
+                == "SELECT x.a FROM (SELECT a FROM t) x JOIN (SELECT 1 AS a) AS y ON true")
     }
 }

@@ -15,8 +15,9 @@ public enum SupportDeskStore {
     ///   - dir: where the store, its input files and the report folder go.
     ///   - extraLedgerRows: ledger rows added after u5's (columns as the ledger header below).
     ///   - attemptsForU9: how many tries Apple's answer for u9's receipt took.
+    ///   - store: the store (a path or a `postgresql://` URL); `s.sqlite` in `dir` when nil.
     public static func build(
-        in dir: TemporaryDirectory, extraLedgerRows: [String] = [], attemptsForU9: Int = 1
+        in dir: TemporaryDirectory, extraLedgerRows: [String] = [], attemptsForU9: Int = 1, store: String? = nil
     ) async throws -> ReconConfig {
         let t0 = Self.t0
         let rows = ["r5,u5,premium,t5,\(t0),9.99,USD,verified,\(t0 + 2_000),\(t0 + 3_000),rc5"] + extraLedgerRows
@@ -28,7 +29,8 @@ public enum SupportDeskStore {
             {"receipt_id":"rc9","user_id":"u9","received_at":\(t0 + 60_000),"format":"app-receipt","data":"BBBB","claimed_environment":"Production"}
 
             """
-        var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
+        var config = ReconConfig.forTesting(
+            databasePath: store ?? dir.file("s.sqlite"), outputDirectory: dir.file("out"))
         config.bundleIDs = ["com.example.app"]
         _ = try await config.dependencies(at: t0).importFiles(
             ImportRequest(

@@ -23,10 +23,12 @@ struct SupportFixture {
     let config: ReconConfig
     let logger = Logger.quiet
 
-    init(_ label: String) async throws {
+    /// - Parameter store: the store (a `postgresql://` URL); an SQLite file in the fixture's folder when nil.
+    init(_ label: String, store: String? = nil) async throws {
         dir = TemporaryDirectory(label)
         config = try await SupportDeskStore.build(
-            in: dir, extraLedgerRows: ["r7,\(Self.markupUser),\(Self.markupProduct),t7,\(Self.t0),1.99,USD,pending,,,"])
+            in: dir, extraLedgerRows: ["r7,\(Self.markupUser),\(Self.markupProduct),t7,\(Self.t0),1.99,USD,pending,,,"],
+            store: store)
     }
 
     /// What `lookup --format json` prints for `subject` (stdout bytes).

@@ -71,6 +71,7 @@ package final class PostgresSession {
 
     /// Runs one statement without parameters.
     package func execute(_ sql: String, context: @autoclosure () -> String) throws(StoreError) {
+        if sql.hasPrefix("ROLLBACK") { discardPending() } else { try flush() }
         trace(sql)
         do {
             _ = try wait(connection.query(PostgresQuery(unsafeSQL: sql), logger: logger))
@@ -82,6 +83,13 @@ package final class PostgresSession {
 
     /// The rows of one statement with its parameters bound, read whole.
     package func query(_ sql: String, _ values: [SQLiteValue], context: @autoclosure () -> String) throws(StoreError)
+        -> PostgresResult
+    {
+        try flush()
+        return try run(sql, values, context: context())
+    }
+
+    private func run(_ sql: String, _ values: [SQLiteValue], context: @autoclosure () -> String) throws(StoreError)
         -> PostgresResult
     {
         trace(sql)
@@ -110,7 +118,56 @@ package final class PostgresSession {
     /// Sends `sql` without waiting for its answer (closing a cursor): the connection answers in order, so a
     /// later statement's wait covers it; a failure here is the transaction's next error.
     package func send(_ sql: String) {
+        if (try? flush()) == nil { return }
         _ = connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
+
+    /// A number no other statement of this connection has.
+    package func nextStatementSerial() -> Int {
+        statementSerial += 1
+        return statementSerial
+    }
+
+    // MARK: Rows sent together (``PostgresInsertTemplate``)
+
+    private var statementSerial = 0
+    private var pendingTemplate: PostgresInsertTemplate?
+    private var pendingOwner = 0
+    private var pendingValues: [SQLiteValue] = []
+    private var pendingRows = 0
+    private var pendingKeys: Set<[SQLiteValue]> = []
+
+    /// Adds one row of statement `owner` to the rows to send; they go before any other statement runs, at a
+    /// batch's size, or before a row of a conflict key already in the batch.
+    package func enqueue(_ template: PostgresInsertTemplate, owner: Int, values: [SQLiteValue]) throws(StoreError) {
+        if pendingOwner != owner { try flush() }
+        if let keys = template.keyParameters {
+            let key = keys.map { values[$0 - 1] }
+            if pendingKeys.contains(key) { try flush() }
+            pendingKeys.insert(key)
+        }
+        pendingTemplate = template
+        pendingOwner = owner
+        pendingValues.append(contentsOf: values.prefix(template.parameterCount))
+        pendingRows += 1
+        if pendingRows >= template.maximumRows { try flush() }
+    }
+
+    /// Sends the rows waiting, as one statement.
+    package func flush() throws(StoreError) {
+        guard pendingRows > 0, let template = pendingTemplate else { return }
+        let sql = template.sql(rows: pendingRows)
+        let values = pendingValues
+        discardPending()
+        _ = try run(sql, values, context: "writing rows")
+    }
+
+    private func discardPending() {
+        pendingValues.removeAll(keepingCapacity: true)
+        pendingRows = 0
+        pendingKeys.removeAll(keepingCapacity: true)
+        pendingOwner = 0
+        pendingTemplate = nil
     }
 
     private func trackTransaction(_ sql: String) {

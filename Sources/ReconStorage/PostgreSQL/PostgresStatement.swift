@@ -17,6 +17,12 @@ package final class PostgresStatement {
     private var cursorHasMore = false
     /// Whether the statement returns rows (read through a cursor in a transaction).
     private let isQuery: Bool
+    /// An INSERT whose rows go together inside a transaction; nil for any other statement.
+    private let template: PostgresInsertTemplate?
+    private let serial: Int
+    /// Whether its last run read all its rows in the cursor's first batch: it then runs as a plain query, one
+    /// round trip (a lookup of one group's rows), until a run returns a batch's worth.
+    private var small = false
 
     /// Rows of the first batch a cursor reads, and of every later one.
     private static let firstBatch = 500
@@ -28,6 +34,8 @@ package final class PostgresStatement {
         values = Array(repeating: .null, count: PostgresDialect.parameterCount(sql))
         let head = sql.prefix(12).uppercased()
         isQuery = head.hasPrefix("SELECT") || head.hasPrefix("WITH") || head.hasPrefix("VALUES")
+        template = head.hasPrefix("INSERT") ? PostgresInsertTemplate(sql) : nil
+        serial = session.nextStatementSerial()
     }
 
     deinit {
@@ -63,6 +71,10 @@ package final class PostgresStatement {
 
     /// Advances; true while a row is available.
     package func step() throws(StoreError) -> Bool {
+        if result == nil, let template, session.inTransaction {
+            try session.enqueue(template, owner: serial, values: values)
+            return false
+        }
         if result == nil { try start() } else { position += 1 }
         guard var current = result else { return false }
         if position < current.rows.count { return true }
@@ -78,16 +90,19 @@ package final class PostgresStatement {
 
     private func start() throws(StoreError) {
         position = 0
-        if isQuery, session.inTransaction {
+        if isQuery, session.inTransaction, !small {
             let name = session.nextCursorName()
             _ = try session.query("DECLARE \(name) NO SCROLL CURSOR FOR \(sql)", values, context: "running a query")
             cursor = name
             let first = try session.query(
                 "FETCH FORWARD \(Self.firstBatch) FROM \(name)", [], context: "reading a query")
             cursorHasMore = first.rows.count == Self.firstBatch
+            small = !cursorHasMore
             result = first
         } else {
-            result = try session.query(sql, values, context: "running a statement")
+            let whole = try session.query(sql, values, context: "running a statement")
+            if small, whole.rows.count >= Self.firstBatch { small = false }
+            result = whole
         }
     }
 

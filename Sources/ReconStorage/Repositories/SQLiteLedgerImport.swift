@@ -202,24 +202,28 @@ package final class SQLiteLedgerWriter {
             INSERT INTO receipts (receipt_id, user_id, received_at, format, data, claimed_environment,
                 source_file, source_line, imported_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-            ON CONFLICT (receipt_id) DO UPDATE SET user_id = ?2, received_at = ?3, format = ?4, data = ?5,
-                claimed_environment = ?6, source_file = ?7, source_line = ?8,
-                imported_at = CASE WHEN receipts.format IS ?4 AND receipts.data IS ?5 THEN receipts.imported_at ELSE ?9 END
+            ON CONFLICT (receipt_id) DO UPDATE SET user_id = excluded.user_id, received_at = excluded.received_at,
+                format = excluded.format, data = excluded.data, claimed_environment = excluded.claimed_environment,
+                source_file = excluded.source_file, source_line = excluded.source_line,
+                imported_at = CASE WHEN receipts.format IS excluded.format AND receipts.data IS excluded.data
+                    THEN receipts.imported_at ELSE excluded.imported_at END
             """)
         upsertProduct = try store.db.prepare(
             """
             INSERT INTO products (product_id, storefront, type, price_milli, currency, proceeds_rate_ppm,
                 source_file, source_line, imported_at, proceeds_milli, duration)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-            ON CONFLICT (product_id, storefront) DO UPDATE SET type = ?3, price_milli = ?4, currency = ?5,
-                proceeds_rate_ppm = ?6, source_file = ?7, source_line = ?8, imported_at = ?9, proceeds_milli = ?10,
-                duration = ?11
+            ON CONFLICT (product_id, storefront) DO UPDATE SET type = excluded.type,
+                price_milli = excluded.price_milli, currency = excluded.currency,
+                proceeds_rate_ppm = excluded.proceeds_rate_ppm, source_file = excluded.source_file,
+                source_line = excluded.source_line, imported_at = excluded.imported_at,
+                proceeds_milli = excluded.proceeds_milli, duration = excluded.duration
             """)
         insertRejection = try store.db.prepare(
             """
             INSERT INTO rejected_rows (kind, source_file, line, record_id, reason, raw, rejected_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-            ON CONFLICT (source_file, line, raw) DO UPDATE SET reason = ?5, record_id = ?4
+            ON CONFLICT (source_file, line, raw) DO UPDATE SET reason = excluded.reason, record_id = excluded.record_id
             """)
     }
 
@@ -239,15 +243,22 @@ package final class SQLiteLedgerWriter {
                 ? Self.transactionColumns
                 : Self.transactionColumns + """
 
-                    ON CONFLICT (record_id) DO UPDATE SET user_id = ?2, product_id = ?3, transaction_id = ?4,
-                        original_transaction_id = ?5, purchase_date = ?6, quantity = ?7, environment = ?8,
-                        price_milli = ?9, currency = ?10, storefront = ?11, verification_status = ?12,
-                        delivered_at = ?13, finished_at = ?14, receipt_id = ?15, source_file_id = ?16, source_line = ?17,
-                        imported_at = ?18, row_hash = ?19,
-                        recon_verdict = CASE WHEN transactions.transaction_id IS ?4 AND transactions.receipt_id IS ?15
-                            AND transactions.environment IS ?8 THEN transactions.recon_verdict END,
-                        recon_verification_id = CASE WHEN transactions.transaction_id IS ?4
-                            AND transactions.receipt_id IS ?15 AND transactions.environment IS ?8
+                    ON CONFLICT (record_id) DO UPDATE SET user_id = excluded.user_id,
+                        product_id = excluded.product_id, transaction_id = excluded.transaction_id,
+                        original_transaction_id = excluded.original_transaction_id,
+                        purchase_date = excluded.purchase_date, quantity = excluded.quantity,
+                        environment = excluded.environment, price_milli = excluded.price_milli,
+                        currency = excluded.currency, storefront = excluded.storefront,
+                        verification_status = excluded.verification_status, delivered_at = excluded.delivered_at,
+                        finished_at = excluded.finished_at, receipt_id = excluded.receipt_id,
+                        source_file_id = excluded.source_file_id, source_line = excluded.source_line,
+                        imported_at = excluded.imported_at, row_hash = excluded.row_hash,
+                        recon_verdict = CASE WHEN transactions.transaction_id IS excluded.transaction_id
+                            AND transactions.receipt_id IS excluded.receipt_id
+                            AND transactions.environment IS excluded.environment THEN transactions.recon_verdict END,
+                        recon_verification_id = CASE WHEN transactions.transaction_id IS excluded.transaction_id
+                            AND transactions.receipt_id IS excluded.receipt_id
+                            AND transactions.environment IS excluded.environment
                             THEN transactions.recon_verification_id END
                     """)
         transactionStatement = statement

@@ -28,7 +28,7 @@ MAX_SWIFT_LINES ?= 450
 LAYER_CHECK := --explicit-target-dependency-import-check error
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: all build test lint reliability demo bench bench-night bench-night-reports bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
+.PHONY: all build test lint reliability demo bench bench-store bench-night bench-night-reports bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
 
 all: build
 
@@ -117,7 +117,12 @@ bench-sizes: bench-deps
 # Peak RSS of import and report at 10,000,000 rows (iap-recon alone; the file takes a few GB).
 bench-memory: bench-deps
 	$(SWIFT) build -c release
-	ROWS=10000000 SKIP_REFERENCES=1 SKIP_POSTGRES=1 SKIP_SWIFT_FIGURES=1 SKIP_NIGHT=1 ./scripts/bench.sh
+	ROWS=10000000 SKIP_REFERENCES=1 SKIP_POSTGRES=1 SKIP_STORE=1 SKIP_SWIFT_FIGURES=1 SKIP_NIGHT=1 ./scripts/bench.sh
+
+# Import + report from scratch and a night with the store in PostgreSQL and in SQLite (ROWS, NIGHT_ROWS).
+bench-store: bench-deps
+	$(SWIFT) build -c release --product iap-recon
+	./scripts/bench-store.sh
 
 clean:
 	rm -rf .build .build-fuzz reports/*.csv reports/*.xlsx reports/*.json reports/*.sqlite*

@@ -8,7 +8,8 @@
 # Environment: ROWS (default 1000000), IDS (uuid | numeric, default uuid), SKIP_SWIFT_FIGURES=1,
 # SKIP_REFERENCES=1 (iap-recon alone: `make bench-memory` checks peak RSS at 10,000,000 rows so),
 # SKIP_POSTGRES=1 (no import from a throwaway PostgreSQL server: scripts/bench-postgres.sh),
-# SKIP_NIGHT=1 (no night, re-export and store growth: scripts/bench-night.sh, which takes its own settings).
+# SKIP_NIGHT=1 (no night, re-export and store growth: scripts/bench-night.sh, which takes its own settings),
+# SKIP_STORE=1 (no store in PostgreSQL beside SQLite: scripts/bench-store.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-1000000}
@@ -131,6 +132,12 @@ if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
     echo
     echo "== the ledger from PostgreSQL vs from its CSV export =="
     CSV="$CSV" PRODUCTS="$PRODUCTS" BIN="$BIN" DATA="$DATA" ./scripts/bench-postgres.sh
+fi
+
+if [ "${SKIP_STORE:-0}" != 1 ]; then
+    echo
+    echo "== the store in PostgreSQL vs in SQLite =="
+    ROWS="$ROWS" IDS="$IDS" BIN="$BIN" DATA="$DATA" ./scripts/bench-store.sh
 fi
 
 if [ "${SKIP_NIGHT:-0}" != 1 ]; then

@@ -7,6 +7,8 @@
 package struct PostgresInsertTemplate: Equatable {
     /// `INSERT INTO t (…) VALUES `.
     let head: String
+    /// The table it writes (`pg_temp.t` for a temporary one).
+    let table: String
     /// The row's text around its parameters: `parts[0] $p0 parts[1] $p1 … parts[n]`.
     let parts: [String]
     let parameters: [Int]
@@ -72,6 +74,9 @@ package struct PostgresInsertTemplate: Equatable {
         }
         guard let largest = parameters.max(), Set(parameters) == Set(1...largest) else { return nil }
         self.head = head
+        let significant = tokens[..<open].filter { !$0.isBlank }
+        guard let into = significant.firstIndex(where: { $0.isWord("INTO") }) else { return nil }
+        table = significant[(into + 1)...].prefix { !$0.isPunctuation("(") && !$0.isWord("AS") }.map(\.text).joined()
         self.parts = parts
         self.parameters = parameters
         self.tail = tail

@@ -32,6 +32,7 @@ package final class PostgresSession {
         } catch {
             throw .cannotOpen(path: source.name, message: Self.connectMessage(error))
         }
+        watchClose()
     }
 
     deinit {
@@ -48,6 +49,27 @@ package final class PostgresSession {
         package var description: String { "the server closed the connection" }
     }
 
+    /// What the connection's close does to the wait in progress: fails it (one callback for the connection's life,
+    /// not one per wait).
+    private struct CloseWatch {
+        var closed = false
+        var failWait: (@Sendable () -> Void)?
+    }
+
+    private let closeWatch = NIOLockedValueBox(CloseWatch())
+
+    /// Registers the one close callback.
+    private func watchClose() {
+        let watch = closeWatch
+        connection.closeFuture.whenComplete { _ in
+            let fail = watch.withLockedValue { state -> (@Sendable () -> Void)? in
+                state.closed = true
+                return state.failWait
+            }
+            fail?()
+        }
+    }
+
     /// Waits for `future`, or fails with ``Closed`` once the connection closes first.
     private func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
         let promise = future.eventLoop.makePromise(of: T.self)
@@ -55,9 +77,14 @@ package final class PostgresSession {
         future.whenComplete { result in
             if done.withLockedValue({ let was = $0; $0 = true; return !was }) { promise.completeWith(result) }
         }
-        connection.closeFuture.whenComplete { _ in
-            if done.withLockedValue({ let was = $0; $0 = true; return !was }) { promise.fail(Closed()) }
+        let closedAlready = closeWatch.withLockedValue { state -> Bool in
+            state.failWait = {
+                if done.withLockedValue({ let was = $0; $0 = true; return !was }) { promise.fail(Closed()) }
+            }
+            return state.closed
         }
+        if closedAlready, done.withLockedValue({ let was = $0; $0 = true; return !was }) { promise.fail(Closed()) }
+        defer { closeWatch.withLockedValue { $0.failWait = nil } }
         return try promise.futureResult.wait()
     }
 
@@ -131,43 +158,25 @@ package final class PostgresSession {
     // MARK: Rows sent together (``PostgresInsertTemplate``)
 
     private var statementSerial = 0
-    private var pendingTemplate: PostgresInsertTemplate?
-    private var pendingOwner = 0
-    private var pendingValues: [SQLiteValue] = []
-    private var pendingRows = 0
-    private var pendingKeys: Set<[SQLiteValue]> = []
+    private var pending = PostgresPendingRows()
 
-    /// Adds one row of statement `owner` to the rows to send; they go before any other statement runs, at a
-    /// batch's size, or before a row of a conflict key already in the batch.
+    /// Adds one row of statement `owner` to the rows to send together; what must go first goes now.
     package func enqueue(_ template: PostgresInsertTemplate, owner: Int, values: [SQLiteValue]) throws(StoreError) {
-        if pendingOwner != owner { try flush() }
-        if let keys = template.keyParameters {
-            let key = keys.map { values[$0 - 1] }
-            if pendingKeys.contains(key) { try flush() }
-            pendingKeys.insert(key)
+        for statement in pending.add(template, owner: owner, values: values) {
+            _ = try run(statement.sql, statement.values, context: "writing rows")
         }
-        pendingTemplate = template
-        pendingOwner = owner
-        pendingValues.append(contentsOf: values.prefix(template.parameterCount))
-        pendingRows += 1
-        if pendingRows >= template.maximumRows { try flush() }
     }
 
-    /// Sends the rows waiting, as one statement.
+    /// Sends the rows waiting.
     package func flush() throws(StoreError) {
-        guard pendingRows > 0, let template = pendingTemplate else { return }
-        let sql = template.sql(rows: pendingRows)
-        let values = pendingValues
-        discardPending()
-        _ = try run(sql, values, context: "writing rows")
+        guard !pending.isEmpty else { return }
+        for statement in pending.takeAll() {
+            _ = try run(statement.sql, statement.values, context: "writing rows")
+        }
     }
 
     private func discardPending() {
-        pendingValues.removeAll(keepingCapacity: true)
-        pendingRows = 0
-        pendingKeys.removeAll(keepingCapacity: true)
-        pendingOwner = 0
-        pendingTemplate = nil
+        pending.discard()
     }
 
     private func trackTransaction(_ sql: String) {

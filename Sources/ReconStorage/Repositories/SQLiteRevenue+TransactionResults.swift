@@ -124,11 +124,20 @@ extension SQLiteRevenue {
     ) throws {
         try write {
             if everything {
-                let swaps = Schema.resultTables.map { table in
-                    "DROP TABLE main.\(table.name); ALTER TABLE main.\(table.name)_staged RENAME TO \(table.name);"
-                }
+                // SQLite swaps the staged tables in and builds their indexes. PostgreSQL copies their rows into the
+                // kept tables instead: a reader (`lookup`, `serve`) never waits on the exclusive lock that dropping a
+                // table takes, and reads the old rows until the commit (MVCC).
+                let swaps =
+                    db.postgres == nil
+                    ? Schema.resultTables.map { table in
+                        "DROP TABLE main.\(table.name); ALTER TABLE main.\(table.name)_staged RENAME TO \(table.name);"
+                    } + [Schema.resultIndexes]
+                    : Schema.resultTables.map { table in
+                        "DELETE FROM \(table.name); INSERT INTO \(table.name) SELECT * FROM \(table.name)_staged; "
+                            + "DROP TABLE \(table.name)_staged;"
+                    }
                 try db.execute(
-                    swaps.joined(separator: "\n") + "\n" + Schema.resultIndexes + "\n"
+                    swaps.joined(separator: "\n") + "\n"
                         + """
                         DROP TABLE IF EXISTS revenue_shown_by_transaction;
                         DROP TABLE IF EXISTS revenue_shown_lines;

@@ -32,3 +32,31 @@ struct PostgresInsertBatchTests {
         #expect(PostgresInsertTemplate("INSERT INTO p (a, b) VALUES (lower($1), $2) ON CONFLICT (a) DO UPDATE SET b = 1") == nil)
     }
 }
+
+extension PostgresInsertBatchTests {
+    /// Rows of two tables interleaved still go in batches; a second statement of the same table sends the first's
+    /// rows before its own; a repeated conflict key starts a new batch.
+    @Test func pendingRowsKeepEachTablesOrder() throws {
+        let parts = try #require(PostgresInsertTemplate("INSERT INTO pg_temp.parts (a, b) VALUES ($1, $2)"))
+        let sales = try #require(
+            PostgresInsertTemplate("INSERT INTO sales (id, n) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET n = excluded.n"))
+        let otherParts = try #require(PostgresInsertTemplate("INSERT INTO pg_temp.parts (a) VALUES ($1)"))
+        #expect(parts.table == "pg_temp.parts")
+        var pending = PostgresPendingRows()
+        #expect(pending.add(parts, owner: 1, values: [.integer(1), .text("x")]).isEmpty)
+        #expect(pending.add(sales, owner: 2, values: [.text("s1"), .integer(1)]).isEmpty)
+        #expect(pending.add(parts, owner: 1, values: [.integer(2), .text("y")]).isEmpty)
+        #expect(pending.add(sales, owner: 2, values: [.text("s2"), .integer(2)]).isEmpty)
+        let repeated = pending.add(sales, owner: 2, values: [.text("s1"), .integer(3)])
+        #expect(repeated.map(\.sql) == ["INSERT INTO sales (id, n) VALUES ($1, $2), ($3, $4) ON CONFLICT (id) DO UPDATE SET n = excluded.n"])
+        let sameTable = pending.add(otherParts, owner: 3, values: [.integer(9)])
+        #expect(sameTable.map(\.sql) == ["INSERT INTO pg_temp.parts (a, b) VALUES ($1, $2), ($3, $4)"])
+        #expect(sameTable.first?.values == [.integer(1), .text("x"), .integer(2), .text("y")])
+        #expect(
+            pending.takeAll().map(\.sql) == [
+                "INSERT INTO sales (id, n) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET n = excluded.n",
+                "INSERT INTO pg_temp.parts (a) VALUES ($1)",
+            ])
+        #expect(pending.isEmpty)
+    }
+}

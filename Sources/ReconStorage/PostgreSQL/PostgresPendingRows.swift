@@ -1,0 +1,69 @@
+import ReconModel
+
+/// The rows of INSERTs waiting to be sent to PostgreSQL together (``PostgresInsertTemplate``), a batch per statement.
+///
+/// Rows of one table keep their order: a statement's rows are sent before another statement's rows of the same
+/// table are taken. Tables differ in what they hold, so batches of different tables may go in any order; anything
+/// else the connection runs (a read, an update, a commit) sends them all first.
+package struct PostgresPendingRows {
+    private struct Batch {
+        var template: PostgresInsertTemplate
+        var values: [SQLiteValue] = []
+        var rows = 0
+        var keys: Set<[SQLiteValue]> = []
+    }
+
+    /// A statement to send: its SQL and its parameters.
+    package typealias Statement = (sql: String, values: [SQLiteValue])
+
+    private var batches: [Int: Batch] = [:]
+    /// Statement serials, in the order their batches started.
+    private var order: [Int] = []
+    /// The statement whose rows of each table are waiting.
+    private var tables: [String: Int] = [:]
+
+    package init() {}
+
+    package var isEmpty: Bool { batches.isEmpty }
+
+    /// Adds one row of statement `owner`; returns what must be sent now, in order: another statement's rows of the
+    /// same table, this statement's earlier row of the same conflict key, a full batch.
+    package mutating func add(_ template: PostgresInsertTemplate, owner: Int, values: [SQLiteValue]) -> [Statement] {
+        var due: [Statement] = []
+        if let other = tables[template.table], other != owner, let taken = take(other) { due.append(taken) }
+        if let keys = template.keyParameters {
+            let key = keys.map { values[$0 - 1] }
+            if batches[owner]?.keys.contains(key) == true, let taken = take(owner) { due.append(taken) }
+        }
+        if batches[owner] == nil {
+            batches[owner] = Batch(template: template)
+            order.append(owner)
+            tables[template.table] = owner
+        }
+        batches[owner]?.values.append(contentsOf: values.prefix(template.parameterCount))
+        batches[owner]?.rows += 1
+        if let keys = template.keyParameters { batches[owner]?.keys.insert(keys.map { values[$0 - 1] }) }
+        if let rows = batches[owner]?.rows, rows >= template.maximumRows, let taken = take(owner) { due.append(taken) }
+        return due
+    }
+
+    /// Every batch, in the order they started.
+    package mutating func takeAll() -> [Statement] {
+        let serials = order
+        return serials.compactMap { take($0) }
+    }
+
+    /// Forgets every row (the transaction rolled back).
+    package mutating func discard() {
+        batches.removeAll()
+        order.removeAll()
+        tables.removeAll()
+    }
+
+    private mutating func take(_ owner: Int) -> Statement? {
+        guard let batch = batches.removeValue(forKey: owner) else { return nil }
+        order.removeAll { $0 == owner }
+        if tables[batch.template.table] == owner { tables[batch.template.table] = nil }
+        return (batch.template.sql(rows: batch.rows), batch.values)
+    }
+}

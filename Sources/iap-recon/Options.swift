@@ -3,12 +3,14 @@ import Foundation
 import IAPRecon
 import Logging
 
-/// `--db PATH`: every command names the store.
+/// `--db STORE`: every command names the store, a file or a PostgreSQL database.
 struct StoreOptions: ParsableArguments {
     @Option(
         name: .customLong("db"),
         help: ArgumentHelp(
-            "The SQLite store (import and run create it when absent; other commands need it).", valueName: "path"))
+            "The store: an SQLite file, or postgresql://USER@HOST:PORT/DB?sslmode=... (password from PGPASSWORD, "
+                + "the config file or the URL). import and run create it when absent; other commands need it.",
+            valueName: "store"))
     var databasePath: String
 }
 

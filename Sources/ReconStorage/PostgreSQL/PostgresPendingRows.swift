@@ -26,6 +26,16 @@ package struct PostgresPendingRows {
 
     package var isEmpty: Bool { batches.isEmpty }
 
+    /// Whether a read of `sql` must see rows waiting here: it names a table they go to.
+    ///
+    /// A read that names none of them reads the same without them. The names are compared as text, so a table
+    /// named in a comment or a string counts too: at worst rows go earlier than they had to.
+    package func isRead(by sql: String) -> Bool {
+        tables.keys.contains { table in
+            sql.contains(table.hasPrefix("pg_temp.") ? String(table.dropFirst("pg_temp.".count)) : table)
+        }
+    }
+
     /// Adds one row of statement `owner`; returns what must be sent now, in order: another statement's rows of the
     /// same table, this statement's earlier row of the same conflict key, a full batch.
     package mutating func add(_ template: PostgresInsertTemplate, owner: Int, values: [SQLiteValue]) -> [Statement] {

@@ -112,8 +112,19 @@ package final class PostgresSession {
     package func query(_ sql: String, _ values: [SQLiteValue], context: @autoclosure () -> String) throws(StoreError)
         -> PostgresResult
     {
-        try flush()
+        if !pending.isEmpty, mustSendPendingRows(before: sql) { try flush() }
         return try run(sql, values, context: context())
+    }
+
+    /// Whether the rows waiting must go before `sql`: always before a write (a trigger may read what they write),
+    /// before a read of a table they go to; never before reading a cursor, whose rows are those of its `DECLARE`.
+    private func mustSendPendingRows(before sql: String) -> Bool {
+        if sql.hasPrefix("FETCH ") || sql.hasPrefix("CLOSE ") { return false }
+        let reads = sql.hasPrefix("SELECT") || sql.hasPrefix("DECLARE") || sql.hasPrefix("WITH")
+        if !reads { return true }
+        let upper = sql.uppercased()
+        if upper.contains("INSERT ") || upper.contains("UPDATE ") || upper.contains("DELETE ") { return true }
+        return pending.isRead(by: sql)
     }
 
     private func run(_ sql: String, _ values: [SQLiteValue], context: @autoclosure () -> String) throws(StoreError)
@@ -142,10 +153,10 @@ package final class PostgresSession {
         return "iap_recon_c\(cursorSerial)"
     }
 
-    /// Sends `sql` without waiting for its answer (closing a cursor): the connection answers in order, so a
-    /// later statement's wait covers it; a failure here is the transaction's next error.
+    /// Sends `sql` without waiting for its answer (closing a cursor, which reads no table: rows waiting to be written
+    /// stay waiting): the connection answers in order, so a later statement's wait covers it; a failure here is the
+    /// transaction's next error.
     package func send(_ sql: String) {
-        if (try? flush()) == nil { return }
         _ = connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
     }
 

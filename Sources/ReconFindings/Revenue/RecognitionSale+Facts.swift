@@ -45,13 +45,12 @@ extension RecognitionSale {
         _ facts: TransactionFacts, _ record: LedgerTransaction, start: Int64, timeZone: TimeZone
     ) -> (end: Int64?, source: PeriodSource) {
         let id = facts.group.transactionID
-        let mine = facts.usable.filter { $0.entry.transactionID == id }
-        let expiries = TransactionFacts.preferred(mine) { $0.entry.expiresDate }.filter { $0 > start }
         let catalog = facts.context.product(record.productID, storefront: record.storefront)
-        let appleType = TransactionFacts.preferred(mine) { $0.entry.productType }.first.flatMap {
-            ProductType(appleType: $0)
-        }
-        let type = catalog?.type ?? appleType
+        // The evidence of this transaction is read only when asked: most sales are consumables the catalog types.
+        var mine: [EvidenceRecord] { facts.usable.filter { $0.entry.transactionID == id } }
+        let type =
+            catalog?.type
+            ?? TransactionFacts.preferred(mine) { $0.entry.productType }.first.flatMap { ProductType(appleType: $0) }
         switch type {
         case .consumable?, .nonConsumable?:
             return (nil, .pointInTime)
@@ -60,6 +59,7 @@ extension RecognitionSale {
             return (nil, .none)
         case .autoRenewable?, nil:
             // Apple's latest statement of the expiry wins (a renewal date Apple moved, e.g. after a price change).
+            let expiries = TransactionFacts.preferred(mine) { $0.entry.expiresDate }.filter { $0 > start }
             if let expires = expiries.max() { return (expires, .apple) }
             if let duration = catalog?.duration { return (duration.end(from: start, in: timeZone), .catalog) }
             return (nil, type == nil ? .pointInTime : .none)

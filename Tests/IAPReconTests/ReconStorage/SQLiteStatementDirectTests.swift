@@ -1,12 +1,15 @@
 import Foundation
+import IAPReconTestSupport
 import Testing
 
 @testable import ReconStorage
 
 /// Binding one parameter at a time: a string is bound from its own UTF-8, as text, whatever its length or origin.
 @Suite struct SQLiteStatementDirectTests {
+    let dir = TemporaryDirectory("statement-direct")
+
     @Test func aStringIsBoundAsItsText() throws {
-        let db = try SQLiteDatabase(path: ":memory:")
+        let db = try SQLiteDatabase(path: dir.file("s.sqlite"))
         try db.execute("CREATE TABLE t (seq INTEGER, value TEXT)")
         let insert = try db.prepare("INSERT INTO t (seq, value) VALUES (?, ?)")
         let bridged = NSString(string: "bridged from NSString, long enough to live on the heap") as String

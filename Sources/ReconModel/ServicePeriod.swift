@@ -35,9 +35,14 @@ public enum ServicePeriod: String, Sendable, Hashable, CaseIterable {
     /// `months` calendar months later in `zone` (the last day of a shorter month when the day does not exist there,
     /// as Apple renews a subscription bought on the 31st).
     public func end(from start: Int64, in zone: TimeZone) -> Int64 {
+        end(from: start, in: ZoneOffsets.of(zone))
+    }
+
+    /// ``end(from:in:)`` in the zone of `offsets` (a sale's period asks with its report's, found once).
+    public func end(from start: Int64, in offsets: ZoneOffsets) -> Int64 {
         guard let months else { return start + 7 * 86_400_000 }
-        if let end = Self.sameWallClock(start, plusMonths: months, in: ZoneOffsets.of(zone)) { return end }
-        let calendar = Self.calendar(in: zone)
+        if let end = Self.sameWallClock(start, plusMonths: months, in: offsets) { return end }
+        let calendar = Self.calendar(in: offsets.timeZone)
         let date = Date(timeIntervalSince1970: TimeInterval(start) / 1000)
         guard let end = calendar.date(byAdding: .month, value: months, to: date) else {
             return start + Int64(months) * 30 * 86_400_000

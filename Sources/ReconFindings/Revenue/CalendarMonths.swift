@@ -9,7 +9,8 @@ import ReconModel
 /// once, then from an array.
 public struct CalendarMonths {
     public let timeZone: TimeZone
-    private let offsets: ZoneOffsets
+    /// The zone's offsets (``ZoneOffsets``).
+    public let offsets: ZoneOffsets
     /// The starts of the months from ``firstCached`` on, asked so far (`Int64.min`: not yet).
     private var cached: [Int64] = []
     /// Months outside the array (before 1970 or after 2099).

@@ -10,12 +10,32 @@ public struct Currency: Sendable, Hashable {
 
     /// The currency for `code` (case-insensitive), or nil when it is not an ISO 4217 code.
     public static func lookup(_ code: String) -> Currency? {
-        let isUpper = code.utf8.count == 3 && code.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
-        let upper = isUpper ? code : code.trimmingCharacters(in: .whitespaces).uppercased()
+        // Every amount of every report row asks: three capital letters are an index into a table, not a hash.
+        if let index = index(of: code) {
+            let decimals = Int(decimalsByIndex[index])
+            return decimals < 0 ? nil : Currency(code: code, decimals: decimals)
+        }
+        let upper = code.trimmingCharacters(in: .whitespaces).uppercased()
         if let decimals = exceptions[upper] { return Currency(code: upper, decimals: decimals) }
         if twoDecimal.contains(upper) { return Currency(code: upper, decimals: 2) }
         return nil
     }
+
+    /// The index of a code of three capital letters (`AAA` 0, `ZZZ` 17575); nil for any other text.
+    private static func index(of code: String) -> Int? {
+        var bytes = code.utf8.makeIterator()
+        guard let a = bytes.next(), let b = bytes.next(), let c = bytes.next(), bytes.next() == nil else { return nil }
+        guard (0x41...0x5A).contains(a), (0x41...0x5A).contains(b), (0x41...0x5A).contains(c) else { return nil }
+        return (Int(a) - 0x41) * 676 + (Int(b) - 0x41) * 26 + (Int(c) - 0x41)
+    }
+
+    /// The decimals of every code of three capital letters (−1: not a currency), from the two lists below.
+    private static let decimalsByIndex: [Int8] = {
+        var table = [Int8](repeating: -1, count: 26 * 26 * 26)
+        for code in twoDecimal { if let index = index(of: code) { table[index] = 2 } }
+        for (code, decimals) in exceptions { if let index = index(of: code) { table[index] = Int8(decimals) } }
+        return table
+    }()
 
     private static let exceptions: [String: Int] = [
         "BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,

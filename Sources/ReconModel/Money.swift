@@ -98,35 +98,14 @@ public struct Money: Sendable, Hashable, Comparable {
 
     /// Formats `milliunits` with `decimals` fractional digits, rounding half away from zero.
     public static func format(milliunits: Int64, decimals: Int) -> String {
-        let negative = milliunits < 0
-        let units = roundedUnits(milliunits: milliunits, decimals: decimals)
         if (0...3).contains(decimals) {
             // Every amount of every report row: digits by hand into one buffer (at most 20 digits, a sign and a dot).
-            var count = 1
-            var rest = units / 10
-            while rest > 0 {
-                count += 1
-                rest /= 10
-            }
-            let digits = max(count, decimals + 1)
-            let sign = negative && units != 0 ? 1 : 0
-            let length = sign + digits + (decimals > 0 ? 1 : 0)
-            return String(unsafeUninitializedCapacity: length) { buffer in
-                if sign == 1 { buffer[0] = 0x2D }
-                var position = length - 1
-                rest = units
-                for index in 0..<digits {
-                    if decimals > 0 && index == decimals {
-                        buffer[position] = 0x2E
-                        position -= 1
-                    }
-                    buffer[position] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                    rest /= 10
-                    position -= 1
-                }
-                return length
+            return String(unsafeUninitializedCapacity: formatMaxLength) {
+                writeFormatted(milliunits: milliunits, decimals: decimals, into: $0) ?? 0
             }
         }
+        let negative = milliunits < 0
+        let units = roundedUnits(milliunits: milliunits, decimals: decimals)
         var unitDivisor: UInt64 = 1
         for _ in 0..<decimals { unitDivisor *= 10 }
         let whole = units / unitDivisor
@@ -138,6 +117,41 @@ public struct Money: Sendable, Hashable, Comparable {
             text += "." + String(repeating: "0", count: decimals - fractionText.count) + fractionText
         }
         return text
+    }
+
+    /// The longest text ``writeFormatted(milliunits:decimals:into:)`` writes: a sign, 20 digits and a dot.
+    package static let formatMaxLength = 22
+
+    /// Writes ``format(milliunits:decimals:)``'s text into `buffer` (``formatMaxLength`` bytes at least) and returns
+    /// its length; nil when `decimals` is not 0...3.
+    package static func writeFormatted(milliunits: Int64, decimals: Int, into buffer: UnsafeMutableBufferPointer<UInt8>)
+        -> Int?
+    {
+        guard (0...3).contains(decimals) else { return nil }
+        let negative = milliunits < 0
+        let units = roundedUnits(milliunits: milliunits, decimals: decimals)
+        var count = 1
+        var rest = units / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        let digits = max(count, decimals + 1)
+        let sign = negative && units != 0 ? 1 : 0
+        let length = sign + digits + (decimals > 0 ? 1 : 0)
+        if sign == 1 { buffer[0] = 0x2D }
+        var position = length - 1
+        rest = units
+        for index in 0..<digits {
+            if decimals > 0 && index == decimals {
+                buffer[position] = 0x2E
+                position -= 1
+            }
+            buffer[position] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+            rest /= 10
+            position -= 1
+        }
+        return length
     }
 
     /// Multiplies by an exact rate in parts per million, rounding half away from zero.

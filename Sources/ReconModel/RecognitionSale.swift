@@ -67,7 +67,8 @@ public struct RecognitionSale: Sendable, Hashable {
         self.start = start
         self.end = end
         self.periodSource = periodSource
-        self.refunds = refunds.sorted { $0.at < $1.at }
+        // Most sales have no refund, a few one: nothing to sort.
+        self.refunds = refunds.count < 2 ? refunds : refunds.sorted { $0.at < $1.at }
     }
 
     /// The last instant at which anything about the sale changes: its end, a refund or a reversal.

@@ -35,14 +35,46 @@ public enum ServicePeriod: String, Sendable, Hashable, CaseIterable {
     /// `months` calendar months later in `zone` (the last day of a shorter month when the day does not exist there,
     /// as Apple renews a subscription bought on the 31st).
     public func end(from start: Int64, in zone: TimeZone) -> Int64 {
+        end(from: start, in: ZoneOffsets.of(zone))
+    }
+
+    /// ``end(from:in:)`` in the zone of `offsets` (a sale's period asks with its report's, found once).
+    public func end(from start: Int64, in offsets: ZoneOffsets) -> Int64 {
         guard let months else { return start + 7 * 86_400_000 }
-        let calendar = Self.calendar(in: zone)
+        if let end = Self.sameWallClock(start, plusMonths: months, in: offsets) { return end }
+        let calendar = Self.calendar(in: offsets.timeZone)
         let date = Date(timeIntervalSince1970: TimeInterval(start) / 1000)
         guard let end = calendar.date(byAdding: .month, value: months, to: date) else {
             return start + Int64(months) * 30 * 86_400_000
         }
         let millis = (end.timeIntervalSince1970 * 1000).rounded()
         return Int64(millis)
+    }
+
+    /// The end of `months` calendar months from `start` worked out from the zone's offsets, or nil: ask the calendar.
+    ///
+    /// The same wall-clock time in the zone (the last day of a shorter month), when no offset changes within two days
+    /// of the start or of the end: there the wall-clock time is unambiguous and the calendar gives the same instant
+    /// (a test compares them). Nil near a change or outside the table.
+    static func sameWallClock(_ start: Int64, plusMonths months: Int, in offsets: ZoneOffsets) -> Int64? {
+        let margin: Int64 = 2 * 86_400
+        let second = Timestamp.floorDiv(start, 1000)
+        guard let offset = offsets.steadyOffset(around: second, margin: margin) else { return nil }
+        let local = second + offset
+        let day = Timestamp.floorDiv(local, 86_400)
+        let (year, month, dayOfMonth) = Timestamp.civil(fromDays: Int(day))
+        let target = year * 12 + month - 1 + months
+        let targetYear = Int(Timestamp.floorDiv(Int64(target), 12))
+        let targetMonth = target - targetYear * 12 + 1
+        let nextMonthFirst = Timestamp.daysFromCivil(
+            year: targetMonth == 12 ? targetYear + 1 : targetYear, month: targetMonth == 12 ? 1 : targetMonth + 1,
+            day: 1)
+        let targetFirst = Timestamp.daysFromCivil(year: targetYear, month: targetMonth, day: 1)
+        let targetDay = targetFirst + min(dayOfMonth, nextMonthFirst - targetFirst) - 1
+        let endLocal = Int64(targetDay) * 86_400 + (local - day * 86_400)
+        // Steady for two days around a first guess, so the offset there is the end's (offsets differ by less).
+        guard let endOffset = offsets.steadyOffset(around: endLocal - offset, margin: margin) else { return nil }
+        return (endLocal - endOffset) * 1000 + (start - second * 1000)
     }
 
     /// The Gregorian calendar in `zone`, made once per zone: every sale with a catalog duration asks for one, and

@@ -31,6 +31,15 @@ public final class CSVFile {
         }
     }
 
+    /// Appends one row that `encode` writes into the buffer itself, CRLF included (``RevenueScheduleLine``): the
+    /// bytes ``append(_:)`` would write for its cells.
+    func append(encoding encode: (inout [UInt8]) -> Void) throws(ReportError) {
+        encode(&buffer)
+        if buffer.count >= Self.bufferSize {
+            try flush()
+        }
+    }
+
     /// Writes what is left and puts the file in place.
     public func commit() throws(ReportError) {
         try flush()

@@ -42,11 +42,16 @@ extension CSVReports {
         let asOf = report.asOf
         // A sale purchased at or after the as-of is not in this report (a month-end close of a store that holds later
         // purchases).
-        try sales { sale in if sale.start < asOf { try file.append(scheduleRow(.init(sale, asOf: asOf))) } }
+        var line = RevenueScheduleLine()
+        try sales { sale in
+            guard sale.start < asOf else { return }
+            let totals = RecognitionSchedule.totals(sale, by: asOf)
+            try file.append { line.append(sale, totals: totals, to: &$0) }
+        }
         try file.commit()
     }
 
-    /// One sale's line of `revenue_schedule.csv`.
+    /// One sale's line of `revenue_schedule.csv` as cells: what ``RevenueScheduleLine`` writes byte by byte.
     static func scheduleRow(_ item: DeferredRevenueRollForward.ScheduleRow) -> [CSVCell] {
         let sale = item.sale
         func money(_ milli: Int64) -> CSVCell { .money(milli, sale.amount.currency) }

@@ -36,9 +36,22 @@ extension SQLiteStatement {
     }
 
     /// Binds a string as text (SQLite copies it: SQLITE_TRANSIENT).
+    ///
+    /// From the string's own UTF-8 (`withUTF8`), not a C string made of it for the call: every kept sale, part and
+    /// event binds several.
     package func bindText(_ text: String, at index: Int32) throws(StoreError) {
         if let postgres { return postgres.bind(.text(text), at: Int(index)) }
-        try check(sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), iaprecon_sqlite_transient()), index)
+        var text = text
+        let rc = text.withUTF8 { bytes in
+            // An empty string is text, not NULL: SQLite binds NULL for a null pointer.
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(handle, index, "", 0, iaprecon_sqlite_transient())
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(bytes.count), iaprecon_sqlite_transient())
+            }
+        }
+        try check(rc, index)
     }
 
     /// Runs a statement bound parameter by parameter to completion, then resets it.

@@ -54,7 +54,7 @@ package final class DetectionTotals: @unchecked Sendable {
             finance?.add(made, products: products)
         }
         let sale = RecognitionSale.of(
-            facts, basis: recognition.basis, pricer: recognition.pricer, timeZone: deferred.months.timeZone)
+            facts, basis: recognition.basis, pricer: recognition.pricer, zone: deferred.months.offsets)
         if let sale {
             deferred.addInFlight(sale)
             for (key, cell) in deferred.lifetime(of: sale) { lifetimes[key, default: RecognitionMonthSums()].add(cell) }

@@ -3,13 +3,28 @@ import ReconModel
 
 /// Calendar months in the report's time zone (`--timezone`), as numbers (`year × 12 + month − 1`), and the instant
 /// each begins, remembered once asked.
+///
+/// Every counted sale walks its months, so neither asks Foundation per sale: the month of an instant comes from the
+/// zone's table of offsets (``ZoneOffsets``, `TimeZone` outside 1970...2099), and a month's start from the calendar
+/// once, then from an array.
 public struct CalendarMonths {
     public let timeZone: TimeZone
-    private var starts: [Int: Int64] = [:]
+    /// The zone's offsets (``ZoneOffsets``).
+    public let offsets: ZoneOffsets
+    /// The starts of the months from ``firstCached`` on, asked so far (`Int64.min`: not yet).
+    private var cached: [Int64] = []
+    /// Months outside the array (before 1970 or after 2099).
+    private var others: [Int: Int64] = [:]
     private let calendar: Calendar
+
+    /// January 1970, the first month the array holds.
+    static let firstCached = 1970 * 12
+    /// The months the array holds: 1970...2099.
+    static let cachedCount = 130 * 12
 
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
+        offsets = ZoneOffsets.of(timeZone)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
@@ -17,7 +32,7 @@ public struct CalendarMonths {
 
     /// The month an instant (epoch ms) falls in, in the time zone.
     public func month(of millis: Int64) -> Int {
-        let (day, _) = Timestamp.dayAndSecond(millis, in: timeZone)
+        let (day, _) = offsets.dayAndSecond(millis)
         let (year, month, _) = Timestamp.civil(fromDays: day)
         return year * 12 + month - 1
     }
@@ -25,18 +40,30 @@ public struct CalendarMonths {
     /// The first instant of `month` in the time zone (local midnight of its first day, or the first instant after
     /// it that exists).
     public mutating func start(of month: Int) -> Int64 {
-        if let known = starts[month] { return known }
+        let index = month - Self.firstCached
+        guard index >= 0 && index < Self.cachedCount else {
+            if let known = others[month] { return known }
+            let start = calendarStart(of: month)
+            others[month] = start
+            return start
+        }
+        if cached.isEmpty { cached = Array(repeating: Int64.min, count: Self.cachedCount) }
+        let known = cached[index]
+        if known != Int64.min { return known }
+        let start = calendarStart(of: month)
+        cached[index] = start
+        return start
+    }
+
+    /// The calendar's answer for ``start(of:)``.
+    private func calendarStart(of month: Int) -> Int64 {
         let year = Int(Timestamp.floorDiv(Int64(month), 12))
         let components = DateComponents(year: year, month: month - year * 12 + 1, day: 1)
-        let start: Int64
         if let date = calendar.date(from: components) {
-            start = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        } else {
-            let days = Timestamp.daysFromCivil(year: year, month: month - year * 12 + 1, day: 1)
-            start = Int64(days) * 86_400_000
+            return Int64((date.timeIntervalSince1970 * 1000).rounded())
         }
-        starts[month] = start
-        return start
+        let days = Timestamp.daysFromCivil(year: year, month: month - year * 12 + 1, day: 1)
+        return Int64(days) * 86_400_000
     }
 
     /// `YYYY-MM`.

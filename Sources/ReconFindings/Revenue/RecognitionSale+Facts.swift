@@ -14,6 +14,14 @@ extension RecognitionSale {
     package static func of(
         _ facts: TransactionFacts, basis: RecognitionBasis, pricer: ProceedsPricer, timeZone: TimeZone
     ) -> RecognitionSale? {
+        of(facts, basis: basis, pricer: pricer, zone: ZoneOffsets.of(timeZone))
+    }
+
+    /// ``of(_:basis:pricer:timeZone:)`` with the report's zone as its table of offsets (``ZoneOffsets``), as every
+    /// judged transaction asks.
+    package static func of(
+        _ facts: TransactionFacts, basis: RecognitionBasis, pricer: ProceedsPricer, zone: ZoneOffsets
+    ) -> RecognitionSale? {
         guard let record = RevenuePolicy.countedRecord(facts), let value = facts.value(of: record),
             value.milliunits > 0
         else { return nil }
@@ -26,7 +34,7 @@ extension RecognitionSale {
                 ?? value.scaledToMinorUnit(byPPM: pricer.rate(of: record))
         }
         let start = record.purchaseDate
-        let (end, source) = period(facts, record, start: start, timeZone: timeZone)
+        let (end, source) = period(facts, record, start: start, zone: zone)
         let group = facts.group
         return RecognitionSale(
             transactionID: group.transactionID, originalTransactionID: record.originalTransactionID,
@@ -42,26 +50,26 @@ extension RecognitionSale {
     /// (https://developer.apple.com/documentation/appstoreserverapi/expiresdate): the end of the period this
     /// transaction paid for.
     static func period(
-        _ facts: TransactionFacts, _ record: LedgerTransaction, start: Int64, timeZone: TimeZone
+        _ facts: TransactionFacts, _ record: LedgerTransaction, start: Int64, zone: ZoneOffsets
     ) -> (end: Int64?, source: PeriodSource) {
         let id = facts.group.transactionID
-        let mine = facts.usable.filter { $0.entry.transactionID == id }
-        let expiries = TransactionFacts.preferred(mine) { $0.entry.expiresDate }.filter { $0 > start }
         let catalog = facts.context.product(record.productID, storefront: record.storefront)
-        let appleType = TransactionFacts.preferred(mine) { $0.entry.productType }.first.flatMap {
-            ProductType(appleType: $0)
-        }
-        let type = catalog?.type ?? appleType
+        // The evidence of this transaction is read only when asked: most sales are consumables the catalog types.
+        var mine: [EvidenceRecord] { facts.usable.filter { $0.entry.transactionID == id } }
+        let type =
+            catalog?.type
+            ?? TransactionFacts.preferred(mine) { $0.entry.productType }.first.flatMap { ProductType(appleType: $0) }
         switch type {
         case .consumable?, .nonConsumable?:
             return (nil, .pointInTime)
         case .nonRenewing?:
-            if let duration = catalog?.duration { return (duration.end(from: start, in: timeZone), .catalog) }
+            if let duration = catalog?.duration { return (duration.end(from: start, in: zone), .catalog) }
             return (nil, .none)
         case .autoRenewable?, nil:
             // Apple's latest statement of the expiry wins (a renewal date Apple moved, e.g. after a price change).
+            let expiries = TransactionFacts.preferred(mine) { $0.entry.expiresDate }.filter { $0 > start }
             if let expires = expiries.max() { return (expires, .apple) }
-            if let duration = catalog?.duration { return (duration.end(from: start, in: timeZone), .catalog) }
+            if let duration = catalog?.duration { return (duration.end(from: start, in: zone), .catalog) }
             return (nil, type == nil ? .pointInTime : .none)
         }
     }

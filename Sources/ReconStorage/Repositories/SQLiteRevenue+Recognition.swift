@@ -116,7 +116,9 @@ extension SQLiteRevenue {
     /// Apple's refunds of a sale as kept: `at:kind:reversedAt` (`-` when it stands), `;` between them; kind is
     /// `full`, `upgrade` or `p` and the prorated share in thousandths of a percent.
     static func refundsText(_ refunds: [RecognitionSale.Refund]) -> String {
-        refunds.map { refund in
+        // Most sales have none: no array of texts to join.
+        guard !refunds.isEmpty else { return "" }
+        return refunds.map { refund in
             let kind =
                 switch refund.kind {
                 case .full: "full"

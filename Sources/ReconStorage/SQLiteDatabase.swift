@@ -90,7 +90,8 @@ package final class SQLiteDatabase {
     /// Compiles `sql` into a reusable statement.
     package func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
         if let postgres {
-            return SQLiteStatement(postgres: PostgresStatement(session: postgres, sql: dialect.translate(sql)), database: self)
+            return SQLiteStatement(
+                postgres: PostgresStatement(session: postgres, sql: dialect.translate(sql)), database: self)
         }
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)

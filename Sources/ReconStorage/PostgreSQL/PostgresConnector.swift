@@ -5,8 +5,10 @@ import NIOPosix
 import PostgresNIO
 import ReconModel
 
-/// Opens a logged-in connection to a ``DatabaseSource``'s server: the backend's PostgreSQL as an input, or the
-/// store's own database. TLS as `sslmode` and `sslrootcert` say; the password never leaves the configuration.
+/// Opens a logged-in connection to a ``DatabaseSource``'s server.
+///
+/// The server is the backend's PostgreSQL as an input, or the store's own database. TLS is as `sslmode` and
+/// `sslrootcert` say; the password never leaves the configuration.
 package struct PostgresConnector {
     package let source: DatabaseSource
     package let logger: Logger
@@ -65,14 +67,16 @@ package struct PostgresConnector {
                 // SNI and the certificate's name check use the host name (never an address), as when
                 // the client library opens the channel itself.
                 if !Self.isIPAddress(source.host) { configuration.options.tlsServerName = source.host }
-                return PostgresConnection.connect(on: channel.eventLoop, configuration: configuration, id: 1, logger: logger)
-                    .flatMap { connection in
-                        Self.guardReads(channel).map { connection }
-                    }
-                    .flatMapErrorThrowing { error in
-                        channel.close(promise: nil)
-                        throw error
-                    }
+                return PostgresConnection.connect(
+                    on: channel.eventLoop, configuration: configuration, id: 1, logger: logger
+                )
+                .flatMap { connection in
+                    Self.guardReads(channel).map { connection }
+                }
+                .flatMapErrorThrowing { error in
+                    channel.close(promise: nil)
+                    throw error
+                }
             }
     }
 

@@ -173,7 +173,8 @@ package struct PostgresDialect: Sendable {
                     tokens.append(SQLToken(.space, " "))
                     tokens.append(SQLToken(.word, input[value].text == "0" ? "false" : "true"))
                     index = value
-                } else if upper == "MAX" || upper == "MIN", let open = next(after: index), input[open].isPunctuation("("),
+                } else if upper == "MAX" || upper == "MIN", let open = next(after: index),
+                    input[open].isPunctuation("("),
                     let arguments = Self.arguments(input, open: open), arguments.list.count == 2
                 {
                     let left = rewrite(arguments.list[0])
@@ -184,7 +185,8 @@ package struct PostgresDialect: Sendable {
                     parameter = max(parameter, Self.parameterCount(a), Self.parameterCount(b))
                     tokens.append(
                         SQLToken(
-                            .word, "(CASE WHEN (\(a)) IS NULL OR (\(b)) IS NULL THEN NULL ELSE \(function)(\(a), \(b)) END)"
+                            .word,
+                            "(CASE WHEN (\(a)) IS NULL OR (\(b)) IS NULL THEN NULL ELSE \(function)(\(a), \(b)) END)"
                         ))
                     index = arguments.close
                 } else if upper == "ORDER", let by = next(after: index), input[by].isWord("BY") {
@@ -318,7 +320,8 @@ package struct PostgresDialect: Sendable {
     /// Where an `ORDER BY` list that starts at `start` ends: a `)` closing what holds it, or a clause after it.
     private static func orderEnd(_ input: [SQLToken], from start: Int) -> Int {
         let ends: Set<String> = [
-            "LIMIT", "OFFSET", "UNION", "EXCEPT", "INTERSECT", "FETCH", "FOR", "ROWS", "RANGE", "WINDOW", "GROUPS", "ON",
+            "LIMIT", "OFFSET", "UNION", "EXCEPT", "INTERSECT", "FETCH", "FOR", "ROWS", "RANGE", "WINDOW", "GROUPS",
+            "ON",
             "WHERE", "RETURNING",
         ]
         var depth = 0

@@ -92,7 +92,8 @@ package struct PostgresInsertTemplate: Equatable {
     /// The statement for `rows` rows, the n-th row's parameters numbered after the rows before it.
     func sql(rows: Int) -> String {
         var text = head
-        text.reserveCapacity(head.count + rows * (parts.reduce(0) { $0 + $1.count } + parameters.count * 6) + tail.count)
+        text.reserveCapacity(
+            head.count + rows * (parts.reduce(0) { $0 + $1.count } + parameters.count * 6) + tail.count)
         for row in 0..<rows {
             if row > 0 { text += ", " }
             for (offset, parameter) in parameters.enumerated() {

@@ -18,7 +18,8 @@ package enum PostgresSchema {
             try sqlite.execute(migration.sql, context: "deriving the schema (\(migration.name))")
         }
         let objects = try sqlite.prepare(
-            "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+            "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
+        )
         var tables: [String] = []
         var definitions: [String] = []
         while try objects.step() {
@@ -32,7 +33,11 @@ package enum PostgresSchema {
             try columns.bind([.text(table)])
             while try columns.step() {
                 let name = columns.text(0).lowercased()
-                if columns.int64(1) != 0 || columns.int64(2) != 0 { notNull.insert(name) } else { nullable.insert(name) }
+                if columns.int64(1) != 0 || columns.int64(2) != 0 {
+                    notNull.insert(name)
+                } else {
+                    nullable.insert(name)
+                }
             }
         }
         let dialect = PostgresDialect(notNullColumns: notNull.subtracting(nullable))
@@ -44,7 +49,8 @@ package enum PostgresSchema {
     ///
     /// - Throws: ``StoreError/noStore(path:)``, ``StoreError/foreignTables(path:tables:)``,
     ///   ``StoreError/newerSchema(path:found:known:)``, ``StoreError/olderSchema(path:found:known:)``.
-    package static func open(_ db: SQLiteDatabase, opening: ReconStore.Opening, clock: any ReconClock) throws(StoreError)
+    package static func open(_ db: SQLiteDatabase, opening: ReconStore.Opening, clock: any ReconClock)
+        throws(StoreError)
     {
         let schema = try derived()
         db.dialect = PostgresDialect(notNullColumns: schema.notNull)

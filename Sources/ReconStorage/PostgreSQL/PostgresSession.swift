@@ -75,21 +75,36 @@ package final class PostgresSession {
         let promise = future.eventLoop.makePromise(of: T.self)
         let done = NIOLockedValueBox(false)
         future.whenComplete { result in
-            if done.withLockedValue({ let was = $0; $0 = true; return !was }) { promise.completeWith(result) }
+            if done.withLockedValue({
+                let was = $0; $0 = true; return !was
+            }) {
+                promise.completeWith(result)
+            }
         }
         let closedAlready = closeWatch.withLockedValue { state -> Bool in
             state.failWait = {
-                if done.withLockedValue({ let was = $0; $0 = true; return !was }) { promise.fail(Closed()) }
+                if done.withLockedValue({
+                    let was = $0; $0 = true; return !was
+                }) {
+                    promise.fail(Closed())
+                }
             }
             return state.closed
         }
-        if closedAlready, done.withLockedValue({ let was = $0; $0 = true; return !was }) { promise.fail(Closed()) }
+        if closedAlready,
+            done.withLockedValue({
+                let was = $0; $0 = true; return !was
+            })
+        {
+            promise.fail(Closed())
+        }
         defer { closeWatch.withLockedValue { $0.failWait = nil } }
         return try promise.futureResult.wait()
     }
 
-    /// Whether every statement is written to standard error first (`IAP_RECON_TRACE_SQL=1`): for finding which
-    /// statement PostgreSQL refused. Values are bound, never in the text.
+    /// Whether every statement is written to standard error first (`IAP_RECON_TRACE_SQL=1`).
+    ///
+    /// For finding which statement PostgreSQL refused; values are bound, never in the text.
     private static let traced = ProcessInfo.processInfo.environment["IAP_RECON_TRACE_SQL"] == "1"
 
     private func trace(_ sql: String) {
@@ -203,16 +218,20 @@ package final class PostgresSession {
     package func failure(_ error: any Error, context: String, sql: String? = nil) -> StoreError {
         if error is Closed {
             inTransaction = false
-            return .postgres(state: "08006", message: "lost \(name): the server closed the connection", context: context)
+            return .postgres(
+                state: "08006", message: "lost \(name): the server closed the connection", context: context)
         }
         let state = (error as? PSQLError)?.serverInfo?[.sqlState] ?? ""
         let message = DatabaseSourceError.message(error, tls: .disable)
         if error is PSQLError || error is ChannelError, DatabaseSourceError.isConnectionLoss(error) {
             inTransaction = false
-            return .postgres(state: state.isEmpty ? "08006" : state, message: "lost \(name): \(message)", context: context)
+            return .postgres(
+                state: state.isEmpty ? "08006" : state, message: "lost \(name): \(message)", context: context)
         }
         // The statement's opening words (never its values: they are bound) say which one it was.
-        let statement = sql.map { " in \"" + $0.split(whereSeparator: \.isWhitespace).prefix(8).joined(separator: " ") + " …\"" }
+        let statement = sql.map {
+            " in \"" + $0.split(whereSeparator: \.isWhitespace).prefix(8).joined(separator: " ") + " …\""
+        }
         return .postgres(state: state, message: message + (statement ?? ""), context: context)
     }
 }

@@ -88,7 +88,8 @@ package struct SQLToken: Equatable {
                 if index < characters.count,
                     (character == "|" && characters[index] == "|") || (character == "<" && characters[index] == ">")
                         || (character == "<" && characters[index] == "=")
-                        || (character == ">" && characters[index] == "=") || (character == "!" && characters[index] == "=")
+                        || (character == ">" && characters[index] == "=")
+                        || (character == "!" && characters[index] == "=")
                 {
                     index += 1
                 }
@@ -98,8 +99,9 @@ package struct SQLToken: Equatable {
         return tokens
     }
 
-    /// The statements of `tokens`, split at top-level semicolons; a trigger's `BEGIN … END` stays whole.
-    /// Blank statements are dropped.
+    /// The statements of `tokens`, split at top-level semicolons.
+    ///
+    /// A trigger's `BEGIN … END` stays whole; blank statements are dropped.
     package static func statements(_ tokens: [SQLToken]) -> [[SQLToken]] {
         var statements: [[SQLToken]] = []
         var current: [SQLToken] = []

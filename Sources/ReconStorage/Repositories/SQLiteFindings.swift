@@ -91,8 +91,9 @@ extension SQLiteFindings {
                 """
             ).run([.integer(runID), .integer(time)])
             try db.prepare(
-                "INSERT INTO findings_recorded (id, run, at) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET run = ?1, at = ?2")
-                .run([.integer(runID), .integer(time)])
+                "INSERT INTO findings_recorded (id, run, at) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET run = ?1, at = ?2"
+            )
+            .run([.integer(runID), .integer(time)])
             var totals = try runFindingTotals()
             totals.resolved = Int(
                 try db.scalar(

@@ -20,13 +20,14 @@ extension SQLiteReceipts {
                 INSERT INTO verifications (record_id, receipt_id, transaction_id, source, endpoint, http_status,
                     apple_status, environment, bundle_id, outcome, detail, attempts, verified_at, run_id, learned_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [
-                .optionalText(v.recordIDs.first), .optionalText(v.receiptID), .optionalText(v.transactionID),
-                .text(v.source.rawValue), .optionalText(v.endpoint), .optionalInteger(v.httpStatus.map(Int64.init)),
-                .optionalInteger(v.appleStatus.map(Int64.init)), .optionalText(v.environment?.rawValue),
-                .optionalText(v.bundleID), .text(v.outcome.rawValue), .optionalText(v.detail),
-                .integer(Int64(v.attempts)), .integer(time), .optionalInteger(runID), .integer(learnedAt),
-            ], returning: "id")
+                """,
+                [
+                    .optionalText(v.recordIDs.first), .optionalText(v.receiptID), .optionalText(v.transactionID),
+                    .text(v.source.rawValue), .optionalText(v.endpoint), .optionalInteger(v.httpStatus.map(Int64.init)),
+                    .optionalInteger(v.appleStatus.map(Int64.init)), .optionalText(v.environment?.rawValue),
+                    .optionalText(v.bundleID), .text(v.outcome.rawValue), .optionalText(v.detail),
+                    .integer(Int64(v.attempts)), .integer(time), .optionalInteger(runID), .integer(learnedAt),
+                ], returning: "id")
             if !v.entries.isEmpty {
                 let writer = try EvidenceWriter(store: store)
                 for entry in v.entries {

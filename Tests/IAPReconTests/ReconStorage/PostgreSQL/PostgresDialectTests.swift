@@ -11,7 +11,9 @@ struct PostgresDialectTests {
         #expect(
             dialect.translate("SELECT a FROM t WHERE b = ? AND c = ? AND d = '?' AND e = \"temp\".x")
                 == "SELECT a FROM t WHERE b = $1 AND c = $2 AND d = '?' AND e = \"temp\".x")
-        #expect(dialect.translate("UPDATE t SET a = ?2 WHERE b = ?1 OR c = ?2") == "UPDATE t SET a = $2 WHERE b = $1 OR c = $2")
+        #expect(
+            dialect.translate("UPDATE t SET a = ?2 WHERE b = ?1 OR c = ?2")
+                == "UPDATE t SET a = $2 WHERE b = $1 OR c = $2")
         #expect(PostgresDialect.parameterCount("UPDATE t SET a = $2 WHERE b = $1 OR c = $2") == 2)
     }
 
@@ -76,9 +78,10 @@ struct PostgresDialectTests {
     }
 
     @Test func pragmasGoAndTransactionsBeginPlainly() {
-        #expect(dialect.statements("PRAGMA temp_store = FILE; DROP TABLE IF EXISTS temp.x; BEGIN IMMEDIATE") == [
-            "DROP TABLE IF EXISTS pg_temp.x", "BEGIN",
-        ])
+        #expect(
+            dialect.statements("PRAGMA temp_store = FILE; DROP TABLE IF EXISTS temp.x; BEGIN IMMEDIATE") == [
+                "DROP TABLE IF EXISTS pg_temp.x", "BEGIN",
+            ])
     }
 
     @Test func functionsSQLiteNamesOtherwise() {
@@ -97,9 +100,13 @@ struct PostgresDialectTests {
             """)
         #expect(statements.count == 2)
         #expect(statements[0].hasPrefix("CREATE FUNCTION t_dirty_update_fn() RETURNS trigger LANGUAGE plpgsql"))
-        #expect(statements[0].contains("IF EXISTS ( SELECT 1 FROM detection_state ) AND ( OLD . a IS DISTINCT FROM NEW . a ) THEN"))
+        #expect(
+            statements[0].contains(
+                "IF EXISTS ( SELECT 1 FROM detection_state ) AND ( OLD . a IS DISTINCT FROM NEW . a ) THEN"))
         #expect(statements[0].contains("INSERT INTO dirty ( id ) SELECT NEW . id;"))
-        #expect(statements[1] == "CREATE TRIGGER t_dirty_update AFTER UPDATE ON t FOR EACH ROW EXECUTE FUNCTION t_dirty_update_fn()")
+        #expect(
+            statements[1]
+                == "CREATE TRIGGER t_dirty_update AFTER UPDATE ON t FOR EACH ROW EXECUTE FUNCTION t_dirty_update_fn()")
     }
 
     /// `sql` with every run of white space one space, and none before a comma.

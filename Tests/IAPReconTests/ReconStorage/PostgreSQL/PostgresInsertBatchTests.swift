@@ -25,11 +25,14 @@ struct PostgresInsertBatchTests {
 
     /// A parameter outside the row would mean the first row's value in every row.
     @Test func statementsThatCannotGoTogetherAreLeftAlone() {
-        #expect(PostgresInsertTemplate("INSERT INTO p (a, b) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET b = $2") == nil)
+        #expect(
+            PostgresInsertTemplate("INSERT INTO p (a, b) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET b = $2") == nil)
         #expect(PostgresInsertTemplate("INSERT INTO p (a) VALUES ($1) RETURNING id") == nil)
         #expect(PostgresInsertTemplate("INSERT INTO p (a) SELECT a FROM q WHERE b = $1") == nil)
         #expect(PostgresInsertTemplate("UPDATE p SET a = $1") == nil)
-        #expect(PostgresInsertTemplate("INSERT INTO p (a, b) VALUES (lower($1), $2) ON CONFLICT (a) DO UPDATE SET b = 1") == nil)
+        #expect(
+            PostgresInsertTemplate("INSERT INTO p (a, b) VALUES (lower($1), $2) ON CONFLICT (a) DO UPDATE SET b = 1")
+                == nil)
     }
 }
 
@@ -39,7 +42,8 @@ extension PostgresInsertBatchTests {
     @Test func pendingRowsKeepEachTablesOrder() throws {
         let parts = try #require(PostgresInsertTemplate("INSERT INTO pg_temp.parts (a, b) VALUES ($1, $2)"))
         let sales = try #require(
-            PostgresInsertTemplate("INSERT INTO sales (id, n) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET n = excluded.n"))
+            PostgresInsertTemplate(
+                "INSERT INTO sales (id, n) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET n = excluded.n"))
         let otherParts = try #require(PostgresInsertTemplate("INSERT INTO pg_temp.parts (a) VALUES ($1)"))
         #expect(parts.table == "pg_temp.parts")
         var pending = PostgresPendingRows()
@@ -48,7 +52,10 @@ extension PostgresInsertBatchTests {
         #expect(pending.add(parts, owner: 1, values: [.integer(2), .text("y")]).isEmpty)
         #expect(pending.add(sales, owner: 2, values: [.text("s2"), .integer(2)]).isEmpty)
         let repeated = pending.add(sales, owner: 2, values: [.text("s1"), .integer(3)])
-        #expect(repeated.map(\.sql) == ["INSERT INTO sales (id, n) VALUES ($1, $2), ($3, $4) ON CONFLICT (id) DO UPDATE SET n = excluded.n"])
+        #expect(
+            repeated.map(\.sql) == [
+                "INSERT INTO sales (id, n) VALUES ($1, $2), ($3, $4) ON CONFLICT (id) DO UPDATE SET n = excluded.n"
+            ])
         let sameTable = pending.add(otherParts, owner: 3, values: [.integer(9)])
         #expect(sameTable.map(\.sql) == ["INSERT INTO pg_temp.parts (a, b) VALUES ($1, $2), ($3, $4)"])
         #expect(sameTable.first?.values == [.integer(1), .text("x"), .integer(2), .text("y")])

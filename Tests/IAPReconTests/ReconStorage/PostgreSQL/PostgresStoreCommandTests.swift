@@ -77,8 +77,9 @@ extension PostgresTests {
 
         @Test func aServerThatIsDownFailsInOneLineNamingItAndCreatesNothing() throws {
             let port = try ThrowawayPostgres.freePort()
-            for command in [["import", "--transactions", try fixturePath("ledger/small-transactions.csv")], ["report"]]
-            {
+            for command in [
+                ["import", "--transactions", try fixturePath("ledger/small-transactions.csv")], ["report"],
+            ] {
                 var arguments = [command[0], "--db", "postgresql://recon:not-shown-77@127.0.0.1:\(port)/postgres"]
                 arguments += command.dropFirst()
                 if command[0] == "report" { arguments += ["--out", dir.file("out")] }
@@ -86,7 +87,9 @@ extension PostgresTests {
                 #expect(result.exitCode == 1)
                 let lines = result.stderr.split(separator: "\n")
                 #expect(lines.count == 1, "\(result.stderr)")
-                #expect(lines.first?.hasPrefix("iap-recon: error: cannot open store 'postgresql://127.0.0.1:\(port)/postgres'") == true)
+                #expect(
+                    lines.first?.hasPrefix(
+                        "iap-recon: error: cannot open store 'postgresql://127.0.0.1:\(port)/postgres'") == true)
                 #expect(!result.stderr.contains("not-shown-77"))
             }
             #expect(!FileManager.default.fileExists(atPath: dir.file("out")))

@@ -19,7 +19,8 @@ import Testing
         let start: Int64 = 1_793_491_200_000
         for row in 0..<rows {
             let at = Timestamp.iso(start + Int64(row) * 60_000)
-            text += "r\(row),u\(row % 997),coins_100,\(3_000_000 + row),,\(at),1,Production,0.99,USD,USA,verified,\(at),\(at),\n"
+            text +=
+                "r\(row),u\(row % 997),coins_100,\(3_000_000 + row),,\(at),1,Production,0.99,USD,USA,verified,\(at),\(at),\n"
         }
         return try dir.write("ledger.csv", text)
     }
@@ -29,7 +30,8 @@ import Testing
         defer { server.destroy() }
         let rows = 40_000
         let file = try ledger(rows: rows)
-        let products = try dir.write("p.csv", "product_id,type,price,currency,storefront,proceeds_rate\ncoins_100,consumable,0.99,USD,,\n")
+        let products = try dir.write(
+            "p.csv", "product_id,type,price,currency,storefront,proceeds_rate\ncoins_100,consumable,0.99,USD,,\n")
         let url = server.url()
         let run = Task {
             try await runIAPReconOnItsOwnThread(["import", "--db", url, "--transactions", file, "--products", products])
@@ -59,7 +61,8 @@ import Testing
         #expect(rerun.exitCode == 0, "\(rerun.stderr)")
         #expect(try ReconStore(path: url, clock: SystemClock(), .existing).ledger.counts().transactions == rows)
         let sqlite = dir.file("s.sqlite")
-        #expect(try runIAPRecon(["import", "--db", sqlite, "--transactions", file, "--products", products]).exitCode == 0)
+        #expect(
+            try runIAPRecon(["import", "--db", sqlite, "--transactions", file, "--products", products]).exitCode == 0)
         for (name, store) in [("pg", url), ("sqlite", sqlite)] {
             let report = try runIAPRecon(
                 ["report", "--db", store, "--out", dir.file(name), "--as-of", "2026-12-01T00:00:00Z"])

@@ -83,7 +83,8 @@ extension PostgresTests {
         @Test func aSecondWriterIsRefusedNamingTheHolderUntilItsConnectionEnds() throws {
             let url = try database("locking")
             var first: ReconStore? = try ReconStore(path: url, clock: Self.clock)
-            var lock: RunLock? = try RunLock(store: try #require(first), holder: "iap-recon run (pid 4242 on db-1) since T")
+            var lock: RunLock? = try RunLock(
+                store: try #require(first), holder: "iap-recon run (pid 4242 on db-1) since T")
             let second = try ReconStore(path: url, clock: Self.clock)
             let error = #expect(throws: StoreError.self) { try RunLock(store: second, holder: "iap-recon import") }
             #expect(error == .locked(holder: "iap-recon run (pid 4242 on db-1) since T"))

@@ -19,6 +19,8 @@ package final class PostgresSession {
     private let logger: Logger
     /// Whether `BEGIN` was sent and neither `COMMIT` nor `ROLLBACK` since.
     package private(set) var inTransaction = false
+    /// How many transactions have begun: a cursor declared in one ends with it.
+    package private(set) var transactionSerial = 0
     private var cursorSerial = 0
 
     /// Connects and logs in.
@@ -209,6 +211,7 @@ package final class PostgresSession {
         let head = sql.prefix(16).uppercased()
         if head.hasPrefix("BEGIN") || head.hasPrefix("START TRANSACTION") {
             inTransaction = true
+            transactionSerial += 1
         } else if head.hasPrefix("COMMIT") || head.hasPrefix("ROLLBACK") || head.hasPrefix("END") {
             inTransaction = false
         }

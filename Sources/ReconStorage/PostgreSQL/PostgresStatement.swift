@@ -2,8 +2,8 @@ import ReconModel
 
 /// One prepared statement on PostgreSQL, stepped as SQLite's are: bind, step row by row, reset.
 ///
-/// Inside a transaction a query is read through a server-side cursor, a batch at a time, so a scan of the
-/// ledger holds one batch, not the ledger; outside one (a read that needs no snapshot) it is read whole.
+/// A query is read through a server-side cursor, a batch at a time, so a scan of the ledger holds one batch, not the
+/// ledger. Outside a transaction the cursor is `WITH HOLD`: the server keeps its rows until it is closed.
 /// A statement that returns no rows runs at its first step.
 package final class PostgresStatement {
     private let session: PostgresSession
@@ -15,6 +15,9 @@ package final class PostgresStatement {
     /// The open cursor reading this statement's rows, and whether it has more.
     private var cursor: String?
     private var cursorHasMore = false
+    /// The transaction the cursor lives in (``PostgresSession/transactionSerial``), or nil for a `WITH HOLD` one,
+    /// which lives until it is closed.
+    private var cursorTransaction: Int?
     /// Whether the statement returns rows (read through a cursor in a transaction).
     private let isQuery: Bool
     /// An INSERT whose rows go together inside a transaction; nil for any other statement.
@@ -39,7 +42,7 @@ package final class PostgresStatement {
     }
 
     deinit {
-        if let cursor, session.inTransaction { session.send("CLOSE \(cursor)") }
+        if let cursor, isOpen { session.send("CLOSE \(cursor)") }
     }
 
     /// The result columns' names (once the statement has run).
@@ -61,7 +64,7 @@ package final class PostgresStatement {
     /// Ready to run again with the same bindings.
     package func reset() {
         if let cursor {
-            if session.inTransaction { session.send("CLOSE \(cursor)") }
+            if isOpen { session.send("CLOSE \(cursor)") }
             self.cursor = nil
         }
         result = nil
@@ -90,10 +93,13 @@ package final class PostgresStatement {
 
     private func start() throws(StoreError) {
         position = 0
-        if isQuery, session.inTransaction, !small {
+        if isQuery, !small {
             let name = session.nextCursorName()
-            _ = try session.query("DECLARE \(name) NO SCROLL CURSOR FOR \(sql)", values, context: "running a query")
+            let hold = session.inTransaction ? "" : " WITH HOLD"
+            _ = try session.query(
+                "DECLARE \(name) NO SCROLL CURSOR\(hold) FOR \(sql)", values, context: "running a query")
             cursor = name
+            cursorTransaction = session.inTransaction ? session.transactionSerial : nil
             let first = try session.query(
                 "FETCH FORWARD \(Self.firstBatch) FROM \(name)", [], context: "reading a query")
             cursorHasMore = first.rows.count == Self.firstBatch
@@ -104,6 +110,12 @@ package final class PostgresStatement {
             if small, whole.rows.count >= Self.firstBatch { small = false }
             result = whole
         }
+    }
+
+    /// Whether the cursor still exists: a `WITH HOLD` one until it is closed, another until its transaction ends.
+    private var isOpen: Bool {
+        guard let transaction = cursorTransaction else { return true }
+        return session.inTransaction && session.transactionSerial == transaction
     }
 
     /// The current row's value in `column`.

@@ -109,6 +109,10 @@ extension SQLiteLedger {
         throws
     {
         let ids = try db.prepare(sql)
+        if db.postgres != nil {
+            try forEachOriginalTransactionGroupInPages(ids: ids, body)
+            return
+        }
         let rows = try db.prepare(
             """
             SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id = ?

@@ -1,0 +1,51 @@
+import AppleData
+import ReconModel
+
+/// The original-transaction groups a page of ids at a time, for a store across a network.
+extension SQLiteLedger {
+    /// Ids per page: one query reads the rows of this many groups.
+    static let groupPage = 500
+
+    /// As ``forEachOriginalTransactionGroup(ids:_:)``, but one query per page of ids rather than one per id: on
+    /// PostgreSQL each query is a round trip, and a night touches thousands of subscriptions. The groups come in the
+    /// order of `ids`, each with its rows by purchase date and record id.
+    ///
+    /// Memory: one page of groups.
+    func forEachOriginalTransactionGroupInPages(ids: SQLiteStatement, _ body: (OriginalTransactionGroup) throws -> Void)
+        throws
+    {
+        var statements: [Int: SQLiteStatement] = [:]
+        var page: [String] = []
+        func emit() throws {
+            guard !page.isEmpty else { return }
+            let rows: SQLiteStatement
+            if let prepared = statements[page.count] {
+                rows = prepared
+            } else {
+                let marks = Array(repeating: "?", count: page.count).joined(separator: ", ")
+                rows = try db.prepare(
+                    """
+                    SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id IN (\(marks))
+                    ORDER BY original_transaction_id, purchase_date, record_id
+                    """)
+                statements[page.count] = rows
+            }
+            try rows.bind(page.map { .text($0) })
+            var groups: [String: [LedgerTransaction]] = [:]
+            while try rows.step() {
+                let record = try TransactionsRow.read(rows)
+                groups[record.originalTransactionID, default: []].append(record)
+            }
+            for id in page {
+                guard let records = groups[id], records.count > 1 else { continue }
+                try body(OriginalTransactionGroup(originalTransactionID: id, records: records))
+            }
+            page.removeAll(keepingCapacity: true)
+        }
+        while try ids.step() {
+            page.append(ids.text(0))
+            if page.count == Self.groupPage { try emit() }
+        }
+        try emit()
+    }
+}

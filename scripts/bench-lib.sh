@@ -1,4 +1,4 @@
-# Sourced by the benchmark scripts (bench.sh, bench-night.sh, bench-night-reports.sh, bench-sizes.sh): measuring a
+# Sourced by the benchmark scripts (bench.sh, bench-night.sh, bench-night-reports.sh, bench-sizes.sh, bench-postgres.sh, bench-store.sh): measuring a
 # command, ratios and ranges, store sizes, the generated inputs, the references' virtual environment, and two report
 # folders compared.
 # Expects DATA (the directory of generated inputs and stores) to be set.
@@ -142,4 +142,29 @@ xlsx_floor() {
     python3 scripts/xlsx_floor_cells.py "$workbook" "$dir" "$@" >/dev/null
     measure_run "$dir/xlsx_floor" "$dir/floor.xlsx" "$dir"/*.cells
     rm -f "$dir"/*.cells "$dir/floor.xlsx"
+}
+
+# start_throwaway_postgres LABEL: a PostgreSQL cluster of its own on loopback (initdb into a temporary folder as the
+# `postgres` user when root, password auth, fsync off, shared_buffers 256 MB), stopped and removed when the script
+# exits. Sets PGBIN, DIR, PORT and PASSWORD; returns 1 (with nothing started) when the server programs are missing.
+start_throwaway_postgres() {
+    PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+    if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then return 1; fi
+    DIR=$(mktemp -d "/tmp/iap-recon-$1.XXXXXX")
+    PASSWORD=bench-$RANDOM$RANDOM
+    PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    echo "$PASSWORD" > "$DIR/pwfile"
+    [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$DIR"
+    trap stop_throwaway_postgres EXIT
+    as_pg "$PGBIN/initdb" -D "$DIR/data" -U recon --pwfile="$DIR/pwfile" -A scram-sha-256 --no-sync >/dev/null
+    as_pg "$PGBIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w \
+        -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=256MB" start >/dev/null
+}
+
+# as_pg COMMAND...: runs it as `postgres` when root (the server refuses to run as root).
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+stop_throwaway_postgres() {
+    as_pg "$PGBIN/pg_ctl" -D "$DIR/data" -m immediate -w stop >/dev/null 2>&1 || true
+    rm -rf "$DIR"
 }

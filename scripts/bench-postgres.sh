@@ -7,22 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-bench-data}
 BIN=${BIN:-./.build/release/iap-recon}
-PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
+source scripts/bench-lib.sh
+if ! start_throwaway_postgres bench-pg; then
     echo "PostgreSQL import skipped: no server programs (apt-get install postgresql)"
     exit 0
 fi
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-DIR=$(mktemp -d /tmp/iap-recon-bench-pg.XXXXXX)
-PASSWORD=bench-$RANDOM$RANDOM
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-echo "$PASSWORD" > "$DIR/pwfile"
-[ "$(id -u)" = 0 ] && chown -R postgres:postgres "$DIR"
-stop() { as_pg "$PGBIN/pg_ctl" -D "$DIR/data" -m immediate -w stop >/dev/null 2>&1 || true; rm -rf "$DIR"; }
-trap stop EXIT
-as_pg "$PGBIN/initdb" -D "$DIR/data" -U recon --pwfile="$DIR/pwfile" -A scram-sha-256 --no-sync >/dev/null
-as_pg "$PGBIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w \
-    -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=256MB" start >/dev/null
 URL="postgresql://recon:$PASSWORD@127.0.0.1:$PORT/postgres?sslmode=disable"
 PGPASSWORD=$PASSWORD psql -X -q -v ON_ERROR_STOP=1 "postgresql://recon@127.0.0.1:$PORT/postgres" <<SQL
 CREATE TABLE ledger (record_id text PRIMARY KEY, user_id text, product_id text, transaction_id text,

@@ -18,8 +18,7 @@ DATA=${DATA:-bench-data}
 NIGHT_ROWS=${NIGHT_ROWS:-10000}
 mkdir -p "$DATA"
 source scripts/bench-lib.sh
-PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
+if ! start_throwaway_postgres bench-store; then
     echo "the store in PostgreSQL skipped: no server programs (apt-get install postgresql)"
     exit 0
 fi
@@ -32,17 +31,6 @@ NIGHT="$W/night-$NIGHT_ROWS.csv"
 BASE_END=$(python3 scripts/gen_ledger.py --day-end-of "$CSV")
 NIGHT_END=$(python3 scripts/gen_ledger.py --day-end-of "$NIGHT")
 
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-DIR=$(mktemp -d /tmp/iap-recon-bench-store.XXXXXX)
-PASSWORD=bench-$RANDOM$RANDOM
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-echo "$PASSWORD" > "$DIR/pwfile"
-[ "$(id -u)" = 0 ] && chown -R postgres:postgres "$DIR"
-stop() { as_pg "$PGBIN/pg_ctl" -D "$DIR/data" -m immediate -w stop >/dev/null 2>&1 || true; rm -rf "$DIR"; }
-trap stop EXIT
-as_pg "$PGBIN/initdb" -D "$DIR/data" -U recon --pwfile="$DIR/pwfile" -A scram-sha-256 --no-sync >/dev/null
-as_pg "$PGBIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w \
-    -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=256MB" start >/dev/null
 export PGPASSWORD=$PASSWORD
 PG="postgresql://recon@127.0.0.1:$PORT/postgres?sslmode=disable"
 SQLITE="$W/store.sqlite"

@@ -13,6 +13,9 @@ public enum DemoRun {
         public var seed: UInt64 = 1
         public var purchases = 3_000
         public var asOf = DemoDataset.defaultAsOf
+        /// The store: `demo.sqlite` in the output folder (made anew) when nil, else the one named (a `postgresql://`
+        /// URL too), which the demo's import fills as any import would.
+        public var store: String?
 
         public init(outputDirectory: String) {
             self.outputDirectory = outputDirectory
@@ -77,8 +80,12 @@ public enum DemoRun {
         let out = options.outputDirectory
         let inputs = out + "/demo-input"
         try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
-        let database = out + "/demo.sqlite"
-        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        let database = options.store ?? out + "/demo.sqlite"
+        if options.store == nil {
+            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        }
+        // How the lines below name the store: a URL without its password.
+        let shown = ReconConfig.shownStore(database)
 
         logger.info("generating demo data", metadata: ["purchases": "\(options.purchases)", "seed": "\(options.seed)"])
         let dataset = try DemoDataset.generate(seed: options.seed, purchases: options.purchases, asOf: options.asOf)
@@ -108,7 +115,7 @@ public enum DemoRun {
         }
         await simulator.stop()
         var lines = outcome.lines
-        lines.append("store: \(database)")
+        lines.append("store: \(shown)")
         let financeInputs = (finance.reports + finance.payments).map { URL(fileURLWithPath: $0).lastPathComponent }
         lines.append(
             "inputs: \(inputs)/ ("
@@ -121,17 +128,17 @@ public enum DemoRun {
             ReportStage.fileNames + [ReportStage.salesFileName, ReportStage.subscriptionsFileName]
             + ReportStage.monthCloseFileNames
         lines.append("reports: " + reports.map { "\(out)/\($0)" }.joined(separator: ", "))
-        lines.append("try: iap-recon lookup --db \(database) --user user-paid-nothing-1")
+        lines.append("try: iap-recon lookup --db \(shown) --user user-paid-nothing-1")
         lines.append(
-            "try: iap-recon lookup --db \(database) --user user-refunded-later  (a refund only the sweep revealed)")
+            "try: iap-recon lookup --db \(shown) --user user-refunded-later  (a refund only the sweep revealed)")
         lines.append(
-            "try: iap-recon lookup --db \(database) --user user-upgrade  (a subscription upgrade; Apple states no "
+            "try: iap-recon lookup --db \(shown) --user user-upgrade  (a subscription upgrade; Apple states no "
                 + "amount for its prorated refund)")
         lines.append(
-            "try: iap-recon lookup --db \(database) --user user-sub-grace-cut  (Apple keeps access in the billing "
+            "try: iap-recon lookup --db \(shown) --user user-sub-grace-cut  (Apple keeps access in the billing "
                 + "grace period; the backend cut it off)")
         lines.append(
-            "serve: iap-recon serve --db \(database)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)"
+            "serve: iap-recon serve --db \(shown)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)"
         )
         return CommandOutput(outcome.status, lines: lines)
     }

@@ -19,6 +19,13 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("Folder for the store, inputs and reports.", valueName: "dir"))
     var outputDirectory = "reports"
 
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "The store: demo.sqlite in --out, made anew, by default; or a path or postgresql:// URL the demo's "
+                + "import fills.", valueName: "store"))
+    var store: String?
+
     @Option(name: .customLong("seed"), help: "Random seed of the generated data.")
     var seed: UInt64 = 1
 
@@ -40,6 +47,7 @@ struct DemoCommand: AsyncParsableCommand {
         var options = DemoRun.Options(outputDirectory: outputDirectory)
         options.seed = seed
         options.purchases = purchases
+        options.store = store
         try await execute { try await DemoRun.run(options, logger: logger, progress: TerminalProgress.make()) }
     }
 }

@@ -100,9 +100,13 @@ public struct ReconConfig: Sendable, Hashable {
     /// The backend's PostgreSQL to read inputs from (CONTRACT §1.7), as given.
     public var databaseSource = DatabaseSourceConfig()
 
-    /// A store as it may be shown: a file's path, or a `postgresql://` URL without its password.
+    /// A store as it may be shown: a file's path, or a `postgresql://` URL without its password (still a `--db`
+    /// that works, with the password in `PGPASSWORD`).
     public static func shownStore(_ databasePath: String) -> String {
-        DatabaseSource.redacted(databasePath)
+        guard DatabaseSource.isURL(databasePath) else { return databasePath }
+        guard var components = URLComponents(string: databasePath) else { return DatabaseSource.redacted(databasePath) }
+        components.password = nil
+        return components.string ?? DatabaseSource.redacted(databasePath)
     }
 
     public init(databasePath: String) {

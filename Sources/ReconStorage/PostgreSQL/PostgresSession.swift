@@ -115,7 +115,7 @@ package final class PostgresSession {
 
     /// Runs one statement without parameters.
     package func execute(_ sql: String, context: @autoclosure () -> String) throws(StoreError) {
-        if sql.hasPrefix("ROLLBACK") { discardPending() } else { try flush() }
+        if sql == "ROLLBACK" { discardPending() } else { try flush() }
         trace(sql)
         do {
             _ = try wait(connection.query(PostgresQuery(unsafeSQL: sql), logger: logger))
@@ -212,7 +212,7 @@ package final class PostgresSession {
         if head.hasPrefix("BEGIN") || head.hasPrefix("START TRANSACTION") {
             inTransaction = true
             transactionSerial += 1
-        } else if head.hasPrefix("COMMIT") || head.hasPrefix("ROLLBACK") || head.hasPrefix("END") {
+        } else if head.hasPrefix("COMMIT") || head == "ROLLBACK" || head.hasPrefix("END") {
             inTransaction = false
         }
     }

@@ -115,10 +115,18 @@ extension SQLiteLedgerImport {
         try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -4096", context: "preparing index builds")
         defer { try? db.execute("PRAGMA threads = 0; PRAGMA cache_size = -65536") }
         for index in Schema.transactionIndexes {
+            // PostgreSQL aborts the transaction at a failed statement: the unique index is tried under a savepoint,
+            // so the load can go on when a record id appears twice.
+            let savepoint = db.postgres != nil && index.name == "transactions_by_record"
             do {
+                if savepoint { try db.execute("SAVEPOINT unique_records", context: "building index \(index.name)") }
                 try db.execute(index.sql, context: "building index \(index.name)")
+                if savepoint { try db.execute("RELEASE SAVEPOINT unique_records", context: "building index \(index.name)") }
             } catch {
                 guard index.name == "transactions_by_record", Self.isDuplicateKey(error) else { throw error }
+                if savepoint {
+                    try db.execute("ROLLBACK TO SAVEPOINT unique_records", context: "building index \(index.name)")
+                }
                 try keepLastRowOfEachRecord()
                 try db.execute(index.sql, context: "building index \(index.name)")
             }

@@ -75,6 +75,22 @@ extension PostgresTests {
             #expect(!everything.contains(server.password))
         }
 
+        /// `demo --db URL`: the nightly job against the simulator, with its store in PostgreSQL, then `lookup` reads it.
+        @Test func theDemoRunsWithItsStoreInPostgreSQL() throws {
+            let server = try PostgresServer.require()
+            let url = try database("demo")
+            let demo = try runIAPRecon(["demo", "--out", dir.file("demo"), "--purchases", "60", "--db", url])
+            #expect([0, 3].contains(demo.exitCode), "\(demo.stderr)")
+            let shown = "postgresql://recon@127.0.0.1:\(server.port)/demo?sslmode=disable"
+            #expect(demo.stdout.contains("store: \(shown)\n"), "\(demo.stdout)")
+            #expect(demo.stdout.contains("try: iap-recon lookup --db \(shown) --user user-paid-nothing-1"))
+            #expect(!(demo.stdout + demo.stderr).contains(server.password))
+            #expect(!FileManager.default.fileExists(atPath: dir.file("demo/demo.sqlite")))
+            let lookup = try runIAPRecon(["lookup", "--db", url, "--user", "user-paid-nothing-1"])
+            #expect(lookup.exitCode == 0, "\(lookup.stderr)")
+            #expect(lookup.stdout.hasPrefix("user user-paid-nothing-1: charged for"), "\(lookup.stdout)")
+        }
+
         @Test func aServerThatIsDownFailsInOneLineNamingItAndCreatesNothing() throws {
             let port = try ThrowawayPostgres.freePort()
             for command in [

@@ -36,9 +36,11 @@ import Testing
         let run = Task {
             try await runIAPReconOnItsOwnThread(["import", "--db", url, "--transactions", file, "--products", products])
         }
-        // The import holds the writer's lock once its store is open; the load is under way a moment later.
+        // The import holds the writer's lock (key 0x6961707265630002) once its store is open and its schema made; the
+        // load is under way a moment later.
         var waited = 0
-        while try server.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")
+        let writerLock = "locktype = 'advisory' AND granted AND classid = 1767993458 AND objid = 1700986882"
+        while try server.psql("SELECT count(*) FROM pg_locks WHERE \(writerLock)")
             .trimmingCharacters(in: .whitespacesAndNewlines) != "1"
         {
             try await Task.sleep(for: .milliseconds(20))

@@ -3,6 +3,7 @@ import IAPReconTestSupport
 import Testing
 
 @testable import IAPRecon
+@testable import ReconImport
 @testable import ReconModel
 @testable import ReconStorage
 
@@ -96,6 +97,31 @@ extension PostgresTests {
             first = nil
             _ = first
             #expect(throws: Never.self) { _ = try RunLock(store: second, holder: "iap-recon import") }
+        }
+
+        /// A first load appends, then builds the unique index on record ids; a record id seen twice makes that fail,
+        /// which PostgreSQL would let abort the whole load: the last row is kept, as in SQLite
+        /// (``LedgerLoadTests/aFirstLoadKeepsTheLastRowOfARepeatedRecord()``).
+        @Test func aFirstLoadThatSeesARecordTwiceKeepsItsLastRow() throws {
+            let dir = TemporaryDirectory("pg-first-load")
+            let header =
+                "record_id,user_id,product_id,transaction_id,original_transaction_id,purchase_date,quantity,"
+                + "environment,price,currency,storefront,verification_status,delivered_at,finished_at,receipt_id\n"
+            let path = try dir.write(
+                "t.csv",
+                header + "r1,u1,p,t1,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,pending,,,\n"
+                    + "r2,u2,p,t2,,2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,pending,,,\n"
+                    + "r1,u9,p,t1,,2026-11-20T00:00:00Z,1,production,0.99,USD,USA,verified,,,\n")
+            let store = try ReconStore(path: try database("firstload"), clock: Self.clock)
+            _ = try Importer().run(ImportRequest(transactions: [path]), into: store)
+            let rows = try store.db.prepare(
+                "SELECT record_id, user_id, verification_status FROM transactions ORDER BY record_id")
+            var stored: [String] = []
+            while try rows.step() { stored.append("\(rows.text(0)) \(rows.text(1)) \(rows.text(2))") }
+            #expect(stored == ["r1 u9 verified", "r2 u2 pending"])
+            // The unique index exists: a later import upserts by record id.
+            _ = try Importer().run(ImportRequest(transactions: [path]), into: store)
+            #expect(try store.ledger.counts().transactions == 2)
         }
 
         @Test func aReadOnlyStoreCannotWrite() throws {

@@ -82,7 +82,9 @@ public enum DemoRun {
         try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
         let database = options.store ?? out + "/demo.sqlite"
         if options.store == nil {
-            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+            for suffix in ["", "-wal", "-shm", ".lock"] {
+                try? FileManager.default.removeItem(atPath: database + suffix)
+            }
         }
         // How the lines below name the store: a URL without its password.
         let shown = ReconConfig.shownStore(database)

@@ -6,9 +6,10 @@ extension SQLiteLedger {
     /// Ids per page: one query reads the rows of this many groups.
     static let groupPage = 500
 
-    /// As ``forEachOriginalTransactionGroup(ids:_:)``, but one query per page of ids rather than one per id: on
-    /// PostgreSQL each query is a round trip, and a night touches thousands of subscriptions. The groups come in the
-    /// order of `ids`, each with its rows by purchase date and record id.
+    /// As ``forEachOriginalTransactionGroup(ids:_:)``, but one query per page of ids rather than one per id.
+    ///
+    /// On PostgreSQL each query is a round trip, and a night touches thousands of subscriptions. The groups come in
+    /// the order of `ids`, each with its rows by purchase date and record id.
     ///
     /// Memory: one page of groups.
     func forEachOriginalTransactionGroupInPages(ids: SQLiteStatement, _ body: (OriginalTransactionGroup) throws -> Void)

@@ -121,7 +121,9 @@ extension SQLiteLedgerImport {
             do {
                 if savepoint { try db.execute("SAVEPOINT unique_records", context: "building index \(index.name)") }
                 try db.execute(index.sql, context: "building index \(index.name)")
-                if savepoint { try db.execute("RELEASE SAVEPOINT unique_records", context: "building index \(index.name)") }
+                if savepoint {
+                    try db.execute("RELEASE SAVEPOINT unique_records", context: "building index \(index.name)")
+                }
             } catch {
                 guard index.name == "transactions_by_record", Self.isDuplicateKey(error) else { throw error }
                 if savepoint {

@@ -25,8 +25,6 @@ public final class LedgerDatabase {
     package static let fetchSize = 5_000
     /// Rows of the first query read before the store is opened.
     package static let firstFetch = 100
-    /// How long a connection attempt may take.
-    package static var connectTimeout: TimeAmount { PostgresConnector.connectTimeout }
 
     private init(source: DatabaseSource, connection: PostgresConnection, logger: Logger) {
         self.source = source

@@ -11,8 +11,15 @@ package enum PostgresSchema {
     /// The advisory lock that serializes creating and migrating a store (`pg_advisory_xact_lock`).
     static let migrationLock: Int64 = 0x6961_7072_6563_0001
 
+    /// The schema SQLite's migrations make: its tables, its statements in PostgreSQL's dialect, and the columns
+    /// never NULL in any table.
+    package typealias Derived = (tables: [String], statements: [String], notNull: Set<String>)
+
+    /// ``derived()``, worked out once per process: `serve` opens the store for every request.
+    private static let derivedOnce = Result { () throws(StoreError) -> Derived in try derived() }
+
     /// The statements of the schema SQLite's migrations make, and the columns never NULL in any table.
-    package static func derived() throws(StoreError) -> (tables: [String], statements: [String], notNull: Set<String>) {
+    package static func derived() throws(StoreError) -> Derived {
         let sqlite = try SQLiteDatabase(path: ":memory:")
         for migration in Schema.migrations {
             try sqlite.execute(migration.sql, context: "deriving the schema (\(migration.name))")
@@ -52,7 +59,7 @@ package enum PostgresSchema {
     package static func open(_ db: SQLiteDatabase, opening: ReconStore.Opening, clock: any ReconClock)
         throws(StoreError)
     {
-        let schema = try derived()
+        let schema = try derivedOnce.get()
         db.dialect = PostgresDialect(notNullColumns: schema.notNull)
         if try !db.tableExists("schema_migrations") {
             guard opening == .createIfAbsent else { throw .noStore(path: db.path) }
@@ -83,10 +90,7 @@ package enum PostgresSchema {
 
     /// Creates the whole schema in one transaction, unless another process did first; refuses a database that
     /// holds tables of the store's names it did not create.
-    private static func create(
-        _ db: SQLiteDatabase, schema: (tables: [String], statements: [String], notNull: Set<String>),
-        clock: any ReconClock
-    ) throws(StoreError) {
+    private static func create(_ db: SQLiteDatabase, schema: Derived, clock: any ReconClock) throws(StoreError) {
         do {
             try db.transaction {
                 try db.execute("SELECT pg_advisory_xact_lock(\(migrationLock))", context: "creating the store")

@@ -9,7 +9,9 @@ import Testing
 /// and a rerun does not verify it again"): `run` against the simulator, killed with SIGKILL at
 /// random moments, then finished.
 ///
-/// `IAP_RECON_CRASH_KILLS` sets the number of kills (`make reliability`: 50; `make test`: 3).
+/// `IAP_RECON_CRASH_KILLS` sets the number of kills (`make reliability`: 50; `make test`: 3). The loop runs with the
+/// store in SQLite and in PostgreSQL (CONTRACT §2 `STORE`: "a run killed with SIGKILL leaves nothing half-counted, and
+/// the rerun completes").
 @Suite(.serialized) struct CrashLoopTests {
     let dir = TemporaryDirectory("crash-loop")
 
@@ -29,6 +31,28 @@ import Testing
     }
 
     @Test func killedRunsLoseNothingAskNothingTwiceAndReportTheSame() async throws {
+        try await crashLoop(store: dir.file("crash.sqlite")) { store throws in
+            let integrity = try store.integrityCheck()
+            #expect(integrity == "ok")
+        }
+    }
+
+    /// The same kills with the store in PostgreSQL: a killed client's transaction is rolled back by the server and its
+    /// session's writer lock released with it, so the next run takes the lock and finishes.
+    @Test func killedRunsOnPostgreSQLLoseNothingAskNothingTwiceAndReportTheSame() async throws {
+        let server = try ThrowawayPostgres()
+        defer { server.destroy() }
+        try await crashLoop(store: server.url()) { _ throws in
+            // No session of a killed run is left holding the writer's lock (key 0x6961707265630002).
+            let held = try server.psql(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 1767993458 AND objid = 1700986882")
+            #expect(held.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        }
+    }
+
+    /// Kills `run` into `crashStore` at random moments, finishes it, and compares what it reports and asked Apple with
+    /// an uninterrupted run into an SQLite store; `check` looks at the finished store.
+    func crashLoop(store crashStore: String, check: (ReconStore) throws -> Void) async throws {
         let dataset = try DemoDataset.generate(seed: 5, purchases: 80)
         let (simulator, config) = try await DemoRun.startSimulator(
             for: dataset, databasePath: dir.file("ref.sqlite"), outputDirectory: dir.file("ref"),
@@ -41,7 +65,7 @@ import Testing
         ]
         func flags(_ store: String) -> [String] {
             [
-                "--db", dir.file(store), "--bundle-id", dataset.bundleID, "--trusted-root", config.trustedRoots[0],
+                "--db", store, "--bundle-id", dataset.bundleID, "--trusted-root", config.trustedRoots[0],
                 "--verify-receipt-url", config.verifyReceiptURL,
                 "--sandbox-verify-receipt-url", config.sandboxVerifyReceiptURL,
                 "--server-api-url", config.serverAPIURL, "--sandbox-server-api-url", config.sandboxServerAPIURL,
@@ -56,7 +80,7 @@ import Testing
         // The uninterrupted run: the reports every interrupted one must end with.
         let started = Date()
         let reference = try await runIAPReconOnItsOwnThread(
-            ["run"] + flags("ref.sqlite") + ["--out", dir.file("ref")], environment: environment)
+            ["run"] + flags(dir.file("ref.sqlite")) + ["--out", dir.file("ref")], environment: environment)
         let duration = Date().timeIntervalSince(started)
         #expect([0, 3].contains(reference.exitCode), "\(reference.stderr)")
         let referenceRequests = simulator.requestLog.verifyReceiptRequests.count
@@ -66,7 +90,7 @@ import Testing
         var killedMidway = 0
         for _ in 0..<Self.kills {
             let process = try launch(
-                ["run"] + flags("crash.sqlite") + ["--out", dir.file("crash")], environment: environment)
+                ["run"] + flags(crashStore) + ["--out", dir.file("crash")], environment: environment)
             // Asleep, not blocking: the in-process simulator answers the run on the threads tasks share.
             try await Task.sleep(nanoseconds: UInt64(random.nextUnit() * duration * 1_000_000_000))
             if process.isRunning { killedMidway += 1 }
@@ -74,11 +98,11 @@ import Testing
             process.waitUntilExit()
         }
         let finished = try await runIAPReconOnItsOwnThread(
-            ["run"] + flags("crash.sqlite") + ["--out", dir.file("crash")], environment: environment)
+            ["run"] + flags(crashStore) + ["--out", dir.file("crash")], environment: environment)
         #expect([0, 3].contains(finished.exitCode), "\(finished.stderr)")
 
-        let store = try ReconStore(path: dir.file("crash.sqlite"))
-        #expect(try store.integrityCheck() == "ok")
+        let store = try ReconStore(path: crashStore)
+        try check(store)
         // No settled receipt was asked again after the verification that settled it was stored.
         let asked = simulator.requestLog.verifyReceiptRequests.dropFirst(referenceRequests)
         var askedAgain: [String] = []

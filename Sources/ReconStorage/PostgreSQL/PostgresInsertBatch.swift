@@ -18,9 +18,13 @@ package struct PostgresInsertTemplate: Equatable {
     let parameterCount: Int
     /// The parameters (1-based) that are the conflict target's columns of an `ON CONFLICT (…) DO UPDATE`.
     let keyParameters: [Int]?
+    /// The columns, when the rows can go by `COPY … FROM STDIN` instead (``PostgresCopyRows``): a plain INSERT (no
+    /// `ON CONFLICT`) naming its columns, whose row is its parameters in order, `($1, $2, …, $n)`.
+    let copyColumns: [String]?
 
-    /// Rows in one statement: PostgreSQL takes at most 65,535 parameters.
-    var maximumRows: Int { max(1, min(1_000, 30_000 / max(1, parameterCount))) }
+    /// Rows in one statement: PostgreSQL takes at most 65,535 parameters; a `COPY` has no such limit, and goes when
+    /// its data reaches ``PostgresCopyRows/fullSize``.
+    var maximumRows: Int { copyColumns != nil ? 50_000 : max(1, min(1_000, 30_000 / max(1, parameterCount))) }
 
     /// The template of `sql` (in PostgreSQL's dialect), or nil when it is not such an INSERT.
     package init?(_ sql: String) {
@@ -87,6 +91,33 @@ package struct PostgresInsertTemplate: Equatable {
         } else {
             keyParameters = nil
         }
+        copyColumns = Self.copyColumns(significant: significant, into: into, tail: tail, parts: parts, parameters: parameters)
+    }
+
+    /// The named columns of a plain INSERT whose row is exactly `($1, $2, …, $n)`, one per column; else nil.
+    private static func copyColumns(
+        significant: [SQLToken], into: Int, tail: String, parts: [String], parameters: [Int]
+    ) -> [String]? {
+        guard tail.allSatisfy(\.isWhitespace), parameters == Array(1...parameters.count) else { return nil }
+        let bare = parts.map { $0.filter { !$0.isWhitespace } }
+        guard bare.first == "(", bare.last == ")", bare.dropFirst().dropLast().allSatisfy({ $0 == "," }) else {
+            return nil
+        }
+        var position = into + 1
+        while position < significant.count, !significant[position].isPunctuation("(") { position += 1 }
+        var columns: [String] = []
+        position += 1
+        while position < significant.count, !significant[position].isPunctuation(")") {
+            let token = significant[position]
+            if token.kind == .word {
+                columns.append(token.text.lowercased())
+            } else if !token.isPunctuation(",") {
+                return nil
+            }
+            position += 1
+        }
+        guard position < significant.count, columns.count == parameters.count else { return nil }
+        return columns
     }
 
     /// The statement for `rows` rows, the n-th row's parameters numbered after the rows before it.

@@ -11,10 +11,23 @@ package struct PostgresPendingRows {
         var values: [SQLiteValue] = []
         var rows = 0
         var keys: Set<[SQLiteValue]> = []
+        /// The rows as `COPY` data, for a template that can go so (then `values` stays empty).
+        var copy: PostgresCopyRows?
+
+        init(template: PostgresInsertTemplate) {
+            self.template = template
+            copy = template.copyColumns.map { PostgresCopyRows(table: template.table, columns: $0) }
+        }
+
+        var isFull: Bool { rows >= template.maximumRows || copy?.isFull == true }
     }
 
-    /// A statement to send: its SQL and its parameters.
-    package typealias Statement = (sql: String, values: [SQLiteValue])
+    /// A statement to send: its SQL and its parameters, or the rows of a `COPY` (whose `sql` is then for messages).
+    package struct Statement {
+        package var sql: String
+        package var values: [SQLiteValue]
+        package var copy: PostgresCopyRows?
+    }
 
     private var batches: [Int: Batch] = [:]
     /// Statement serials, in the order their batches started.
@@ -50,10 +63,14 @@ package struct PostgresPendingRows {
             order.append(owner)
             tables[template.table] = owner
         }
-        batches[owner]?.values.append(contentsOf: values.prefix(template.parameterCount))
+        if batches[owner]?.copy != nil {
+            batches[owner]?.copy?.append(values.prefix(template.parameterCount))
+        } else {
+            batches[owner]?.values.append(contentsOf: values.prefix(template.parameterCount))
+        }
         batches[owner]?.rows += 1
         if let keys = template.keyParameters { batches[owner]?.keys.insert(keys.map { values[$0 - 1] }) }
-        if let rows = batches[owner]?.rows, rows >= template.maximumRows, let taken = take(owner) { due.append(taken) }
+        if batches[owner]?.isFull == true, let taken = take(owner) { due.append(taken) }
         return due
     }
 
@@ -74,6 +91,7 @@ package struct PostgresPendingRows {
         guard let batch = batches.removeValue(forKey: owner) else { return nil }
         order.removeAll { $0 == owner }
         if tables[batch.template.table] == owner { tables[batch.template.table] = nil }
-        return (batch.template.sql(rows: batch.rows), batch.values)
+        if let copy = batch.copy { return Statement(sql: copy.sql, values: [], copy: copy) }
+        return Statement(sql: batch.template.sql(rows: batch.rows), values: batch.values)
     }
 }

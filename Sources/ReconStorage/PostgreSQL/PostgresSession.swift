@@ -16,7 +16,7 @@ package final class PostgresSession {
     /// The server and database, without the password: how errors name it.
     package let name: String
     package let connection: PostgresConnection
-    private let logger: Logger
+    let logger: Logger
     /// Whether `BEGIN` was sent and neither `COMMIT` nor `ROLLBACK` since.
     package private(set) var inTransaction = false
     /// How many transactions have begun: a cursor declared in one ends with it.
@@ -73,7 +73,7 @@ package final class PostgresSession {
     }
 
     /// Waits for `future`, or fails with ``Closed`` once the connection closes first.
-    private func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+    func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
         let promise = future.eventLoop.makePromise(of: T.self)
         let done = NIOLockedValueBox(false)
         future.whenComplete { result in
@@ -109,7 +109,7 @@ package final class PostgresSession {
     /// For finding which statement PostgreSQL refused; values are bound, never in the text.
     private static let traced = ProcessInfo.processInfo.environment["IAP_RECON_TRACE_SQL"] == "1"
 
-    private func trace(_ sql: String) {
+    func trace(_ sql: String) {
         if Self.traced { FileHandle.standardError.write(Data(("SQL: " + sql + "\n").utf8)) }
     }
 
@@ -190,15 +190,19 @@ package final class PostgresSession {
 
     /// Adds one row of statement `owner` to the rows to send together; what must go first goes now.
     package func enqueue(_ template: PostgresInsertTemplate, owner: Int, values: [SQLiteValue]) throws(StoreError) {
-        for statement in pending.add(template, owner: owner, values: values) {
-            _ = try run(statement.sql, statement.values, context: "writing rows")
-        }
+        for statement in pending.add(template, owner: owner, values: values) { try send(statement) }
     }
 
     /// Sends the rows waiting.
     package func flush() throws(StoreError) {
         guard !pending.isEmpty else { return }
-        for statement in pending.takeAll() {
+        for statement in pending.takeAll() { try send(statement) }
+    }
+
+    private func send(_ statement: PostgresPendingRows.Statement) throws(StoreError) {
+        if let copy = statement.copy {
+            try self.copy(copy, context: "writing rows")
+        } else {
             _ = try run(statement.sql, statement.values, context: "writing rows")
         }
     }

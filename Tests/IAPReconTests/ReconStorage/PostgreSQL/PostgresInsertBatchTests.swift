@@ -37,6 +37,34 @@ struct PostgresInsertBatchTests {
 }
 
 extension PostgresInsertBatchTests {
+    /// A plain INSERT naming its columns, whose row is its parameters in order, goes by `COPY`; any other keeps its
+    /// INSERT (an upsert, an expression, a constant, parameters out of order, no column list).
+    @Test func onlyAPlainInsertOfItsParametersGoesByCopy() throws {
+        let plain = try #require(PostgresInsertTemplate("INSERT INTO t (a, B,c) VALUES ($1,$2, $3 )"))
+        #expect(plain.copyColumns == ["a", "b", "c"])
+        for sql in [
+            "INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            "INSERT INTO t (a, b) VALUES ($1, lower($2))",
+            "INSERT INTO t (a, b) VALUES ($1, 0)",
+            "INSERT INTO t (a, b) VALUES ($2, $1)",
+            "INSERT INTO t VALUES ($1, $2)",
+        ] {
+            #expect(try #require(PostgresInsertTemplate(sql)).copyColumns == nil, "\(sql)")
+        }
+    }
+
+    /// COPY's text format: tabs between values, `\N` for NULL, and a backslash, tab, line feed or carriage return in
+    /// a text escaped (https://www.postgresql.org/docs/current/sql-copy.html, "Text Format"); other bytes as they are.
+    @Test func copyRowsEscapeWhatTheTextFormatReads() {
+        var rows = PostgresCopyRows(table: "t", columns: ["a", "b", "c"])
+        rows.append([.integer(-42), .null, .text("back\\slash\ttab\nline\rreturn é \\N")])
+        rows.append([.text(""), .text("N"), .integer(0)])
+        #expect(
+            String(decoding: rows.data, as: UTF8.self)
+                == "-42\t\\N\tback\\\\slash\\ttab\\nline\\rreturn é \\\\N\n\tN\t0\n")
+        #expect(rows.rows == 2)
+    }
+
     /// Rows of two tables interleaved still go in batches; a second statement of the same table sends the first's
     /// rows before its own; a repeated conflict key starts a new batch.
     @Test func pendingRowsKeepEachTablesOrder() throws {
@@ -57,12 +85,12 @@ extension PostgresInsertBatchTests {
                 "INSERT INTO sales (id, n) VALUES ($1, $2), ($3, $4) ON CONFLICT (id) DO UPDATE SET n = excluded.n"
             ])
         let sameTable = pending.add(otherParts, owner: 3, values: [.integer(9)])
-        #expect(sameTable.map(\.sql) == ["INSERT INTO pg_temp.parts (a, b) VALUES ($1, $2), ($3, $4)"])
-        #expect(sameTable.first?.values == [.integer(1), .text("x"), .integer(2), .text("y")])
+        #expect(sameTable.map(\.sql) == ["COPY pg_temp.parts (a, b) FROM STDIN"])
+        #expect(sameTable.first?.copy.map { String(decoding: $0.data, as: UTF8.self) } == "1\tx\n2\ty\n")
         #expect(
             pending.takeAll().map(\.sql) == [
                 "INSERT INTO sales (id, n) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET n = excluded.n",
-                "INSERT INTO pg_temp.parts (a) VALUES ($1)",
+                "COPY pg_temp.parts (a) FROM STDIN",
             ])
         #expect(pending.isEmpty)
     }

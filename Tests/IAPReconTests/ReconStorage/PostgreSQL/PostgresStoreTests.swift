@@ -42,6 +42,33 @@ extension PostgresTests {
             #expect(orders[1] == orders[0])
         }
 
+        /// Rows a transaction inserts go by `COPY` (``PostgresCopyRows``) and read back as they were written: texts with
+        /// the bytes the text format escapes, NULLs, the integers' extremes, more rows than one batch; a statement
+        /// reading the table sees them all, and a rollback takes them away.
+        @Test func rowsSentByCopyReadBackAsWritten() throws {
+            let store = try ReconStore(path: try database("copyrows"), clock: Self.clock)
+            try store.db.execute("CREATE TEMP TABLE copied (n INTEGER, word TEXT)")
+            let words = ["tab\there", "line\nfeed\r\n", "back\\slash \\N", "", "é ü 𝄞", "\\."]
+            let insert = try store.db.prepare("INSERT INTO temp.copied (n, word) VALUES (?, ?)")
+            try store.db.execute("BEGIN")
+            var written: [String] = []
+            for row in 0..<60_000 {
+                let number: Int64 = row == 0 ? .min : row == 1 ? .max : Int64(row)
+                let word: SQLiteValue = row % 7 == 3 ? .null : .text(words[row % words.count])
+                try insert.run([.integer(number), word])
+                written.append("\(number):\(word)")
+            }
+            let read = try store.db.prepare("SELECT n, word FROM temp.copied ORDER BY n")
+            var back: [String] = []
+            while try read.step() {
+                let word: SQLiteValue = read.isNull(1) ? .null : .text(read.text(1))
+                back.append("\(read.int64(0)):\(word)")
+            }
+            #expect(back == written.sorted { Int64($0.prefix { $0 != ":" })! < Int64($1.prefix { $0 != ":" })! })
+            try store.db.execute("ROLLBACK")
+            #expect(try store.db.scalar("SELECT count(*) FROM temp.copied") == 0)
+        }
+
         @Test func aStoreWrittenByANewerVersionIsRefusedInOneLine() throws {
             let url = try database("newer")
             _ = try ReconStore(path: url, clock: Self.clock)

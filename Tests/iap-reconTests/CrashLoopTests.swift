@@ -125,6 +125,6 @@ import Testing
         }
         print(
             "crash loop: \(Self.kills) kills (\(killedMidway) mid-run), run of \(String(format: "%.2f", duration)) s, "
-                + "\(asked.count) verifyReceipt requests across them, integrity ok, asked again: \(askedAgain.count)")
+                + "\(asked.count) verifyReceipt requests across them, store checked, asked again: \(askedAgain.count)")
     }
 }

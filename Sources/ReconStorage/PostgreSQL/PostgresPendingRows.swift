@@ -51,26 +51,38 @@ package struct PostgresPendingRows {
 
     /// Adds one row of statement `owner`; returns what must be sent now, in order: another statement's rows of the
     /// same table, this statement's earlier row of the same conflict key, a full batch.
+    ///
+    /// A statement whose batch is open holds its table (another statement's row of that table would have sent it), so
+    /// the common case, the next row of the open batch, looks the batch up once and nothing else.
     package mutating func add(_ template: PostgresInsertTemplate, owner: Int, values: [SQLiteValue]) -> [Statement] {
         var due: [Statement] = []
-        if let other = tables[template.table], other != owner, let taken = take(other) { due.append(taken) }
-        if let keys = template.keyParameters {
-            let key = keys.map { values[$0 - 1] }
-            if batches[owner]?.keys.contains(key) == true, let taken = take(owner) { due.append(taken) }
+        var position = batches.index(forKey: owner)
+        if let keys = template.keyParameters, let open = position,
+            batches.values[open].keys.contains(keys.map { values[$0 - 1] }), let taken = take(owner)
+        {
+            due.append(taken)
+            position = nil
         }
-        if batches[owner] == nil {
+        let at: Dictionary<Int, Batch>.Index
+        if let position {
+            at = position
+        } else {
+            if let other = tables[template.table], other != owner, let taken = take(other) { due.append(taken) }
             batches[owner] = Batch(template: template)
             order.append(owner)
             tables[template.table] = owner
+            guard let opened = batches.index(forKey: owner) else { return due }
+            at = opened
         }
-        if batches[owner]?.copy != nil {
-            batches[owner]?.copy?.append(values.prefix(template.parameterCount))
+        let row = values.prefix(template.parameterCount)
+        if template.copyColumns != nil {
+            batches.values[at].copy?.append(row)
         } else {
-            batches[owner]?.values.append(contentsOf: values.prefix(template.parameterCount))
+            batches.values[at].values.append(contentsOf: row)
         }
-        batches[owner]?.rows += 1
-        if let keys = template.keyParameters { batches[owner]?.keys.insert(keys.map { values[$0 - 1] }) }
-        if batches[owner]?.isFull == true, let taken = take(owner) { due.append(taken) }
+        batches.values[at].rows += 1
+        if let keys = template.keyParameters { batches.values[at].keys.insert(keys.map { values[$0 - 1] }) }
+        if batches.values[at].isFull, let taken = take(owner) { due.append(taken) }
         return due
     }
 

@@ -112,6 +112,11 @@ extension SQLiteLedgerImport {
     /// Before the unique `record_id` index, rows of a record id seen more than once are reduced
     /// to the last one (only when the index finds such ids).
     package func createTransactionIndexes() throws(StoreError) {
+        // PostgreSQL sorts an index build in `maintenance_work_mem` (64 MB by default) and spills the rest to temporary
+        // files: for the load's transaction, room for a million-row ledger's keys in the server's memory.
+        if db.postgres != nil {
+            try db.execute("SET LOCAL maintenance_work_mem = '256MB'", context: "preparing index builds")
+        }
         try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -4096", context: "preparing index builds")
         defer { try? db.execute("PRAGMA threads = 0; PRAGMA cache_size = -65536") }
         for index in Schema.transactionIndexes {

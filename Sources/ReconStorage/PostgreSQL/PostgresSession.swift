@@ -35,6 +35,23 @@ package final class PostgresSession {
             throw .cannotOpen(path: source.name, message: Self.connectMessage(error))
         }
         watchClose()
+        try planForCachedPages()
+    }
+
+    /// Plans as for a store whose pages are mostly in memory, unless the server's administrator chose otherwise.
+    ///
+    /// PostgreSQL's default `random_page_cost` (4) prices a page read out of order as four read in order, a disk's
+    /// cost: a night's few thousand ids joined with a million-row table then scan the table (a DELETE of the sales
+    /// judged again: 0.97 s) rather than probe its index (0.29 s). PostgreSQL's documentation suggests a lower value
+    /// when the data is likely cached, and 1.1 for storage with a low random read cost such as solid-state drives
+    /// (https://www.postgresql.org/docs/current/runtime-config-query.html, `random_page_cost`). A value set in the
+    /// server's configuration, for the database or for the role is left as it is.
+    private func planForCachedPages() throws(StoreError) {
+        _ = try query(
+            """
+            SELECT set_config('random_page_cost', '1.1', false) FROM pg_settings
+            WHERE name = 'random_page_cost' AND source = 'default'
+            """, [], context: "opening the store")
     }
 
     deinit {

@@ -69,6 +69,21 @@ extension PostgresTests {
             #expect(try store.db.scalar("SELECT count(*) FROM temp.copied") == 0)
         }
 
+        /// The store plans for cached pages (`random_page_cost` 1.1) unless the server's administrator set a value,
+        /// here for the database.
+        @Test func pagesArePricedAsCachedUnlessTheAdministratorChose() throws {
+            func pageCost(_ store: ReconStore) throws -> String {
+                let show = try store.db.prepare("SHOW random_page_cost")
+                _ = try show.step()
+                return show.text(0)
+            }
+            let untuned = try ReconStore(path: try database("pagecost"), clock: Self.clock)
+            #expect(try pageCost(untuned) == "1.1")
+            try PostgresServer.require().psql("ALTER DATABASE pagecost SET random_page_cost = 3")
+            let tuned = try ReconStore(path: try PostgresServer.require().url(database: "pagecost"), clock: Self.clock)
+            #expect(try pageCost(tuned) == "3")
+        }
+
         @Test func aStoreWrittenByANewerVersionIsRefusedInOneLine() throws {
             let url = try database("newer")
             _ = try ReconStore(path: url, clock: Self.clock)

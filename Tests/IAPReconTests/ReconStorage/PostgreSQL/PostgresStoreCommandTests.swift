@@ -110,5 +110,28 @@ extension PostgresTests {
             }
             #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
         }
+
+        /// A password the server refuses: one line naming the server and what it said (never the password tried), exit
+        /// 1, nothing created in the database.
+        @Test func aRefusedLoginFailsInOneLineWithoutThePassword() throws {
+            let server = try PostgresServer.require()
+            try server.psql("DROP DATABASE IF EXISTS refused; CREATE DATABASE refused;")
+            let url = "postgresql://\(server.user):wrong-pw-91@127.0.0.1:\(server.port)/refused?sslmode=disable"
+            let result = try runIAPRecon(
+                ["import", "--db", url, "--transactions", try fixturePath("ledger/small-transactions.csv")],
+                environment: ["PGPASSWORD": ""])
+            #expect(result.exitCode == 1)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.stderr)")
+            #expect(
+                lines.first?.hasPrefix(
+                    "iap-recon: error: cannot open store 'postgresql://127.0.0.1:\(server.port)/refused'") == true,
+                "\(result.stderr)")
+            #expect(result.stderr.contains("password authentication failed"), "\(result.stderr)")
+            #expect(!result.stderr.contains("wrong-pw-91"))
+            #expect(!result.stderr.contains(server.password))
+            let tables = try server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: "refused")
+            #expect(tables.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        }
     }
 }

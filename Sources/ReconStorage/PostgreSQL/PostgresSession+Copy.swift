@@ -2,14 +2,17 @@ import Logging
 import NIOCore
 import PostgresNIO
 
-/// `COPY … FROM STDIN` on the session's connection, waited for as every other statement is.
+/// `COPY … FROM STDIN` on the session's connection, the server taking the rows while this process goes on.
 ///
 /// PostgresNIO offers `COPY` only as an `async` function. Its task runs on the connection's event loop (a task
-/// executor of its own, below), never on the cooperative pool, so the calling thread blocks as it does for a query:
-/// on a future the event loop completes, which a lost connection fails at once.
+/// executor of its own, below), never on the cooperative pool, and the caller does not wait for it: the connection
+/// answers in order, so the next statement's answer comes after the copy's, and the caller waits for the copy first
+/// (``settleCopy()``), on a future the event loop completes, which a lost connection fails at once. A report judges
+/// its next transactions while the server stores the last batch of results.
 extension PostgresSession {
-    /// Sends `rows` and waits until the server has taken them all.
+    /// Sends `rows`; the next statement, or the next copy, waits until the server has taken them all.
     func copy(_ rows: PostgresCopyRows, context: @autoclosure () -> String) throws(StoreError) {
+        try settleCopy()
         trace(rows.sql)
         let connection = connection
         let logger = logger
@@ -30,10 +33,17 @@ extension PostgresSession {
                 promise.fail(error)
             }
         }
+        copyInFlight = (promise.futureResult, rows.sql, context())
+    }
+
+    /// Waits until the server has taken the last copy's rows; throws its failure.
+    func settleCopy() throws(StoreError) {
+        guard let inFlight = copyInFlight else { return }
+        copyInFlight = nil
         do {
-            try wait(promise.futureResult)
+            try wait(inFlight.done)
         } catch {
-            throw failure(error, context: context(), sql: rows.sql)
+            throw failure(error, context: inFlight.context, sql: inFlight.sql)
         }
     }
 }

@@ -22,6 +22,9 @@ package final class PostgresSession {
     /// How many transactions have begun: a cursor declared in one ends with it.
     package private(set) var transactionSerial = 0
     private var cursorSerial = 0
+    /// The `COPY` sent last and not yet known to have succeeded (``copy(_:context:)``), with its statement and what
+    /// it was for, for the message when it failed.
+    var copyInFlight: (done: EventLoopFuture<Void>, sql: String, context: String)?
 
     /// Connects and logs in.
     ///
@@ -134,8 +137,10 @@ package final class PostgresSession {
     package func execute(_ sql: String, context: @autoclosure () -> String) throws(StoreError) {
         if sql == "ROLLBACK" { discardPending() } else { try flush() }
         trace(sql)
+        let answer = connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        if sql == "ROLLBACK" { try? settleCopy() } else { try settleCopy() }
         do {
-            _ = try wait(connection.query(PostgresQuery(unsafeSQL: sql), logger: logger))
+            _ = try wait(answer)
         } catch {
             throw failure(error, context: context(), sql: sql)
         }
@@ -173,9 +178,30 @@ package final class PostgresSession {
             case .text(let text): bindings.append(text)
             }
         }
+        let answer = connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+        try settleCopy()
         do {
-            let result = try wait(connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger))
+            let result = try wait(answer)
             return try PostgresResult(result)
+        } catch {
+            throw failure(error, context: context(), sql: sql)
+        }
+    }
+
+    /// Sends `sql` (a `FETCH`: rows waiting to be written need not go first) and returns its answer to come, for
+    /// ``answer(_:sql:context:)``.
+    package func ask(_ sql: String) -> EventLoopFuture<PostgresQueryResult> {
+        trace(sql)
+        return connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
+
+    /// The rows of a statement sent by ``ask(_:)``.
+    package func answer(_ asked: EventLoopFuture<PostgresQueryResult>, sql: String, context: @autoclosure () -> String)
+        throws(StoreError) -> PostgresResult
+    {
+        try settleCopy()
+        do {
+            return try PostgresResult(wait(asked))
         } catch {
             throw failure(error, context: context(), sql: sql)
         }

@@ -1,10 +1,13 @@
+import NIOCore
+import PostgresNIO
 import ReconModel
 
 /// One prepared statement on PostgreSQL, stepped as SQLite's are: bind, step row by row, reset.
 ///
 /// A query is read through a server-side cursor, a batch at a time, so a scan of the ledger holds one batch, not the
 /// ledger. Outside a transaction the cursor is `WITH HOLD`: the server keeps its rows until it is closed.
-/// A statement that returns no rows runs at its first step.
+/// A statement that returns no rows runs at its first step. The cursor's next batch is asked for as soon as the last
+/// one arrives, so the server reads it while this process works through the last.
 package final class PostgresStatement {
     private let session: PostgresSession
     /// The statement in PostgreSQL's dialect.
@@ -26,6 +29,8 @@ package final class PostgresStatement {
     /// Whether its last run read all its rows in the cursor's first batch: it then runs as a plain query, one
     /// round trip (a lookup of one group's rows), until a run returns a batch's worth.
     private var small = false
+    /// The next batch, asked for and not yet read.
+    private var prefetch: EventLoopFuture<PostgresQueryResult>?
 
     /// Rows of the first batch a cursor reads, and of every later one.
     private static let firstBatch = 500
@@ -63,6 +68,7 @@ package final class PostgresStatement {
 
     /// Ready to run again with the same bindings.
     package func reset() {
+        prefetch = nil
         if let cursor {
             if isOpen { session.send("CLOSE \(cursor)") }
             self.cursor = nil
@@ -82,8 +88,16 @@ package final class PostgresStatement {
         guard var current = result else { return false }
         if position < current.rows.count { return true }
         guard cursorHasMore, let cursor else { return false }
-        let next = try session.query("FETCH FORWARD \(Self.batch) FROM \(cursor)", [], context: "reading a statement")
+        let fetch = "FETCH FORWARD \(Self.batch) FROM \(cursor)"
+        let next: PostgresResult
+        if let asked = prefetch {
+            prefetch = nil
+            next = try session.answer(asked, sql: fetch, context: "reading a statement")
+        } else {
+            next = try session.query(fetch, [], context: "reading a statement")
+        }
         cursorHasMore = next.rows.count == Self.batch
+        if cursorHasMore { prefetch = session.ask(fetch) }
         current.rows = next.rows
         if current.columns.isEmpty { current.columns = next.columns }
         result = current
@@ -104,6 +118,7 @@ package final class PostgresStatement {
                 "FETCH FORWARD \(Self.firstBatch) FROM \(name)", [], context: "reading a query")
             cursorHasMore = first.rows.count == Self.firstBatch
             small = !cursorHasMore
+            if cursorHasMore { prefetch = session.ask("FETCH FORWARD \(Self.batch) FROM \(name)") }
             result = first
         } else {
             let whole = try session.query(sql, values, context: "running a statement")

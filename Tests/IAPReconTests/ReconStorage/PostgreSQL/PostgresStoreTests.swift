@@ -69,6 +69,25 @@ extension PostgresTests {
             #expect(try store.db.scalar("SELECT count(*) FROM temp.copied") == 0)
         }
 
+        /// Rows that break a key, sent by `COPY` without waiting, fail the statement after them (here the commit)
+        /// with the server's words and the copy named; nothing of the transaction stays, and the connection goes on.
+        @Test func aCopyThatBreaksAKeyFailsTheNextStatementAndNothingStays() throws {
+            let store = try ReconStore(path: try database("copykey"), clock: Self.clock)
+            try store.db.execute("CREATE TABLE keyed (id INTEGER PRIMARY KEY, word TEXT)")
+            let insert = try store.db.prepare("INSERT INTO keyed (id, word) VALUES (?, ?)")
+            let error = #expect(throws: StoreError.self) {
+                try store.db.transaction {
+                    for id in [1, 2, 2, 3] { try insert.run([.integer(Int64(id)), .text("w\(id)")]) }
+                }
+            }
+            let text = error?.errorDescription ?? ""
+            #expect(text.contains("duplicate key"), "\(text)")
+            #expect(text.contains("COPY keyed"), "\(text)")
+            #expect(try store.db.scalar("SELECT count(*) FROM keyed") == 0)
+            try store.db.transaction { try insert.run([.integer(7), .text("w7")]) }
+            #expect(try store.db.scalar("SELECT count(*) FROM keyed") == 1)
+        }
+
         /// The store plans for cached pages (`random_page_cost` 1.1) unless the server's administrator set a value,
         /// here for the database.
         @Test func pagesArePricedAsCachedUnlessTheAdministratorChose() throws {

@@ -138,7 +138,7 @@ final class PreviousRevenueSchedule {
             guard !id.contains(0x22) else {
                 throw UntrustedSchedule(reason: "a line of the last report's schedule has a stray quote")
             }
-            try Self.checkUnambiguous(id)
+            guard !Self.mayBeGuarded(id) else { throw Self.guarded }
             return
         }
         var id: [UInt8] = []
@@ -158,19 +158,19 @@ final class PreviousRevenueSchedule {
         guard index < lineEnd, view[index] == 0x2C else {
             throw UntrustedSchedule(reason: "a line of the last report's schedule has a field quoted wrongly")
         }
-        try id.withUnsafeBytes { (bytes) throws(UntrustedSchedule) in try Self.checkUnambiguous(bytes) }
+        guard !id.withUnsafeBytes(Self.mayBeGuarded) else { throw Self.guarded }
         idEnd = index
         unquotedID = id
     }
 
-    /// A field the formula guard may have prefixed (`'` then `=`, `+`, `-`, `@`, tab or CR) reads the same for two
-    /// ids: the id cannot be told.
-    private static func checkUnambiguous(_ field: UnsafeRawBufferPointer) throws(UntrustedSchedule) {
-        guard field.count >= 2, field[0] == 0x27 else { return }
-        if [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(field[1]) {
-            throw UntrustedSchedule(reason: "an id of the last report's schedule may carry the formula guard")
-        }
+    /// Whether a field may be a formula-guarded id (`'` then `=`, `+`, `-`, `@`, tab or CR): the same bytes for two
+    /// ids, so the id cannot be told.
+    private static func mayBeGuarded(_ field: UnsafeRawBufferPointer) -> Bool {
+        field.count >= 2 && field[0] == 0x27 && [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(field[1])
     }
+
+    private static let guarded = UntrustedSchedule(
+        reason: "an id of the last report's schedule may carry the formula guard")
 
     /// Reads the next chunk after the unread bytes, moved to the buffer's start (the buffer grows for a line longer
     /// than a chunk).

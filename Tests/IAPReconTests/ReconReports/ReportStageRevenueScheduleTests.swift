@@ -194,12 +194,26 @@ import Testing
         #expect(night.schedule == (try await fresh(night: true, learned: Self.night, asOf: Self.night)))
     }
 
-    @Test func aFullReportWritesTheScheduleWhole() async throws {
+    /// What makes the night judge every transaction writes the schedule whole: `--full`, another time zone, another
+    /// recognition basis.
+    @Test(arguments: ["--full", "--timezone", "--recognition-basis"])
+    func aNightThatJudgesEverythingWritesTheScheduleWhole(_ change: String) async throws {
         try await load("s.sqlite", night: false, asOf: Self.lastReport)
         _ = try await report("s.sqlite", out: "n0", asOf: Self.lastReport)
         try await load("s.sqlite", night: true, asOf: Self.night)
-        let night = try await report("s.sqlite", out: "n1", asOf: Self.night, full: true)
-        #expect(night.copied == 0 && night.written == 6, "\(night)")
+        var config = try config(store: "s.sqlite", out: "n1", asOf: Self.night)
+        switch change {
+        case "--full": config.fullReport = true
+        case "--timezone": config.timeZone = "America/Los_Angeles"
+        default: config.recognitionBasis = .proceeds
+        }
+        _ = try await config.dependencies(at: Self.night, opening: .existing).report()
+        let run = try JSONSerialization.jsonObject(with: Data(try dir.read("n1/run.json").utf8)) as? [String: Any]
+        let stages = run?["stages"] as? [[String: Any]] ?? []
+        let detect = stages.first { $0["name"] as? String == "detect" }?["counts"] as? [String: Int] ?? [:]
+        let counts = stages.first { $0["name"] as? String == "report" }?["counts"] as? [String: Int] ?? [:]
+        #expect(detect["incremental"] == 0)
+        #expect(counts["schedule_lines_copied"] == 0 && counts["schedule_lines_written"] == 6, "\(counts)")
     }
 
     /// The month-end close at an earlier as-of (`report --as-of`) writes whole; the next night patches the close's.

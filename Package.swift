@@ -108,11 +108,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Report: the CSV files and the workbook (libxlsxwriter).
+        // Report: the CSV files and the workbook (libxlsxwriter); zlib's CRC-32 of the revenue schedule.
         .target(
             name: "ReconReports",
             dependencies: [
-                "ReconModel", "ReconStorage", "ReconFindings", "CXlsxWriter",
+                "ReconModel", "ReconStorage", "ReconFindings", "CXlsxWriter", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

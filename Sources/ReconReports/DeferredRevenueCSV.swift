@@ -34,21 +34,25 @@ extension CSVReports {
     ///
     /// `recognized` is net of reversals, so `amount = recognized + refunded + deferred` on every row; `service_end`
     /// is empty for a sale recognized at its purchase.
-    public static func writeRevenueSchedule(
+    @discardableResult
+    package static func writeRevenueSchedule(
         _ report: DeferredRevenueReport, to path: String,
         sales: (_ each: (RecognitionSale) throws -> Void) throws -> Void
-    ) throws {
+    ) throws -> RevenueScheduleWritten {
         let file = try CSVFile(path: path, header: revenueScheduleHeader)
         let asOf = report.asOf
         // A sale purchased at or after the as-of is not in this report (a month-end close of a store that holds later
         // purchases).
         var line = RevenueScheduleLine()
+        var rendered = 0
         try sales { sale in
             guard sale.start < asOf else { return }
             let totals = RecognitionSchedule.totals(sale, by: asOf)
             try file.append { line.append(sale, totals: totals, to: &$0) }
+            rendered += 1
         }
         try file.commit()
+        return RevenueScheduleWritten(bytes: file.bytesWritten, crc32: file.crc32, rendered: rendered)
     }
 
     /// One sale's line of `revenue_schedule.csv` as cells: what ``RevenueScheduleLine`` writes byte by byte.

@@ -39,6 +39,11 @@ public struct ReconciliationReport: Sendable {
     /// Revenue recognized as the service is delivered (CONTRACT §5.1): `deferred_revenue.csv`,
     /// `revenue_schedule.csv` and the `Deferred Revenue` sheet.
     public var deferred = DeferredRevenueReport()
+    /// The `revenue_schedule.csv` this report wrote, once written: kept with the results, so the next report can
+    /// patch it.
+    public var revenueSchedule: RevenueScheduleRecord? = nil
+    /// Its lines copied from the last report's file and written from the store (``ReportStage``).
+    public var revenueScheduleLines: (copied: Int, written: Int) = (0, 0)
 
     /// Excel's row limit leaves room for a header.
     public static let pendingLimit = 1_000_000

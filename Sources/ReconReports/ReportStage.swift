@@ -110,12 +110,8 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
         try ReportFile.write(CSVReports.deferredRevenue(report.deferred).encoded(), to: out + "/deferred_revenue.csv")
         timer?.lap("revenue CSV files")
-        let judgedEverything = report.deferred.scheduleJudgedEverything
-        try CSVReports.writeRevenueSchedule(report.deferred, to: out + "/revenue_schedule.csv") { each in
-            guard let judgedEverything else { return }
-            try store.revenue.forEachReportedSale(judgedEverything: judgedEverything, each)
-        }
-        timer?.lap("revenue_schedule.csv")
+        let schedule = try writeRevenueSchedule(&report, store: store)
+        timer?.lap("revenue_schedule.csv", ["copied": "\(schedule.copied)", "written": "\(schedule.rendered)"])
         let salesPath = out + "/" + Self.salesFileName
         if let sales = report.sales {
             try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: salesPath)

@@ -53,6 +53,8 @@ package enum Schema {
         Migration(name: "issue35-deferred-revenue-shown", sql: deferredRevenueShown),
         // Each counted sale and every sale's life by month, kept for the next report (a night redoes only its own).
         Migration(name: "issue35-recognition-kept", sql: recognitionKept),
+        // The revenue schedule the latest report wrote (where, as of when, its size and checksum), so a night patches it.
+        Migration(name: "issue35-revenue-schedule-written", sql: revenueScheduleWritten),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

@@ -27,8 +27,11 @@ import Testing
         var full: Bool
     }
 
-    /// The CSV files of the report and whether it was incremental (from run.json's detect stage).
-    func report(_ side: Side, asOf: Int64, night: Int) async throws -> (files: [String: String], incremental: Bool) {
+    /// The CSV files of the report, whether it was incremental (from run.json's detect stage), and whether it patched
+    /// the last report's `revenue_schedule.csv` (its report stage copied lines of it).
+    func report(_ side: Side, asOf: Int64, night: Int) async throws
+        -> (files: [String: String], incremental: Bool, patched: Bool)
+    {
         var config = side.config
         config.asOf = asOf
         config.fullReport = side.full
@@ -43,7 +46,8 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(try dir.read("\(folder)/run.json").utf8)) as? [String: Any]
         let stages = run?["stages"] as? [[String: Any]] ?? []
         let detect = stages.first { $0["name"] as? String == "detect" }?["counts"] as? [String: Int]
-        return (files, detect?["incremental"] == 1)
+        let report = stages.first { $0["name"] as? String == "report" }?["counts"] as? [String: Int]
+        return (files, detect?["incremental"] == 1, (report?["schedule_lines_copied"] ?? 0) > 0)
     }
 
     /// The ledger's rows purchased by `asOf` (with the header), with `change` applied to each row's fields.
@@ -140,11 +144,14 @@ import Testing
                     // Apple's word, learned as of this night: verdicts, transaction info, the notification history.
                     _ = try await config.dependencies(at: asOf, opening: .existing).verify()
                 }
-                let (files, incremental) = try await report(side, asOf: asOf, night: night)
+                let (files, incremental, patched) = try await report(side, asOf: asOf, night: night)
                 if side.full {
                     #expect(!incremental, "night \(night): --full judged only some transactions")
+                    #expect(!patched, "night \(night): --full patched the last schedule")
                 } else if incremental {
                     incrementalNights += 1
+                    // The last night's folder holds its schedule: this night's is that file patched.
+                    #expect(patched, "night \(night): the schedule was written whole")
                 }
                 outputs.append(files)
             }

@@ -78,7 +78,14 @@ public struct NightlyRun {
         let findings = detected.findings
 
         let reportStage = deps.reportStage()
-        let report = try recorder.stage("report") {
+        // How much of revenue_schedule.csv was copied from the last report's file, and how much written from the store.
+        let scheduleCounts = { (report: ReconciliationReport) in
+            [
+                "schedule_lines_copied": report.revenueScheduleLines.copied,
+                "schedule_lines_written": report.revenueScheduleLines.written,
+            ]
+        }
+        let report = try recorder.stage("report", counts: scheduleCounts) {
             var timer = PhaseTimer("report", clock: deps.clock, logger: deps.logger)
             var report = try reportStage.assemble(
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
@@ -89,7 +96,7 @@ public struct NightlyRun {
             timer.lap("assemble")
             try reportStage.write(&report, store: deps.store)
             timer.lap("files")
-            try engine.commit(detected, asOf: report.asOf)
+            try engine.commit(detected, asOf: report.asOf, schedule: report.revenueSchedule)
             timer.lap("keep what was shown")
             return report
         }

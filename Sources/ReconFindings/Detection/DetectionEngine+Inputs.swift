@@ -49,13 +49,16 @@ extension DetectionEngine {
 
     /// Makes what a written report showed the baseline of the next report's `revenue_changes.csv`, and what the next
     /// report builds on: called only once the report at `asOf` was written.
-    public func commit(_ detection: DetectionResult, asOf: Int64) throws {
+    ///
+    /// `schedule` is the `revenue_schedule.csv` that report wrote, kept with the results so the next report can patch
+    /// it; nil: the next one writes it whole.
+    public func commit(_ detection: DetectionResult, asOf: Int64, schedule: RevenueScheduleRecord? = nil) throws {
         let plan = detection.plan
         try revenueRecords.keepTransactionResults(
             everything: plan.everything,
             state: DetectionState(
                 fingerprint: plan.fingerprint, asOf: asOf, counters: detection.revenueCounters),
-            samePurchase: plan.samePurchase, recognitionMonths: detection.recognitionMonths)
+            samePurchase: plan.samePurchase, recognitionMonths: detection.recognitionMonths, schedule: schedule)
         // The roll-forward becomes the baseline of the next report's restated months, unless this report looked
         // back at a month before the baseline's.
         let rows = detection.deferred.rows()

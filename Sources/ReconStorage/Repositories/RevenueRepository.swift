@@ -52,10 +52,11 @@ package protocol RevenueRepository {
     /// Makes this report's results the kept ones, with the state they were worked out in.
     ///
     /// The transactions judged are no longer "changed since the last report". Call once the report is written.
-    /// `recognitionMonths` replaces the kept sums of every sale's life by month.
+    /// `recognitionMonths` replaces the kept sums of every sale's life by month; `schedule` records the
+    /// `revenue_schedule.csv` the report wrote from these results (nil: none that a later report may patch).
     func keepTransactionResults(
         everything: Bool, state: DetectionState, samePurchase: [String: String],
-        recognitionMonths: [RecognitionMonth: RecognitionMonthSums]) throws
+        recognitionMonths: [RecognitionMonth: RecognitionMonthSums], schedule: RevenueScheduleRecord?) throws
 
     /// Adds the kept findings of every transaction not judged again, and this report's of those judged again, to
     /// this run's findings (``startRunFindings()``), in transaction id order as a whole detection finds them.
@@ -94,6 +95,14 @@ package protocol RevenueRepository {
     /// The kept sales of the transactions an incremental report does not judge again whose last change is at or
     /// after `since` (the as-of: the sales still in flight).
     func forEachInFlightSale(since: Int64, _ body: (RecognitionSale) throws -> Void) throws
+
+    /// The `revenue_schedule.csv` the report whose results are kept wrote; nil when none is recorded.
+    func revenueScheduleRecord() throws(StoreError) -> RevenueScheduleRecord?
+
+    /// The schedule's lines an incremental report can have changed since the kept results' report at `since`, in
+    /// transaction id order: each transaction judged again with its sale now (nil: no longer counted), and each kept
+    /// sale whose last change is at or after `since`.
+    func forEachScheduleChange(since: Int64, _ body: (String, RecognitionSale?) throws -> Void) throws
 
     /// The kept sales of the transactions an incremental report judges again: what they counted before.
     func forEachReplacedSale(_ body: (RecognitionSale) throws -> Void) throws

@@ -156,15 +156,19 @@ extension SQLiteRevenue {
 
     private func forEachSale(_ stmt: SQLiteStatement, _ body: (RecognitionSale) throws -> Void) throws {
         while try stmt.step() {
-            guard let source = RecognitionSale.PeriodSource(rawValue: stmt.text(8)) else {
-                throw StoreError.unknownValue(table: "recognition_sales", column: "period_source", value: stmt.text(8))
-            }
-            try body(
-                RecognitionSale(
-                    transactionID: stmt.text(0), originalTransactionID: stmt.text(1), userID: stmt.text(2),
-                    productID: stmt.text(3), amount: Money(milliunits: stmt.int64(5), currency: stmt.text(4)),
-                    start: stmt.int64(6), end: stmt.optionalInt64(7), periodSource: source,
-                    refunds: try Self.refunds(from: stmt.text(9))))
+            try body(try Self.sale(stmt))
         }
+    }
+
+    /// The sale of the statement's current row, whose columns are ``saleColumns``.
+    static func sale(_ stmt: SQLiteStatement) throws(StoreError) -> RecognitionSale {
+        guard let source = RecognitionSale.PeriodSource(rawValue: stmt.text(8)) else {
+            throw StoreError.unknownValue(table: "recognition_sales", column: "period_source", value: stmt.text(8))
+        }
+        return RecognitionSale(
+            transactionID: stmt.text(0), originalTransactionID: stmt.text(1), userID: stmt.text(2),
+            productID: stmt.text(3), amount: Money(milliunits: stmt.int64(5), currency: stmt.text(4)),
+            start: stmt.int64(6), end: stmt.optionalInt64(7), periodSource: source,
+            refunds: try Self.refunds(from: stmt.text(9)))
     }
 }

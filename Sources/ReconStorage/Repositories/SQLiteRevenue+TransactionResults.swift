@@ -120,7 +120,7 @@ extension SQLiteRevenue {
     /// `recognitionMonths` replaces the kept sums of every sale's life by month.
     package func keepTransactionResults(
         everything: Bool, state: DetectionState, samePurchase: [String: String],
-        recognitionMonths: [RecognitionMonth: RecognitionMonthSums]
+        recognitionMonths: [RecognitionMonth: RecognitionMonthSums], schedule: RevenueScheduleRecord?
     ) throws {
         try write {
             if everything {
@@ -179,6 +179,7 @@ extension SQLiteRevenue {
                 """
             ).run([.text(state.fingerprint), .integer(state.asOf), .text(StoredCounters(state.counters).json)])
             try replaceRecognitionMonths(recognitionMonths)
+            try replaceRevenueScheduleRecord(schedule)
             try db.execute("DELETE FROM same_purchase_shown", context: "keeping the results")
             let insert = try db.prepare("INSERT INTO same_purchase_shown (transaction_id, purchase) VALUES (?, ?)")
             for (id, purchase) in samePurchase { try insert.run([.text(id), .text(purchase)]) }

@@ -34,14 +34,17 @@ import Testing
             """
 
     /// What undoes the later migrations of revenue recognition (`issue35-catalog-duration`,
-    /// `issue35-deferred-revenue-shown`, `issue35-recognition-kept`): a store of the version before them, whose kept
-    /// results were worked out without the sales (their fingerprint is not this version's).
+    /// `issue35-deferred-revenue-shown`, `issue35-recognition-kept`, `issue35-revenue-schedule-written`): a store of the
+    /// version before them, whose kept results were worked out without the sales (their fingerprint is not this
+    /// version's).
     static let withoutDeferredRevenue = """
         DROP TABLE deferred_revenue_shown; DROP TABLE deferred_revenue_shown_report;
-        DROP TABLE recognition_sales; DROP TABLE recognition_months;
+        DROP TABLE recognition_sales; DROP TABLE recognition_months; DROP TABLE revenue_schedule_written;
         ALTER TABLE products DROP COLUMN duration;
         DELETE FROM schema_migrations
-            WHERE name IN ('issue35-catalog-duration', 'issue35-deferred-revenue-shown', 'issue35-recognition-kept');
+            WHERE name IN (
+                'issue35-catalog-duration', 'issue35-deferred-revenue-shown', 'issue35-recognition-kept',
+                'issue35-revenue-schedule-written');
         UPDATE detection_state SET fingerprint = 'kept by the version before revenue recognition';
 
         """

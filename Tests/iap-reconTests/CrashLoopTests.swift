@@ -45,7 +45,8 @@ import Testing
         try await crashLoop(store: server.url()) { _ throws in
             // No session of a killed run is left holding the writer's lock (key 0x6961707265630002).
             let held = try server.psql(
-                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 1767993458 AND objid = 1700986882")
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 1767993458 AND objid = 1700986882"
+            )
             #expect(held.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         }
     }

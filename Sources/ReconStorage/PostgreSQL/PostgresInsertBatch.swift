@@ -91,7 +91,8 @@ package struct PostgresInsertTemplate: Equatable {
         } else {
             keyParameters = nil
         }
-        copyColumns = Self.copyColumns(significant: significant, into: into, tail: tail, parts: parts, parameters: parameters)
+        copyColumns = Self.copyColumns(
+            significant: significant, into: into, tail: tail, parts: parts, parameters: parameters)
     }
 
     /// The named columns of a plain INSERT whose row is exactly `($1, $2, …, $n)`, one per column; else nil.

@@ -61,7 +61,8 @@ extension SQLiteRevenue {
         if db.postgres != nil {
             // Autovacuum never analyzes a temporary table: without its size the planner guesses, and joined what it
             // judges again (a few thousand ids) with the whole of a kept table by a scan.
-            try db.execute("ANALYZE temp.rerun; ANALYZE temp.rerun_originals", context: "listing the changed transactions")
+            try db.execute(
+                "ANALYZE temp.rerun; ANALYZE temp.rerun_originals", context: "listing the changed transactions")
         }
         return Int(try db.scalar("SELECT COUNT(*) FROM temp.rerun") ?? 0)
     }

@@ -130,7 +130,8 @@ extension PostgresTests {
             #expect(result.stderr.contains("password authentication failed"), "\(result.stderr)")
             #expect(!result.stderr.contains("wrong-pw-91"))
             #expect(!result.stderr.contains(server.password))
-            let tables = try server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: "refused")
+            let tables = try server.psql(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: "refused")
             #expect(tables.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         }
     }

@@ -10,7 +10,12 @@ import ReconModel
 package struct PostgresResult {
     /// The result columns' names, in order.
     package var columns: [String]
-    package var rows: [[SQLiteValue]]
+    /// Every row's values, one row after another, ``width`` values each: one array for a batch of rows, not one per
+    /// row.
+    package private(set) var values: [SQLiteValue]
+    /// Values per row.
+    package private(set) var width: Int
+    package private(set) var rowCount: Int
 
     /// A `numeric` beyond a 64-bit integer (a sum): SQLite's SUM would have failed with "integer overflow" too.
     package struct IntegerOverflow: Error, CustomStringConvertible {
@@ -27,18 +32,32 @@ package struct PostgresResult {
 
     init(_ result: PostgresQueryResult) throws {
         columns = []
-        rows = []
-        rows.reserveCapacity(result.rows.count)
+        values = []
+        width = 0
+        rowCount = 0
         for row in result.rows {
-            var values: [SQLiteValue] = []
-            values.reserveCapacity(columns.count)
-            let first = columns.isEmpty
-            for cell in row {
-                if first { columns.append(cell.columnName) }
-                values.append(try Self.value(cell))
+            if rowCount == 0 {
+                for cell in row { columns.append(cell.columnName) }
+                width = columns.count
+                values.reserveCapacity(result.rows.count * width)
             }
-            rows.append(values)
+            for cell in row { values.append(try Self.value(cell)) }
+            rowCount += 1
         }
+    }
+
+    /// The value of `row` in `column`; nil outside the result.
+    package func value(row: Int, column: Int) -> SQLiteValue? {
+        guard row >= 0, row < rowCount, column >= 0, column < width else { return nil }
+        return values[row * width + column]
+    }
+
+    /// The rows of `next` (a cursor's next batch) in place of these; the column names stay when it has none.
+    package mutating func replaceRows(with next: PostgresResult) {
+        values = next.values
+        rowCount = next.rowCount
+        width = next.width
+        if columns.isEmpty { columns = next.columns }
     }
 
     /// One cell as SQLite would give it.

@@ -85,8 +85,8 @@ package final class PostgresStatement {
             return false
         }
         if result == nil { try start() } else { position += 1 }
-        guard var current = result else { return false }
-        if position < current.rows.count { return true }
+        guard let rowCount = result?.rowCount else { return false }
+        if position < rowCount { return true }
         guard cursorHasMore, let cursor else { return false }
         let fetch = "FETCH FORWARD \(Self.batch) FROM \(cursor)"
         let next: PostgresResult
@@ -96,13 +96,11 @@ package final class PostgresStatement {
         } else {
             next = try session.query(fetch, [], context: "reading a statement")
         }
-        cursorHasMore = next.rows.count == Self.batch
+        cursorHasMore = next.rowCount == Self.batch
         if cursorHasMore { prefetch = session.ask(fetch) }
-        current.rows = next.rows
-        if current.columns.isEmpty { current.columns = next.columns }
-        result = current
+        result?.replaceRows(with: next)
         position = 0
-        return !current.rows.isEmpty
+        return next.rowCount > 0
     }
 
     private func start() throws(StoreError) {
@@ -116,13 +114,13 @@ package final class PostgresStatement {
             cursorTransaction = session.inTransaction ? session.transactionSerial : nil
             let first = try session.query(
                 "FETCH FORWARD \(Self.firstBatch) FROM \(name)", [], context: "reading a query")
-            cursorHasMore = first.rows.count == Self.firstBatch
+            cursorHasMore = first.rowCount == Self.firstBatch
             small = !cursorHasMore
             if cursorHasMore { prefetch = session.ask("FETCH FORWARD \(Self.batch) FROM \(name)") }
             result = first
         } else {
             let whole = try session.query(sql, values, context: "running a statement")
-            if small, whole.rows.count >= Self.firstBatch { small = false }
+            if small, whole.rowCount >= Self.firstBatch { small = false }
             result = whole
         }
     }
@@ -135,9 +133,7 @@ package final class PostgresStatement {
 
     /// The current row's value in `column`.
     package func value(_ column: Int32) -> SQLiteValue {
-        guard let result, position >= 0, position < result.rows.count, Int(column) < result.rows[position].count
-        else { return .null }
-        return result.rows[position][Int(column)]
+        result?.value(row: position, column: Int(column)) ?? .null
     }
 
     /// As SQLite reads a value as an integer: NULL is 0, a text its leading number.

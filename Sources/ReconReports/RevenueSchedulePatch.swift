@@ -38,14 +38,18 @@ extension CSVReports {
         }
         var written = RevenueScheduleWritten(bytes: 0, crc32: 0)
         var previousID: [UInt8] = []
-        var more = try old.next()
-        if more { try old.checkOrder(after: &previousID) }
+        var more = false
+        /// Moves to the old file's next line, checking its order.
+        func advance() throws {
+            more = try old.next()
+            if more { try old.checkOrder(after: &previousID) }
+        }
+        try advance()
         /// Copies the old line and moves to the next.
         func copy() throws {
             try file.append(raw: old.line)
             written.copied += 1
-            more = try old.next()
-            if more { try old.checkOrder(after: &previousID) }
+            try advance()
         }
         let asOf = report.asOf
         var line = RevenueScheduleLine()
@@ -62,8 +66,7 @@ extension CSVReports {
                 while more, old.compareID(with: id) < 0 { try copy() }
                 if more, old.compareID(with: id) == 0 {
                     written.dropped += 1
-                    more = try old.next()
-                    if more { try old.checkOrder(after: &previousID) }
+                    try advance()
                 }
             }
             // A sale purchased at or after the as-of is not in this report.

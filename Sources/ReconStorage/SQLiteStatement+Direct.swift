@@ -54,6 +54,20 @@ extension SQLiteStatement {
         try check(rc, index)
     }
 
+    /// The ``RowHash`` of the text of `column` under `seed`, hashed where SQLite keeps it (no string is made of it; on
+    /// PostgreSQL, of its string's UTF-8).
+    package func textHash(_ column: Int32, seed: UInt64) -> UInt64 {
+        if let postgres {
+            var text = postgres.text(column)
+            return text.withUTF8 { RowHash.hash(UnsafeRawBufferPointer($0), seed: seed) }
+        }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let pointer = sqlite3_column_text(handle, column) else {
+            return RowHash.hash(UnsafeRawBufferPointer(start: nil, count: 0), seed: seed)
+        }
+        return RowHash.hash(UnsafeRawBufferPointer(start: pointer, count: count), seed: seed)
+    }
+
     /// Runs a statement bound parameter by parameter to completion, then resets it.
     package func runBound() throws(StoreError) {
         if let postgres {

@@ -198,17 +198,15 @@ package final class SQLiteLedgerWriter {
     /// Prepared on the first entitlement row (``upsert(_:source:line:)-entitlement``).
     package var entitlementStatement: SQLiteStatement?
     package let now: Int64
-    /// The stored `row_hash` of each line of the current chunk's file and line range.
-    private var stored: [Int: Int64] = [:]
-    /// Hashes of the record ids written in the current chunk (an earlier row of the chunk may
-    /// have moved a record whose stored line looked unchanged).
-    private var written: Set<UInt64> = []
-    /// Ledger rows of re-imported files found stored unchanged, and not written again.
-    package private(set) var skipped = 0
+    /// The rows stored unchanged already (none in a bulk load: the ledger was empty).
+    private let unchanged: UnchangedLedgerRows
+    /// Ledger rows found stored unchanged (at their line, or under another line or file name), and not written again.
+    package var skipped: Int { unchanged.skipped }
 
     package init(store: ReconStore, bulk: Bool = false) throws(StoreError) {
         self.store = store
         self.bulk = bulk
+        unchanged = UnchangedLedgerRows(db: store.db)
         now = store.clock.nowMillis()
         // A receipt re-imported unchanged keeps its import time, so it is not decoded again (its
         // evidence keeps its place in the record; a changed one is decoded anew).
@@ -291,50 +289,18 @@ package final class SQLiteLedgerWriter {
         return id
     }
 
-    private var selectHashes: SQLiteStatement?
-
-    /// Reads the stored content hashes of the lines `firstLine...lastLine` of `source` (one chunk's ledger rows), so
-    /// rows stored unchanged can be skipped (never in a bulk load: the ledger was empty).
+    /// Reads what is stored of the lines `firstLine...lastLine` of `source` (one chunk's ledger rows), so rows stored
+    /// unchanged can be skipped (never in a bulk load: the ledger was empty).
     package func prepare(firstLine: Int, lastLine: Int, source: String) throws(StoreError) {
-        stored.removeAll(keepingCapacity: true)
-        written.removeAll(keepingCapacity: true)
-        guard !bulk, firstLine <= lastLine else { return }
-        let statement: SQLiteStatement
-        if let selectHashes {
-            statement = selectHashes
-        } else {
-            statement = try store.db.prepare(
-                """
-                SELECT source_line, row_hash FROM transactions
-                WHERE source_file_id = ?1 AND source_line BETWEEN ?2 AND ?3 AND row_hash IS NOT NULL
-                """)
-            selectHashes = statement
-        }
-        try statement.bind([
-            .integer(try fileID(source)), .integer(Int64(firstLine)), .integer(Int64(lastLine)),
-        ])
-        while try statement.step() { stored[Int(statement.int64(0))] = statement.int64(1) }
-        statement.reset()
-    }
-
-    /// Whether the row with `hash` at `line`, of the record id hashing to `idHash`, is stored exactly so already: the
-    /// same file, line and text (so the same values), not moved by an earlier row of this chunk.
-    ///
-    /// Marks it written when it is not.
-    private func isStoredUnchanged(line: Int, hash: UInt64, idHash: UInt64) -> Bool {
-        if stored[line] == Int64(bitPattern: hash), !written.contains(idHash) {
-            skipped += 1
-            return true
-        }
-        written.insert(idHash)
-        return false
+        guard !bulk else { return }
+        try unchanged.prepare(firstLine: firstLine, lastLine: lastLine, fileID: try fileID(source))
     }
 
     /// Writes a packed ledger row whose text is in `bytes`.
     package func write(_ row: PackedTransaction, bytes: UnsafePointer<UInt8>, source: String) throws(StoreError) {
         if !bulk {
             let id = UnsafeRawBufferPointer(start: bytes + Int(row.recordID.start), count: Int(row.recordID.count))
-            if isStoredUnchanged(line: row.line, hash: row.hash, idHash: RowHash.hash(id, seed: 0)) { return }
+            if try unchanged.isStoredUnchanged(line: row.line, hash: row.hash, recordID: id) { return }
         }
         let statement = try transactionWriter()
         statement.reset()
@@ -380,8 +346,14 @@ package final class SQLiteLedgerWriter {
 
     /// Writes a ledger row; `hash` is the ``RowHash`` of its source text (nil: none, never skipped).
     package func upsert(_ t: LedgerTransaction, source: String, line: Int, hash: UInt64?) throws(StoreError) {
-        if !bulk, let hash, isStoredUnchanged(line: line, hash: hash, idHash: RowHash.hash(t.recordID, seed: 0)) {
-            return
+        if !bulk, let hash {
+            var id = t.recordID
+            let skip = id.withUTF8 { bytes in
+                Result { () throws(StoreError) in
+                    try unchanged.isStoredUnchanged(line: line, hash: hash, recordID: UnsafeRawBufferPointer(bytes))
+                }
+            }
+            if try skip.get() { return }
         }
         let file = try fileID(source)
         try transactionWriter().run([

@@ -5,7 +5,7 @@ import ReconModel
 ///
 /// A row is its ``RowHash``: the hash of its text under its file's header, record id included. A row of the import
 /// whose record id is stored with the same row hash is the stored row exactly, whichever file and line it was read
-/// from then. Keyed by the record id's own ``RowHash`` (seed 0) and sorted once, 16 bytes a row: 16 MB for a
+/// from then. Keyed by the record id's own ``RowHash`` (seed 0) and sorted once, 17 bytes a row: 17 MB for a
 /// 1,000,000-row ledger, instead of one probe of the `record_id` index per row (keyed by random UUIDs, each probe
 /// lands on a page of its own).
 ///
@@ -20,39 +20,65 @@ package struct StoredRowHashes {
     }
 
     /// The stored rows, by record id hash.
-    private var entries: [Entry]
+    private let entries: [Entry]
+    /// Where the entries of each bucket (the top ``bucketBits`` bits of a record id hash) start, and one past the
+    /// last: a lookup reads its bucket's few entries (about four) instead of a binary search's twenty cache misses
+    /// (measured: the search took 17 % of a 1,000,000-row re-export's import).
+    private let starts: [UInt32]
+    /// The bits of a record id hash that name its bucket.
+    private let bucketBits: Int
 
     /// The rows read.
     package var count: Int { entries.count }
 
+    /// Indexes the buckets of `entries`, sorted by record id hash.
+    private init(sorted entries: [Entry]) {
+        // About four entries a bucket: the buckets' starts take a byte a row.
+        bucketBits = max(0, Int.bitWidth - entries.count.leadingZeroBitCount - 2)
+        var starts = [UInt32](repeating: 0, count: (1 << bucketBits) + 1)
+        var bucket = 0
+        for (index, entry) in entries.enumerated() {
+            let own = bucketBits == 0 ? 0 : Int(entry.record >> UInt64(64 - bucketBits))
+            while bucket < own {
+                bucket += 1
+                starts[bucket] = UInt32(index)
+            }
+        }
+        while bucket < 1 << bucketBits {
+            bucket += 1
+            starts[bucket] = UInt32(entries.count)
+        }
+        self.entries = entries
+        self.starts = starts
+    }
+
     /// Reads every stored row that has a row hash, in the table's own order (one sequential pass, on PostgreSQL a
     /// cursor's batches).
     ///
-    /// - Parameter maximumRows: the most rows to hold (the caller's memory budget, at 16 bytes a row).
+    /// - Parameter maximumRows: the most rows to hold (the caller's memory budget, at 17 bytes a row).
     /// - Returns: nil when the ledger holds more rows than that: the reading stops there.
     package static func read(from db: SQLiteDatabase, maximumRows: Int) throws(StoreError) -> StoredRowHashes? {
         let statement = try db.prepare("SELECT record_id, row_hash FROM transactions WHERE row_hash IS NOT NULL")
         defer { statement.reset() }
         var entries: [Entry] = []
         while try statement.step() {
-            guard entries.count < maximumRows else { return nil }
+            guard entries.count < maximumRows, entries.count < UInt32.max else { return nil }
             entries.append(Entry(record: statement.textHash(0, seed: 0), row: statement.int64(1)))
         }
+        // Sorted here, where the array is not shared (the initializer's copy of it would be copied to be sorted).
         entries.sort { $0.record < $1.record }
-        return StoredRowHashes(entries: entries)
+        return StoredRowHashes(sorted: entries)
     }
 
     /// The stored row hash of the record id hashing to `record`; nil when no stored row has it, or when two do (two
     /// record ids of one hash: neither is trusted, and their rows are written).
     package func rowHash(ofRecord record: UInt64) -> Int64? {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].record < record { low = middle + 1 } else { high = middle }
-        }
-        guard low < entries.count, entries[low].record == record else { return nil }
-        if low + 1 < entries.count, entries[low + 1].record == record { return nil }
-        return entries[low].row
+        let bucket = bucketBits == 0 ? 0 : Int(record >> UInt64(64 - bucketBits))
+        var index = Int(starts[bucket])
+        let end = Int(starts[bucket + 1])
+        while index < end, entries[index].record < record { index += 1 }
+        guard index < end, entries[index].record == record else { return nil }
+        if index + 1 < end, entries[index + 1].record == record { return nil }
+        return entries[index].row
     }
 }

@@ -115,8 +115,9 @@ public struct Importer {
     /// Imports one file of one kind.
     ///
     /// Parsing runs on its own thread, a bounded queue ahead of the SQLite writer, so the two
-    /// overlap on two cores; memory stays at a few chunks. Rows of a re-imported file that are
-    /// stored unchanged (same file, line and text) are skipped, not rewritten.
+    /// overlap on two cores; memory stays at a few chunks. Rows stored unchanged (the same record
+    /// id with the same text, under this file's name or another's, at any line) are skipped, not
+    /// rewritten (``UnchangedLedgerRows``).
     package func importFile(_ path: String, kind: InputKind, into store: any ImportStore) throws -> ImportFileSummary {
         try importFile(path, kind: kind, into: store, bulk: false)
     }

@@ -4,7 +4,10 @@ import ReconModel
 ///
 /// A ledger row is its ``RowHash``: the hash of its text under its file's header, its record id included. A row whose
 /// record id is stored with the same row hash is the stored row, value for value, whatever file or line it was read
-/// from; writing it again would change nothing a report, `lookup` or `serve` reads. It is found, cheapest first:
+/// from; writing it again would change nothing a report, `lookup` or `serve` reads. Both must match, the record id
+/// (its own hash in memory, itself in a probe) and the row hash: a false skip then needs two texts of one record id
+/// with one 64-bit row hash, the odds the same-line check always had (a row hash matched against any stored row's
+/// would multiply them by the ledger's size). It is found, cheapest first:
 ///
 /// 1. **at its line**: the stored hashes of the chunk's lines of the same file, one range of the index
 ///    `transactions_by_source` (a file re-imported under its own path);
@@ -23,6 +26,7 @@ import ReconModel
 /// of each record" goes by row position. Pointing them at the new file would write every row again, the very cost
 /// this avoids.
 package final class UnchangedLedgerRows {
+    /// The store's connection, in the import's transaction.
     private let db: SQLiteDatabase
     /// The stored `row_hash` of each line of the current chunk's file and line range.
     private var byLine: [Int: Int64] = [:]
@@ -33,12 +37,15 @@ package final class UnchangedLedgerRows {
     private var byRecord: StoredRowHashes?
     /// Hashes of the record ids written since ``byRecord`` was read: their stored rows are no longer what it says.
     private var writtenSinceRead: Set<UInt64> = []
-    /// Rows found stored unchanged by a probe of their record id, and probes of the current chunk that found none.
+    /// Rows found stored unchanged by a probe of their record id.
     private var probeHits = 0
+    /// Probes of the current chunk that found no unchanged row.
     private var probesMissedInChunk = 0
     /// The ledger is too large for ``byRecord`` within the budget: rows are found at their line only.
     private var overBudget = false
+    /// The stored hashes of a file's line range (prepared on first use).
     private var selectByLine: SQLiteStatement?
+    /// The stored hash of one record id (prepared on first use).
     private var selectByRecord: SQLiteStatement?
     /// Rows found stored unchanged, and not written again.
     package private(set) var skipped = 0

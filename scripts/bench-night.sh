@@ -193,7 +193,7 @@ if [ "$CHECK" = 1 ]; then
         fi
     done
     if compare_reports "$W/report-renamed" "$W/check-reexport" >"$W/check-renamed.txt"; then
-        echo "  the re-export under another name: its CSV reports are those of a fresh store given the same rows"
+        echo "  the re-export under another name: its CSV reports are those of a fresh store given the same rows (but for detected_at)"
     else
         echo "  the re-export under another name: its CSV reports differ from a fresh store's given the same rows:"
         cat "$W/check-renamed.txt"

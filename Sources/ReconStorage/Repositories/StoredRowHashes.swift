@@ -55,12 +55,18 @@ package struct StoredRowHashes {
     /// Reads every stored row that has a row hash, in the table's own order (one sequential pass, on PostgreSQL a
     /// cursor's batches).
     ///
+    /// The rows are counted first (SQLite counts the entries of the smallest index), so the array is allocated once:
+    /// grown by doubling, it would hold up to twice the rows' room, and both arrays while it moves.
+    ///
     /// - Parameter maximumRows: the most rows to hold (the caller's memory budget, at 17 bytes a row).
-    /// - Returns: nil when the ledger holds more rows than that: the reading stops there.
+    /// - Returns: nil when the ledger holds more rows than that: nothing is read.
     package static func read(from db: SQLiteDatabase, maximumRows: Int) throws(StoreError) -> StoredRowHashes? {
+        let rows = Int(try db.scalar("SELECT count(*) FROM transactions") ?? 0)
+        guard rows <= maximumRows, rows < UInt32.max else { return nil }
         let statement = try db.prepare("SELECT record_id, row_hash FROM transactions WHERE row_hash IS NOT NULL")
         defer { statement.reset() }
         var entries: [Entry] = []
+        entries.reserveCapacity(rows)
         while try statement.step() {
             guard entries.count < maximumRows, entries.count < UInt32.max else { return nil }
             entries.append(Entry(record: statement.textHash(0, seed: 0), row: statement.int64(1)))

@@ -17,7 +17,8 @@ import ReconModel
 /// 3. **by record id, one probe**: until then, rows not stored at their line are looked up in the `record_id` index,
 ///    one by one, the evidence that decides (2): eight found unchanged, and every row is read by record id; eight of
 ///    a chunk found changed or new, and the chunk's other rows are written without a look. A night of new rows under
-///    a new name pays eight probes a chunk, not a pass of the ledger.
+///    a new name pays eight probes a chunk, not a pass of the ledger. A ledger too large for (2) within the memory
+///    budget stays with probes: one read of the index a row, still no write.
 ///
 /// A skipped row keeps the `source_file_id`, `source_line` and `imported_at` of the import that last wrote it: they
 /// say where and when the values the store holds were read, and those values are byte for byte that file line's.
@@ -41,8 +42,10 @@ package final class UnchangedLedgerRows {
     private var probeHits = 0
     /// Probes of the current chunk that found no unchanged row.
     private var probesMissedInChunk = 0
-    /// The ledger is too large for ``byRecord`` within the budget: rows are found at their line only.
+    /// The ledger is too large for ``byRecord`` within the budget: rows are found at their line or by probes.
     private var overBudget = false
+    /// The memory ``byRecord`` may take.
+    private let budgetBytes: Int
     /// The stored hashes of a file's line range (prepared on first use).
     private var selectByLine: SQLiteStatement?
     /// The stored hash of one record id (prepared on first use).
@@ -54,12 +57,14 @@ package final class UnchangedLedgerRows {
     static let missedProbesPerChunk = 8
     /// Rows found stored unchanged by probes before every row is read by record id.
     static let hitsBeforeReading = 8
-    /// The memory ``byRecord`` may take (17 bytes a row: a ledger of 11,842,740 rows).
-    static let budgetBytes = 192 << 20
+    /// The memory ``byRecord`` may take by default (17 bytes a row: a ledger of 11,842,740 rows).
+    static let defaultBudgetBytes = 192 << 20
 
-    /// Finds the unchanged rows of one import into the ledger of `db`.
-    package init(db: SQLiteDatabase) {
+    /// Finds the unchanged rows of one import into the ledger of `db`, holding every stored row's hash by record id
+    /// only within `budgetBytes`.
+    package init(db: SQLiteDatabase, budgetBytes: Int = defaultBudgetBytes) {
         self.db = db
+        self.budgetBytes = budgetBytes
     }
 
     /// Reads the stored hashes of the lines `firstLine...lastLine` of the file `fileID` (one chunk's rows).
@@ -100,12 +105,12 @@ package final class UnchangedLedgerRows {
                 skipped += 1
                 return true
             }
-        } else if !overBudget, probesMissedInChunk < Self.missedProbesPerChunk {
+        } else if probesMissedInChunk < Self.missedProbesPerChunk {
             // The store as it is now, this chunk's writes included: a match is the stored row.
             if try storedHash(of: recordID) == row {
                 skipped += 1
                 probeHits += 1
-                if probeHits >= Self.hitsBeforeReading { try readByRecord() }
+                if probeHits >= Self.hitsBeforeReading, !overBudget { try readByRecord() }
                 return true
             }
             probesMissedInChunk += 1
@@ -134,7 +139,7 @@ package final class UnchangedLedgerRows {
 
     /// Reads every stored row by record id, unless the ledger is larger than the budget.
     private func readByRecord() throws(StoreError) {
-        byRecord = try StoredRowHashes.read(from: db, maximumRows: Self.budgetBytes / 17)
+        byRecord = try StoredRowHashes.read(from: db, maximumRows: budgetBytes / 17)
         overBudget = byRecord == nil
     }
 }

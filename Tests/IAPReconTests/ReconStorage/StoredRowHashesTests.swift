@@ -48,4 +48,25 @@ import Testing
         #expect(try StoredRowHashes.read(from: store.db, maximumRows: 9) == nil)
         #expect(try StoredRowHashes.read(from: store.db, maximumRows: 10)?.count == 10)
     }
+
+    /// A re-export under another name of a ledger too large for the budget: its unchanged rows are still found, by
+    /// one probe each, and its changed ones are not.
+    @Test(arguments: [17 * 40, 17 * 39])
+    func unchangedRowsAreFoundWithinOrOverTheBudget(budgetBytes: Int) throws {
+        let store = try store(rows: 40)
+        let unchanged = UnchangedLedgerRows(db: store.db, budgetBytes: budgetBytes)
+        try unchanged.prepare(firstLine: 2, lastLine: 41, fileID: 2)
+        var found: [Bool] = []
+        for n in 0..<40 {
+            var record = "r\(n)"
+            let stored = UInt64(bitPattern: Int64(n) * 7919 - 3)
+            found.append(
+                try record.withUTF8 { bytes in
+                    try unchanged.isStoredUnchanged(
+                        line: n + 2, hash: n % 10 == 9 ? stored + 1 : stored, recordID: UnsafeRawBufferPointer(bytes))
+                })
+        }
+        #expect(found == (0..<40).map { $0 % 10 != 9 })
+        #expect(unchanged.skipped == 36)
+    }
 }

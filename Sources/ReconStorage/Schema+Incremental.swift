@@ -161,8 +161,10 @@ extension Schema {
         distributed ? "\(column) TEXT NOT NULL,\n" : ""
     }
 
-    /// A key of `columns`; `distributed`: ending with the distribution column `column`. The table keeps its order
-    /// (SQLite clusters a `WITHOUT ROWID` table by its key) and its key includes the column Citus distributes it by.
+    /// A key of `columns`, ending with the distribution column `column` when `distributed`.
+    ///
+    /// The table keeps its order (SQLite clusters a `WITHOUT ROWID` table by its key) and its key includes the
+    /// column Citus distributes it by.
     package static func distributedKey(
         _ columns: String, by column: String = "original_transaction_id", _ distributed: Bool
     ) -> String {

@@ -16,13 +16,14 @@ import Testing
 
     /// A monthly plan bought and renewed twice under its original transaction id (Apple's renewals keep it), and
     /// consumables, their own originals (enough of them that a night's change is judged alone).
-    static let rows = IncrementalStateTests.rows.dropFirst(3).map { $0 + "," + $0.split(separator: ",")[3] } + [
-        "s1,u1,pro_monthly,2001,2026-09-18T10:00:00Z,9.99,USD,verified,2026-09-18T10:00:01Z,2026-09-18T10:00:02Z,2001",
-        "s2,u1,pro_monthly,2002,2026-10-18T10:00:00Z,9.99,USD,verified,2026-10-18T10:00:01Z,2026-10-18T10:00:02Z,2001",
-        "s3,u1,pro_monthly,2003,2026-11-18T10:00:00Z,9.99,USD,verified,2026-11-18T10:00:01Z,,2001",
-        "c1,u2,coins_100,3001,2026-11-18T11:00:00Z,0.99,USD,verified,2026-11-18T11:00:01Z,2026-11-18T11:00:02Z,3001",
-        "c2,u3,coins_100,3002,2026-11-19T11:00:00Z,0.99,USD,verified,,,3002",
-    ]
+    static let rows =
+        IncrementalStateTests.rows.dropFirst(3).map { $0 + "," + $0.split(separator: ",")[3] } + [
+            "s1,u1,pro_monthly,2001,2026-09-18T10:00:00Z,9.99,USD,verified,2026-09-18T10:00:01Z,2026-09-18T10:00:02Z,2001",
+            "s2,u1,pro_monthly,2002,2026-10-18T10:00:00Z,9.99,USD,verified,2026-10-18T10:00:01Z,2026-10-18T10:00:02Z,2001",
+            "s3,u1,pro_monthly,2003,2026-11-18T10:00:00Z,9.99,USD,verified,2026-11-18T10:00:01Z,,2001",
+            "c1,u2,coins_100,3001,2026-11-18T11:00:00Z,0.99,USD,verified,2026-11-18T11:00:01Z,2026-11-18T11:00:02Z,3001",
+            "c2,u3,coins_100,3002,2026-11-19T11:00:00Z,0.99,USD,verified,,,3002",
+        ]
 
     /// The result tables rebuilt by the migration.
     static let rebuilt = [
@@ -74,7 +75,8 @@ import Testing
     }
 
     /// Which original transaction id each kept row of `table` is under, as `transaction id → original`.
-    static func keptUnder(_ db: SQLiteDatabase, _ table: String, id: String = "transaction_id") throws -> [String: String]
+    static func keptUnder(_ db: SQLiteDatabase, _ table: String, id: String = "transaction_id") throws -> [String:
+        String]
     {
         let column = table.hasSuffix("findings") ? "group_original_transaction_id" : Schema.distributionColumn
         let stmt = try db.prepare("SELECT DISTINCT \(id), \(column) FROM \(table) ORDER BY 1")
@@ -98,10 +100,12 @@ import Testing
         for table in ["revenue_parts", "recognition_sales"] {
             let under = try Self.keptUnder(store.db, table)
             #expect(under.count == 25, "\(table): \(under)")
-            #expect(under.allSatisfy { $0.value == (renewals.contains($0.key) ? "2001" : $0.key) }, "\(table): \(under)")
+            #expect(
+                under.allSatisfy { $0.value == (renewals.contains($0.key) ? "2001" : $0.key) }, "\(table): \(under)")
         }
         // Undelivered, and unfinished: findings of 2003 and 3002, kept under their groups' originals.
-        #expect(try Self.keptUnder(store.db, "transaction_findings", id: "group_id") == ["2003": "2001", "3002": "3002"])
+        #expect(
+            try Self.keptUnder(store.db, "transaction_findings", id: "group_id") == ["2003": "2001", "3002": "3002"])
         // A change since the report is noted under its original transaction too.
         try await fixture.importLedger(
             Self.rows + ["s4,u1,pro_monthly,2004,2026-11-19T10:00:00Z,9.99,USD,pending,,,2001"], header: Self.header)

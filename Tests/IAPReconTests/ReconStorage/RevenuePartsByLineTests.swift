@@ -40,17 +40,17 @@ import Testing
     /// version's).
     static let withoutDeferredRevenue =
         ((try? DistributionKeysTests.withoutDistributionKeys()) ?? "SELECT 'no undo' FROM nowhere;")
-        + """
-        DROP TABLE deferred_revenue_shown; DROP TABLE deferred_revenue_shown_report;
-        DROP TABLE recognition_sales; DROP TABLE recognition_months; DROP TABLE revenue_schedule_written;
-        ALTER TABLE products DROP COLUMN duration;
-        DELETE FROM schema_migrations
-            WHERE name IN (
-                'issue35-catalog-duration', 'issue35-deferred-revenue-shown', 'issue35-recognition-kept',
-                'issue35-revenue-schedule-written');
-        UPDATE detection_state SET fingerprint = 'kept by the version before revenue recognition';
+            + """
+            DROP TABLE deferred_revenue_shown; DROP TABLE deferred_revenue_shown_report;
+            DROP TABLE recognition_sales; DROP TABLE recognition_months; DROP TABLE revenue_schedule_written;
+            ALTER TABLE products DROP COLUMN duration;
+            DELETE FROM schema_migrations
+                WHERE name IN (
+                    'issue35-catalog-duration', 'issue35-deferred-revenue-shown', 'issue35-recognition-kept',
+                    'issue35-revenue-schedule-written');
+            UPDATE detection_state SET fingerprint = 'kept by the version before revenue recognition';
 
-        """
+            """
 
     static let day: Int64 = 86_400_000
     static let asOf = IncrementalStateTests.asOf
@@ -96,7 +96,9 @@ import Testing
         let upgraded = try layout(fixture)
         #expect(upgraded.lineIndex == 0)
         #expect(
-            upgraded.sql.contains("PRIMARY KEY (day, product_id, currency, transaction_id, seq, original_transaction_id)"), "\(upgraded.sql)")
+            upgraded.sql.contains(
+                "PRIMARY KEY (day, product_id, currency, transaction_id, seq, original_transaction_id)"),
+            "\(upgraded.sql)")
         // Kept before revenue recognition kept its sales: judged whole once (CONTRACT §5.1 needs every sale).
         #expect(IncrementalStateTests().detect(run)["incremental"] == 0)
         let shown = try revenue(fixture)

@@ -7,9 +7,10 @@ import Testing
 @testable import ReconStorage
 
 extension PostgresTests {
-    /// The store in PostgreSQL shaped to be distributed on Citus (docs/store.md, "Distributing it on Citus"): Citus
-    /// refuses to distribute a table one of whose unique keys leaves the distribution column out, and a row whose
-    /// distribution column is NULL. No Citus is available here, so the rule is checked in the server's catalog.
+    /// The store in PostgreSQL shaped to be distributed on Citus (docs/store.md, "Distributing it on Citus").
+    ///
+    /// Citus refuses to distribute a table one of whose unique keys leaves the distribution column out, and a row
+    /// whose distribution column is NULL. No Citus is available here, so the rule is checked in the server's catalog.
     @Suite struct Distribution {
         static let clock = ManualClock(millis: 1_795_176_000_000)
 
@@ -83,7 +84,9 @@ extension PostgresTests {
             var under: [String] = []
             while try parts.step() { under.append("\(parts.text(0))→\(parts.text(1))") }
             #expect(under == ["2002→2001", "3001→3001"])
-            #expect(try store.db.scalar("SELECT COUNT(*) FROM dirty_transactions WHERE original_transaction_id = '2001'") == 1)
+            #expect(
+                try store.db.scalar("SELECT COUNT(*) FROM dirty_transactions WHERE original_transaction_id = '2001'")
+                    == 1)
             // The triggers made again note a change under its original transaction.
             try store.db.execute(
                 """
@@ -91,7 +94,9 @@ extension PostgresTests {
                 DELETE FROM dirty_transactions;
                 UPDATE transactions SET verification_status = 'invalid' WHERE record_id = 's2';
                 """)
-            #expect(try store.db.scalar("SELECT COUNT(*) FROM dirty_transactions WHERE original_transaction_id = '2001'") == 1)
+            #expect(
+                try store.db.scalar("SELECT COUNT(*) FROM dirty_transactions WHERE original_transaction_id = '2001'")
+                    == 1)
             let name = String(url.split(separator: "/").last?.split(separator: "?").first ?? "")
             for (table, shape) in try catalog(name) {
                 #expect(shape.notNull && shape.without.isEmpty, "\(table): \(shape.without)")

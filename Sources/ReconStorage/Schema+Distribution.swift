@@ -65,6 +65,8 @@ extension Schema {
             """
         }
         return """
+            DROP INDEX transactions_by_record;
+            \(Schema.transactionIndexes[0].sql);
             \(tables.joined(separator: "\n"))
             \(create("recognition_sales", as: "recognition_sales_distributed"))
             INSERT INTO recognition_sales_distributed SELECT * FROM recognition_sales;

@@ -61,13 +61,16 @@ package enum Schema {
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the
-    /// unique `record_id` (the upsert's key) first, then the read paths', then the source position
+    /// unique record id and original transaction id (the upsert's key, which includes the column the ledger is
+    /// distributed by: ``distributionKeys``) first, then the read paths', then the source position
     /// with the row's content hash (a re-import of an unchanged file skips its unchanged rows).
     package static let transactionIndexes: [(name: String, sql: String)] =
         [
             (
                 "transactions_by_record",
-                "CREATE UNIQUE INDEX IF NOT EXISTS transactions_by_record ON transactions(record_id)"
+                """
+                CREATE UNIQUE INDEX IF NOT EXISTS transactions_by_record ON transactions(record_id, original_transaction_id)
+                """
             )
         ] + v1TransactionIndexes + [
             (

@@ -109,8 +109,9 @@ extension SQLiteLedgerImport {
     /// CPU's cache (measured on 1,000,000 UUID keys: 2.4 s of CPU and 21 MB with 4 MB runs, 3.5 s and 133 MB with 64
     /// MB runs).
     ///
-    /// Before the unique `record_id` index, rows of a record id seen more than once are reduced
-    /// to the last one (only when the index finds such ids).
+    /// Rows of a record id seen more than once are reduced to the last one: when the unique index finds one seen
+    /// twice under one original transaction id, before it is built; then when the built index (record id first)
+    /// finds one under two.
     package func createTransactionIndexes() throws(StoreError) {
         // PostgreSQL sorts an index build in `maintenance_work_mem` (64 MB by default) and spills the rest to temporary
         // files: for the load's transaction, room for a million-row ledger's keys in the server's memory.
@@ -138,6 +139,9 @@ extension SQLiteLedgerImport {
                 try db.execute(index.sql, context: "building index \(index.name)")
             }
         }
+        let repeated = try db.scalar(
+            "SELECT EXISTS (SELECT record_id FROM transactions GROUP BY record_id HAVING COUNT(*) > 1)")
+        if repeated == 1 { try keepLastRowOfEachRecord() }
     }
 
     /// Whether building a unique index failed on a key seen twice.
@@ -205,6 +209,10 @@ package final class SQLiteLedgerWriter {
     private var written: Set<UInt64> = []
     /// Ledger rows of re-imported files found stored unchanged, and not written again.
     package private(set) var skipped = 0
+    /// Notes each ledger row written until ``settleMoves()`` (prepared on the first).
+    var noteWritten: SQLiteStatement?
+    /// Whether a row was noted since the last ``settleMoves()``.
+    var notedSinceSettled = false
 
     package init(store: ReconStore, bulk: Bool = false) throws(StoreError) {
         self.store = store
@@ -249,8 +257,9 @@ package final class SQLiteLedgerWriter {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
         """
 
-    /// The ledger row's statement: a plain insert in a bulk load, else an upsert by record id that
-    /// keeps the store's verdict only while the transaction, receipt and environment stay the same.
+    /// The ledger row's statement: a plain insert in a bulk load, else an upsert by record id (and original
+    /// transaction id: a record under another one moves, ``settleMoves()``) that keeps the store's verdict only while
+    /// the transaction, receipt and environment stay the same.
     private func transactionWriter() throws(StoreError) -> SQLiteStatement {
         if let transactionStatement { return transactionStatement }
         let statement = try store.db.prepare(
@@ -258,9 +267,8 @@ package final class SQLiteLedgerWriter {
                 ? Self.transactionColumns
                 : Self.transactionColumns + """
 
-                    ON CONFLICT (record_id) DO UPDATE SET user_id = excluded.user_id,
+                    ON CONFLICT (record_id, original_transaction_id) DO UPDATE SET user_id = excluded.user_id,
                         product_id = excluded.product_id, transaction_id = excluded.transaction_id,
-                        original_transaction_id = excluded.original_transaction_id,
                         purchase_date = excluded.purchase_date, quantity = excluded.quantity,
                         environment = excluded.environment, price_milli = excluded.price_milli,
                         currency = excluded.currency, storefront = excluded.storefront,
@@ -376,6 +384,14 @@ package final class SQLiteLedgerWriter {
         try integer(now, 18)
         try integer(Int64(bitPattern: row.hash), 19)
         try statement.runBound()
+        if !bulk {
+            try noteWritten { note throws(StoreError) in
+                try note.bindText(bytes + Int(row.recordID.start), count: Int(row.recordID.count), at: 1)
+                try note.bindInt64(Int64(row.line), at: 2)
+                try note.bindText(
+                    bytes + Int(row.originalTransactionID.start), count: Int(row.originalTransactionID.count), at: 3)
+            }
+        }
     }
 
     /// Writes a ledger row; `hash` is the ``RowHash`` of its source text (nil: none, never skipped).
@@ -393,6 +409,13 @@ package final class SQLiteLedgerWriter {
             .optionalText(t.receiptID), .integer(file), .integer(Int64(line)), .integer(now),
             hash.map { .integer(Int64(bitPattern: $0)) } ?? .null,
         ])
+        if !bulk {
+            try noteWritten { note throws(StoreError) in
+                try note.bindText(t.recordID, at: 1)
+                try note.bindInt64(Int64(line), at: 2)
+                try note.bindText(t.originalTransactionID, at: 3)
+            }
+        }
     }
 
     package func upsert(_ r: UploadedReceipt, source: String, line: Int) throws(StoreError) {

@@ -8,7 +8,8 @@ import ReconModel
 /// (``TransactionGroup/originalTransactionID``), first in its columns and last in its key: SQLite clusters a
 /// `WITHOUT ROWID` table by its key, and the order detection writes and reads them in (transaction id, or revenue
 /// line) stays the same. The kept findings carry their group's as `group_original_transaction_id` (a finding's own
-/// `original_transaction_id` may be absent). The tables that note changes since the last report note it too, so a
+/// `original_transaction_id` may be absent), and so does the evidence (Apple's word on the original transaction may be
+/// absent: then its transaction's own id, as Apple documents for a purchase neither restored nor renewed). The tables that note changes since the last report note it too, so a
 /// trigger on a distributed table writes to the shard of its own row.
 extension Schema {
     /// The column the per-transaction tables are distributed by.
@@ -25,6 +26,15 @@ extension Schema {
             \(transactionID))
         """
     }
+
+    /// The evidence's key in PostgreSQL: its identity and its distribution column, as Citus requires of a key.
+    ///
+    /// SQLite keeps the row id as its key (`id INTEGER PRIMARY KEY` is the table's order); in PostgreSQL the key is an
+    /// index beside the table, and one on the identity alone would keep the table from being distributed.
+    package static let distributionKeysInPostgreSQL = """
+        ALTER TABLE evidence DROP CONSTRAINT IF EXISTS evidence_pkey,
+            ADD CONSTRAINT evidence_pkey PRIMARY KEY (id, group_original_transaction_id)
+        """
 
     /// The secondary indexes of the tables `issue34-distribution-keys` rebuilds, as before.
     package static let distributedTableIndexes = """
@@ -43,7 +53,7 @@ extension Schema {
         ("revenue_parts", distributionColumn), ("ledger_events", distributionColumn),
         ("recognition_sales", distributionColumn), ("dirty_transactions", distributionColumn),
         ("dirty_originals", distributionColumn), ("entitlements", distributionColumn),
-        ("subscription_statuses", distributionColumn),
+        ("subscription_statuses", distributionColumn), ("evidence", "group_original_transaction_id"),
     ]
 
     /// Rebuilds each kept table in its new shape, its rows copied with the column added first, and the triggers that
@@ -65,6 +75,8 @@ extension Schema {
             """
         }
         return """
+            ALTER TABLE evidence ADD COLUMN group_original_transaction_id TEXT NOT NULL DEFAULT '';
+            UPDATE evidence SET group_original_transaction_id = COALESCE(original_transaction_id, transaction_id);
             DROP INDEX transactions_by_record;
             \(Schema.transactionIndexes[0].sql);
             \(tables.joined(separator: "\n"))

@@ -9,6 +9,8 @@ package enum Schema {
     package struct Migration {
         package let name: String
         package let sql: String
+        /// What PostgreSQL runs after `sql` (and after creating a store whole): keys SQLite keeps otherwise.
+        package var postgresAfter = ""
     }
 
     package static let migrations: [Migration] = [
@@ -57,7 +59,8 @@ package enum Schema {
         Migration(name: "issue35-revenue-schedule-written", sql: revenueScheduleWritten),
         // The original transaction id in the key of every table kept per transaction, so each can be distributed by
         // it (docs/store.md, "Distributing it on Citus").
-        Migration(name: "issue34-distribution-keys", sql: distributionKeys),
+        Migration(
+            name: "issue34-distribution-keys", sql: distributionKeys, postgresAfter: distributionKeysInPostgreSQL),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the

@@ -58,18 +58,26 @@ import Testing
             DROP TABLE dirty_transactions;
             ALTER TABLE dirty_transactions_undone RENAME TO dirty_transactions;
             \(Schema.changeTriggers(distributed: false))
+            ALTER TABLE evidence DROP COLUMN group_original_transaction_id;
             DELETE FROM schema_migrations WHERE name = 'issue34-distribution-keys';
 
             """
     }
 
-    /// Each distributed table's column: whether it may be NULL, and whether the table's key includes it.
+    /// The tables whose key in SQLite is the row id (their order); PostgreSQL's key includes the column
+    /// (``Schema/distributionKeysInPostgreSQL``, checked by ``PostgresTests/Distribution``).
+    static let keyedByRowID: Set = ["evidence"]
+
+    /// Each distributed table's column: whether it may be NULL, and whether the table's key includes it (or is the
+    /// row id, ``keyedByRowID``).
     static func shape(_ db: SQLiteDatabase) throws -> [String: (notNull: Bool, keyed: Bool)] {
         var found: [String: (notNull: Bool, keyed: Bool)] = [:]
         for (table, column) in Schema.distributedTables {
             let info = try db.prepare("SELECT \"notnull\", pk FROM pragma_table_info(?) WHERE name = ?")
             try info.bind([.text(table), .text(column)])
-            found[table] = try info.step() ? (info.int64(0) != 0 || info.int64(1) != 0, info.int64(1) != 0) : nil
+            found[table] =
+                try info.step()
+                ? (info.int64(0) != 0 || info.int64(1) != 0, info.int64(1) != 0 || keyedByRowID.contains(table)) : nil
         }
         return found
     }

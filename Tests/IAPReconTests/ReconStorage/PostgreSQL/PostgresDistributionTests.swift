@@ -76,6 +76,8 @@ extension PostgresTests {
                     VALUES ('2002', 0, 20000, 'pro_monthly', 'USD', 1, 9990, 0, 700000, 6993),
                         ('3001', 0, 20000, 'coins', 'USD', 1, 990, 0, 700000, 693);
                     INSERT INTO dirty_transactions (transaction_id) VALUES ('2002');
+                    INSERT INTO evidence (source, transaction_id, original_transaction_id, signature, recorded_at)
+                    VALUES ('server_api', '2002', '2001', 'valid', 1), ('offline', '4001', NULL, 'valid', 1);
                     """)
             }
             let store = try ReconStore(path: url, clock: Self.clock)
@@ -84,6 +86,12 @@ extension PostgresTests {
             var under: [String] = []
             while try parts.step() { under.append("\(parts.text(0))→\(parts.text(1))") }
             #expect(under == ["2002→2001", "3001→3001"])
+            // Evidence without Apple's original transaction id is its transaction's own.
+            let evidence = try store.db.prepare(
+                "SELECT transaction_id, group_original_transaction_id FROM evidence ORDER BY 1")
+            var grouped: [String] = []
+            while try evidence.step() { grouped.append("\(evidence.text(0))→\(evidence.text(1))") }
+            #expect(grouped == ["2002→2001", "4001→4001"])
             #expect(
                 try store.db.scalar("SELECT COUNT(*) FROM dirty_transactions WHERE original_transaction_id = '2001'")
                     == 1)

@@ -21,9 +21,9 @@ public struct LedgerFixture: Sendable {
         ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
     }
 
-    /// Imports `rows` (after ``header``) into the store, creating it when absent.
-    public func importLedger(_ rows: [String]) async throws {
-        let path = try dir.write("t.csv", ([Self.header] + rows).joined(separator: "\n") + "\n")
+    /// Imports `rows` (after `header`, ``header`` unless given) into the store, creating it when absent.
+    public func importLedger(_ rows: [String], header: String = Self.header) async throws {
+        let path = try dir.write("t.csv", ([header] + rows).joined(separator: "\n") + "\n")
         _ = try await config.dependencies(at: 0).importFiles(ImportRequest(transactions: [path]))
     }
 

@@ -51,6 +51,8 @@ public struct DetectStage {
     /// (``TransactionGroup/nextChange(in:)``).
     public struct Judged<Extra: Sendable>: Sendable {
         public var transactionID: String
+        /// The original transaction id its results are kept under (``TransactionGroup/originalTransactionID``).
+        public var originalTransactionID: String
         public var made: Extra?
         public var findings: [Finding]
         public var nextChange: Int64?
@@ -76,7 +78,8 @@ public struct DetectStage {
                         // Nothing of it yet: judged once its first time comes.
                         done.append(
                             Judged(
-                                transactionID: whole.transactionID, made: nil, findings: [],
+                                transactionID: whole.transactionID,
+                                originalTransactionID: whole.originalTransactionID, made: nil, findings: [],
                                 nextChange: whole.nextChange(in: context)))
                         continue
                     }
@@ -85,7 +88,8 @@ public struct DetectStage {
                     detectors.inspect(groupFacts, into: &collector)
                     done.append(
                         Judged(
-                            transactionID: whole.transactionID, made: alongside(groupFacts),
+                            transactionID: whole.transactionID,
+                            originalTransactionID: whole.originalTransactionID, made: alongside(groupFacts),
                             findings: collector.reported, nextChange: whole.nextChange(in: context)))
                 }
                 made.send((done, batch))

@@ -75,6 +75,7 @@ package final class ChunkWriter {
                 summary.read += 1
                 inBatch += 1
                 if inBatch >= batchSize, !bulk {
+                    try writer.settleMoves()
                     try store.ledgerImport.commitBatch()
                     try store.ledgerImport.beginBatch()
                     inBatch = 0
@@ -82,6 +83,8 @@ package final class ChunkWriter {
                 if let progress, summary.read % progressInterval == 0 { progress(source, summary.read) }
             }
         }
+        // Before the next chunk reads what is stored of its lines: a record moved here is gone from its old line.
+        try writer.settleMoves()
     }
 
     /// Commits the last batch.

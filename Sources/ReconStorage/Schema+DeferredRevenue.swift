@@ -26,8 +26,9 @@ extension Schema {
     /// The schedule a night writes without reading the ledger again. `refunds` lists Apple's refunds (``SQLiteRevenue/refundsText(_:)``);
     /// `last_change` is the last instant anything about the sale changes, so the sales still active in a month are
     /// found by the index.
-    package static let recognitionSalesColumns = """
-        transaction_id TEXT PRIMARY KEY NOT NULL,
+    package static func recognitionSalesColumns(distributed: Bool) -> String {
+        """
+        transaction_id TEXT \(distributed ? "" : "PRIMARY KEY ")NOT NULL,
         original_transaction_id TEXT NOT NULL,
         user_id TEXT NOT NULL,
         product_id TEXT NOT NULL,
@@ -37,8 +38,9 @@ extension Schema {
         end_at INTEGER,
         period_source TEXT NOT NULL,
         refunds TEXT NOT NULL,
-        last_change INTEGER NOT NULL
+        last_change INTEGER NOT NULL\(distributed ? ",\nPRIMARY KEY (transaction_id, original_transaction_id)" : "")
         """
+    }
 
     /// The kept sales by their last change, with what the as-of's month needs of them: the sales in flight are the
     /// index's last entries, read in one range without visiting the table.
@@ -51,7 +53,7 @@ extension Schema {
     /// and currency (``RecognitionMonth``), which a report reads for the months before its as-of's.
     package static let recognitionKept = """
         CREATE TABLE IF NOT EXISTS recognition_sales (
-        \(recognitionSalesColumns)
+        \(recognitionSalesColumns(distributed: false))
         ) WITHOUT ROWID;
         \(recognitionSalesByLastChange)
         CREATE TABLE recognition_months (

@@ -21,12 +21,10 @@ extension Schema {
         );
         CREATE TABLE dirty_transactions (transaction_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
         CREATE TABLE dirty_originals (original_transaction_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
-        \(dirtyTriggers(table: "transactions", judged: judgedLedgerColumns))
-        \(dirtyTriggers(table: "evidence"))
-        \(receiptTriggers(table: "receipts", judged: ["user_id", "format", "data"]))
-        \(receiptTriggers(table: "receipt_checks"))
+        \(changeTriggers(distributed: false))
 
-        \(resultTables.map { create($0.name, as: $0.name) }.joined(separator: "\n"))
+        \(resultTables(distributed: false).map { create($0.name, as: $0.name, distributed: false) }
+            .joined(separator: "\n"))
         \(resultIndexes)
 
         CREATE TABLE same_purchase_shown (
@@ -43,11 +41,30 @@ extension Schema {
         "recon_verification_id", "delivered_at", "finished_at", "receipt_id",
     ]
 
+    /// The triggers that note what changed since the last report in the ledger, the evidence, the receipts and their
+    /// checks; `distributed`: with each changed transaction's original transaction id (``distributionColumn``).
+    package static func changeTriggers(distributed: Bool) -> String {
+        """
+        \(dirtyTriggers(table: "transactions", judged: judgedLedgerColumns, distributed: distributed))
+        \(dirtyTriggers(table: "evidence", distributed: distributed))
+        \(receiptTriggers(table: "receipts", judged: ["user_id", "format", "data"], distributed: distributed))
+        \(receiptTriggers(table: "receipt_checks", distributed: distributed))
+        """
+    }
+
+    /// The tables whose rows ``changeTriggers(distributed:)`` note.
+    package static let noted = ["transactions", "evidence", "receipts", "receipt_checks"]
+
     /// Notes the transaction of every row inserted, changed or deleted in `table` as changed since the last report
     /// (and, for a ledger row, its original transaction id).
-    private static func dirtyTriggers(table: String, judged: [String] = []) -> String {
+    private static func dirtyTriggers(table: String, judged: [String] = [], distributed: Bool) -> String {
         noteTriggers(table: table, judged: judged) { row in
-            var sql = noteIfAbsent("dirty_transactions", "transaction_id", "\(row).transaction_id")
+            var sql =
+                distributed
+                ? noteIfAbsent(
+                    "dirty_transactions", ["transaction_id", "original_transaction_id"],
+                    ["\(row).transaction_id", "COALESCE(\(row).original_transaction_id, \(row).transaction_id)"])
+                : noteIfAbsent("dirty_transactions", "transaction_id", "\(row).transaction_id")
             // A ledger row also belongs to the group of its original transaction id.
             if table == "transactions" {
                 sql +=
@@ -59,13 +76,22 @@ extension Schema {
 
     /// A receipt's uploader, format and creation date are part of the evidence read from it: a changed receipt or
     /// receipt check notes the transactions of that evidence.
-    private static func receiptTriggers(table: String, judged: [String] = []) -> String {
+    private static func receiptTriggers(table: String, judged: [String] = [], distributed: Bool) -> String {
         noteTriggers(table: table, judged: judged) { row in
-            """
-            INSERT INTO dirty_transactions (transaction_id)
-                SELECT DISTINCT e.transaction_id FROM evidence e WHERE e.receipt_id = \(row).receipt_id
-                    AND NOT EXISTS (SELECT 1 FROM dirty_transactions d WHERE d.transaction_id = e.transaction_id);
-            """
+            distributed
+                ? """
+                INSERT INTO dirty_transactions (transaction_id, original_transaction_id)
+                    SELECT DISTINCT e.transaction_id, COALESCE(e.original_transaction_id, e.transaction_id)
+                    FROM evidence e WHERE e.receipt_id = \(row).receipt_id
+                        AND NOT EXISTS (SELECT 1 FROM dirty_transactions d
+                            WHERE d.transaction_id = e.transaction_id
+                                AND d.original_transaction_id = COALESCE(e.original_transaction_id, e.transaction_id));
+                """
+                : """
+                INSERT INTO dirty_transactions (transaction_id)
+                    SELECT DISTINCT e.transaction_id FROM evidence e WHERE e.receipt_id = \(row).receipt_id
+                        AND NOT EXISTS (SELECT 1 FROM dirty_transactions d WHERE d.transaction_id = e.transaction_id);
+                """
         }
     }
 
@@ -73,10 +99,16 @@ extension Schema {
     ///
     /// Not `INSERT OR IGNORE`: a trigger's conflict clause gives way to the outer statement's (an upsert's ABORT).
     private static func noteIfAbsent(_ table: String, _ column: String, _ value: String) -> String {
-        """
-        INSERT INTO \(table) (\(column)) SELECT \(value)
-            WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE \(column) = \(value));
-        """
+        noteIfAbsent(table, [column], [value])
+    }
+
+    /// `values` into `table`'s `columns` unless a row holds them all.
+    private static func noteIfAbsent(_ table: String, _ columns: [String], _ values: [String]) -> String {
+        let matches = zip(columns, values).map { "\($0) = \($1)" }.joined(separator: " AND ")
+        return """
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", "))
+                WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE \(matches));
+            """
     }
 
     /// The insert, update and delete triggers of `table` running `note` for the new row, both rows, the old row, once
@@ -107,89 +139,111 @@ extension Schema {
         """
 
     /// A kept finding of a group (a transaction id or an original transaction id), in the order found, with the
-    /// words around its age when it states one (``AgedText``).
-    package static let keptFindingColumns = """
-        group_id TEXT NOT NULL,
+    /// words around its age when it states one (``AgedText``); `distributed`: with the group's original transaction
+    /// id (the finding's own may be absent) in its key.
+    package static func keptFindingColumns(distributed: Bool) -> String {
+        """
+        \(distributedColumn(distributed, "group_original_transaction_id"))group_id TEXT NOT NULL,
         seq INTEGER NOT NULL,
         fingerprint TEXT NOT NULL, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
         transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
         environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
         receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
-        PRIMARY KEY (group_id, seq)
+        \(distributedKey("group_id, seq", by: "group_original_transaction_id", distributed))
         """
+    }
 
-    /// The tables of each transaction's results, by name, with their columns and keys.
-    package static let resultTables: [(name: String, body: String)] = [
-        (
-            "transaction_results",
-            """
-            transaction_id TEXT PRIMARY KEY NOT NULL,
-            next_change_at INTEGER,
-            excluded_currency TEXT,
-            excluded_milli INTEGER,
-            recovered_currency TEXT,
-            recovered_milli INTEGER,
-            unpriced INTEGER NOT NULL,
-            duplicates INTEGER NOT NULL
-            """
-        ),
-        (
-            "transaction_findings",
-            keptFindingColumns
-        ),
-        (
-            "original_results",
-            """
-            original_transaction_id TEXT PRIMARY KEY NOT NULL,
-            next_change_at INTEGER
-            """
-        ),
-        (
-            "original_findings",
-            keptFindingColumns
-        ),
-        (
-            "revenue_parts",
-            """
-            transaction_id TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            day INTEGER NOT NULL,
-            product_id TEXT NOT NULL,
-            currency TEXT NOT NULL,
-            units INTEGER NOT NULL,
-            gross_milli INTEGER NOT NULL,
-            refunds_milli INTEGER NOT NULL,
-            rate_ppm INTEGER NOT NULL,
-            net_milli INTEGER NOT NULL,
-            stated_milli INTEGER,
-            stated_currency TEXT,
-            stated_source TEXT,
-            PRIMARY KEY (day, product_id, currency, transaction_id, seq)
-            """
-        ),
-        ("ledger_events", ledgerEventsColumns),
-        ("recognition_sales", recognitionSalesColumns),
-        (
-            "revenue_lines",
-            """
-            day INTEGER NOT NULL,
-            product_id TEXT NOT NULL,
-            currency TEXT NOT NULL,
-            units INTEGER NOT NULL,
-            gross_milli INTEGER NOT NULL,
-            refunds_milli INTEGER NOT NULL,
-            estimated_milli INTEGER NOT NULL,
-            proceeds_milli INTEGER NOT NULL,
-            proceeds_currency TEXT NOT NULL,
-            proceeds_source TEXT NOT NULL,
-            PRIMARY KEY (day, product_id, currency)
-            """
-        ),
-    ]
+    /// The distribution column `column` (``distributionColumn``) of a table, its first, when `distributed`.
+    ///
+    /// First, not last: SQLite 3.40's `PRAGMA integrity_check` reports NULLs in a `WITHOUT ROWID` table whose key
+    /// column comes after a NOT NULL column followed by a nullable one, though the rows are whole.
+    package static func distributedColumn(_ distributed: Bool, _ column: String = "original_transaction_id") -> String {
+        distributed ? "\(column) TEXT NOT NULL,\n" : ""
+    }
 
-    /// `CREATE TABLE qualified` with the columns and keys of the result table `name`.
-    package static func create(_ name: String, as qualified: String) -> String {
-        let body = resultTables.first { $0.name == name }?.body ?? ""
+    /// A key of `columns`, ending with the distribution column `column` when `distributed`.
+    ///
+    /// The table keeps its order (SQLite clusters a `WITHOUT ROWID` table by its key) and its key includes the
+    /// column Citus distributes it by.
+    package static func distributedKey(
+        _ columns: String, by column: String = "original_transaction_id", _ distributed: Bool
+    ) -> String {
+        "PRIMARY KEY (\(columns)\(distributed ? ", " + column : ""))"
+    }
+
+    /// The tables of each transaction's results, by name, with their columns and keys, as this version keeps them.
+    package static let resultTables = resultTables(distributed: true)
+
+    /// The tables of each transaction's results; `distributed`: as `issue34-distribution-column` left them, each
+    /// with its transaction's original transaction id in its key.
+    package static func resultTables(distributed: Bool) -> [(name: String, body: String)] {
+        [
+            (
+                "transaction_results",
+                """
+                \(distributedColumn(distributed))transaction_id TEXT \(distributed ? "" : "PRIMARY KEY ")NOT NULL,
+                next_change_at INTEGER,
+                excluded_currency TEXT,
+                excluded_milli INTEGER,
+                recovered_currency TEXT,
+                recovered_milli INTEGER,
+                unpriced INTEGER NOT NULL,
+                duplicates INTEGER NOT NULL\(distributed ? ",\n" + distributedKey("transaction_id", true) : "")
+                """
+            ),
+            ("transaction_findings", keptFindingColumns(distributed: distributed)),
+            (
+                "original_results",
+                """
+                original_transaction_id TEXT PRIMARY KEY NOT NULL,
+                next_change_at INTEGER
+                """
+            ),
+            ("original_findings", keptFindingColumns(distributed: distributed)),
+            (
+                "revenue_parts",
+                """
+                \(distributedColumn(distributed))transaction_id TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                day INTEGER NOT NULL,
+                product_id TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                units INTEGER NOT NULL,
+                gross_milli INTEGER NOT NULL,
+                refunds_milli INTEGER NOT NULL,
+                rate_ppm INTEGER NOT NULL,
+                net_milli INTEGER NOT NULL,
+                stated_milli INTEGER,
+                stated_currency TEXT,
+                stated_source TEXT,
+                \(distributedKey("day, product_id, currency, transaction_id, seq", distributed))
+                """
+            ),
+            ("ledger_events", ledgerEventsColumns(distributed: distributed)),
+            ("recognition_sales", recognitionSalesColumns(distributed: distributed)),
+            (
+                "revenue_lines",
+                """
+                day INTEGER NOT NULL,
+                product_id TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                units INTEGER NOT NULL,
+                gross_milli INTEGER NOT NULL,
+                refunds_milli INTEGER NOT NULL,
+                estimated_milli INTEGER NOT NULL,
+                proceeds_milli INTEGER NOT NULL,
+                proceeds_currency TEXT NOT NULL,
+                proceeds_source TEXT NOT NULL,
+                PRIMARY KEY (day, product_id, currency)
+                """
+            ),
+        ]
+    }
+
+    /// `CREATE TABLE qualified` with the columns and keys of the result table `name` (``resultTables``; `distributed`
+    /// false: as before `issue34-distribution-column`).
+    package static func create(_ name: String, as qualified: String, distributed: Bool = true) -> String {
+        let body = resultTables(distributed: distributed).first { $0.name == name }?.body ?? ""
         return "CREATE TABLE \(qualified) (\n\(body)\n) WITHOUT ROWID;"
     }
 }

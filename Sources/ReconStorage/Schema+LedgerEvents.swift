@@ -13,7 +13,7 @@ extension Schema {
     /// changed days and their triggers.
     package static let keptLedgerEvents = """
         CREATE TABLE IF NOT EXISTS ledger_events (
-        \(ledgerEventsColumns)
+        \(ledgerEventsColumns(distributed: false))
         ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS ledger_events_by_day ON ledger_events(day);
         CREATE TABLE dirty_report_days (
@@ -25,9 +25,10 @@ extension Schema {
         \(reportDayTriggers(table: "financial_reports", first: "period_start", last: "period_end"))
         """
 
-    /// The columns of `ledger_events` (``LedgerEvent``), in a result table's form.
-    package static let ledgerEventsColumns = """
-        transaction_id TEXT NOT NULL,
+    /// The columns of `ledger_events` (``LedgerEvent``), in a result table's form (``resultTables(distributed:)``).
+    package static func ledgerEventsColumns(distributed: Bool) -> String {
+        """
+        \(distributedColumn(distributed))transaction_id TEXT NOT NULL,
         seq INTEGER NOT NULL,
         day INTEGER NOT NULL,
         record_id TEXT NOT NULL,
@@ -40,8 +41,9 @@ extension Schema {
         proceeds_milli INTEGER,
         proceeds_currency TEXT,
         rate_ppm INTEGER NOT NULL,
-        PRIMARY KEY (transaction_id, seq)
+        \(distributedKey("transaction_id, seq", distributed))
         """
+    }
 
     /// The ledger's rows by product: which of Apple's products the ledger sells, without reading the ledger.
     package static let transactionsByProduct =

@@ -11,7 +11,7 @@ extension Schema {
     /// Rebuilds `revenue_parts` in line order with its transaction index (a store that has not kept results yet
     /// rebuilds an empty table).
     package static let revenuePartsByLine = """
-        \(create("revenue_parts", as: "revenue_parts_by_line_new"))
+        \(create("revenue_parts", as: "revenue_parts_by_line_new", distributed: false))
         INSERT INTO revenue_parts_by_line_new SELECT * FROM revenue_parts
             ORDER BY day, product_id, currency, transaction_id, seq;
         DROP TABLE revenue_parts;

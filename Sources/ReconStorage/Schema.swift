@@ -9,6 +9,8 @@ package enum Schema {
     package struct Migration {
         package let name: String
         package let sql: String
+        /// What PostgreSQL runs after `sql` (and after creating a store whole): keys SQLite keeps otherwise.
+        package var postgresAfter = ""
     }
 
     package static let migrations: [Migration] = [
@@ -55,16 +57,23 @@ package enum Schema {
         Migration(name: "issue35-recognition-kept", sql: recognitionKept),
         // The revenue schedule the latest report wrote (where, as of when, its size and checksum), so a night patches it.
         Migration(name: "issue35-revenue-schedule-written", sql: revenueScheduleWritten),
+        // The original transaction id in the key of every table kept per transaction, so each can be distributed by
+        // it (docs/store.md, "Distributing it on Citus").
+        Migration(
+            name: "issue34-distribution-keys", sql: distributionKeys, postgresAfter: distributionKeysInPostgreSQL),
     ]
 
     /// Secondary indexes on `transactions`, dropped and rebuilt around a bulk first load: the
-    /// unique `record_id` (the upsert's key) first, then the read paths', then the source position
+    /// unique record id and original transaction id (the upsert's key, which includes the column the ledger is
+    /// distributed by: ``distributionKeys``) first, then the read paths', then the source position
     /// with the row's content hash (a re-import of an unchanged file skips its unchanged rows).
     package static let transactionIndexes: [(name: String, sql: String)] =
         [
             (
                 "transactions_by_record",
-                "CREATE UNIQUE INDEX IF NOT EXISTS transactions_by_record ON transactions(record_id)"
+                """
+                CREATE UNIQUE INDEX IF NOT EXISTS transactions_by_record ON transactions(record_id, original_transaction_id)
+                """
             )
         ] + v1TransactionIndexes + [
             (

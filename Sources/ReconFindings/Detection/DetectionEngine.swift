@@ -88,7 +88,8 @@ public struct DetectionEngine {
                 let made = judged.made
                 let counters = made?.counters ?? TransactionCounters()
                 try results.add(
-                    judged.transactionID, findings: judged.findings, parts: made?.parts ?? [], counters: counters,
+                    judged.transactionID, originalTransactionID: judged.originalTransactionID,
+                    findings: judged.findings, parts: made?.parts ?? [], counters: counters,
                     nextChange: judged.nextChange, events: made?.events ?? [], sale: made?.recognition)
                 try changes.add(transactionID: judged.transactionID, contributions: made?.contributions ?? [])
                 judgedCounters.add(counters)

@@ -13,7 +13,7 @@
 /// - `ORDER BY` puts NULLs first when ascending and last when descending, as SQLite does (a column that is
 ///   never NULL needs no clause, so its index still gives the order);
 /// - SQLite's `INDEXED BY` hint goes; `group_concat` is `string_agg`, `instr` is `strpos`, `char` is `chr`, `WHERE 0` is `WHERE false`;
-/// - a trigger becomes a PL/pgSQL function and a row trigger that calls it.
+/// - a trigger becomes a PL/pgSQL function and a row trigger that calls it; `DROP TRIGGER t` drops the function.
 package struct PostgresDialect: Sendable {
     /// Columns that are NOT NULL in every table that has them: ordering by one needs no NULLS clause.
     package var notNullColumns: Set<String>
@@ -38,6 +38,10 @@ package struct PostgresDialect: Sendable {
             }
             if first.isWord("CREATE"), significant.dropFirst().prefix(3).contains(where: { $0.isWord("TRIGGER") }) {
                 return trigger(significant)
+            }
+            if first.isWord("DROP"), significant.count == 3, significant[1].isWord("TRIGGER") {
+                // The trigger is its function's: dropping the function drops the trigger with it.
+                return ["DROP FUNCTION \(significant[2].text)_fn() CASCADE"]
             }
             return [Self.text(rewrite(statement))]
         }

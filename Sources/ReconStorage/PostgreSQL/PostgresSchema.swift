@@ -109,6 +109,10 @@ package enum PostgresSchema {
                 for statement in schema.statements {
                     try db.postgres?.execute(statement, context: "creating the store")
                 }
+                // The keys PostgreSQL keeps otherwise than SQLite (``Schema/Migration/postgresAfter``).
+                for migration in Schema.migrations where !migration.postgresAfter.isEmpty {
+                    try db.postgres?.execute(migration.postgresAfter, context: "creating the store")
+                }
                 let record = try db.prepare("INSERT INTO schema_migrations (seq, name, applied_at) VALUES (?, ?, ?)")
                 for (seq, migration) in Schema.migrations.enumerated() {
                     try record.run([.integer(Int64(seq + 1)), .text(migration.name), .integer(clock.nowMillis())])
@@ -131,6 +135,10 @@ package enum PostgresSchema {
                         "SELECT COUNT(*) FROM schema_migrations WHERE name = ?", [.text(migration.name)])
                     if done ?? 0 > 0 { return }
                     try db.execute(migration.sql, context: "applying migration \(migration.name)")
+                    if !migration.postgresAfter.isEmpty {
+                        try db.postgres?.execute(
+                            migration.postgresAfter, context: "applying migration \(migration.name)")
+                    }
                     try db.prepare("INSERT INTO schema_migrations (seq, name, applied_at) VALUES (?, ?, ?)")
                         .run([.integer(Int64(offset + 1)), .text(migration.name), .integer(clock.nowMillis())])
                 }

@@ -16,7 +16,8 @@ package protocol LedgerWriter: AnyObject {
     /// Writes one ledger row the fast path packed (its text lives in `bytes`).
     func write(_ row: PackedTransaction, bytes: UnsafePointer<UInt8>, source: String) throws(StoreError)
 
-    /// Upserts one ledger transaction by record id; `hash` is the row's text hash, when the reader computed it.
+    /// Upserts one ledger transaction by record id and original transaction id; `hash` is the row's text hash, when
+    /// the reader computed it.
     func upsert(_ t: LedgerTransaction, source: String, line: Int, hash: UInt64?) throws(StoreError)
 
     /// Upserts one uploaded receipt by receipt id.
@@ -30,6 +31,10 @@ package protocol LedgerWriter: AnyObject {
 
     /// Keeps a row that could not be read, with its line and reason.
     func reject(_ r: RejectedRow) throws(StoreError)
+
+    /// Deletes the old rows of the records written under another original transaction id since the last call
+    /// (``SQLiteLedgerWriter/settleMoves()``); called after each chunk and before each commit.
+    func settleMoves() throws(StoreError)
 }
 
 extension LedgerWriter {

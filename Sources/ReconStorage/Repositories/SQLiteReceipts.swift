@@ -149,9 +149,10 @@ package final class EvidenceWriter {
                 revocation_type, revocation_percentage, web_order_line_item_id, price_milli, currency, storefront,
                 product_type, entry_environment, entry_bundle_id, app_account_token, in_app_ownership_type, environment,
                 bundle_id, signature, apple_status, recorded_at, signed_date, is_upgraded, is_trial_period,
-                is_in_intro_offer_period, offer_type, offer_discount_type, receipt_creation_date)
+                is_in_intro_offer_period, offer_type, offer_discount_type, receipt_creation_date,
+                group_original_transaction_id)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)
+                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36)
             """)
     }
 
@@ -176,6 +177,9 @@ package final class EvidenceWriter {
             .optionalInteger(e.isInIntroOfferPeriod.map { $0 ? 1 : 0 }),
             .optionalInteger(e.offerType.map(Int64.init)), .optionalText(e.offerDiscountType),
             .optionalInteger(e.receiptCreationDate),
+            // The key it is distributed by (``Schema/distributionKeys``): Apple's original transaction id, else its
+            // own transaction id, which Apple's is for a purchase neither restored nor renewed.
+            .text(e.originalTransactionID ?? e.transactionID),
         ])
     }
 }

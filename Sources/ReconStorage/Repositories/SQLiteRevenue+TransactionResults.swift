@@ -44,15 +44,16 @@ extension SQLiteRevenue {
             insertResult: try db.prepare(
                 """
                 INSERT INTO \(table("transaction_results")) (transaction_id, next_change_at, excluded_currency,
-                    excluded_milli, recovered_currency, recovered_milli, unpriced, duplicates)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    excluded_milli, recovered_currency, recovered_milli, unpriced, duplicates, original_transaction_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """),
             insertFinding: try db.prepare(insertKeptFinding(into: table("transaction_findings"))),
             insertPart: try db.prepare(
                 """
-                INSERT INTO \(parts) (transaction_id, seq, day, product_id, currency, units,
-                    gross_milli, refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO \(parts) (transaction_id, seq, day, product_id, currency, units, gross_milli,
+                    refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source,
+                    original_transaction_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """),
             insertOriginalResult: try db.prepare(
                 "INSERT INTO \(table("original_results")) (original_transaction_id, next_change_at) VALUES (?, ?)"),
@@ -66,8 +67,9 @@ extension SQLiteRevenue {
             insertEvent: try db.prepare(
                 """
                 INSERT INTO \(table("ledger_events")) (transaction_id, seq, day, record_id, user_id, product_id,
-                    storefront, currency, units, amount_milli, proceeds_milli, proceeds_currency, rate_ppm)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    storefront, currency, units, amount_milli, proceeds_milli, proceeds_currency, rate_ppm,
+                    original_transaction_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """),
             insertSale: try db.prepare(Self.insertSale(into: table("recognition_sales"))),
             sortSpooledParts: everything ? Self.partsSpool(into: table("revenue_parts")) : nil)
@@ -104,13 +106,13 @@ extension SQLiteRevenue {
         """
     }
 
-    /// The insert of a kept finding (``Schema/keptFindingColumns``) into `table`.
+    /// The insert of a kept finding (``Schema/keptFindingColumns(distributed:)``) into `table`.
     private func insertKeptFinding(into table: String) -> String {
         """
         INSERT INTO \(table) (group_id, seq, fingerprint, severity_rank, code, transaction_id, original_transaction_id,
             user_ids, product_id, environment, amount_milli, currency, detail, record_ids, receipt_id, subject,
-            aged_before, aged_since, aged_after)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            aged_before, aged_since, aged_after, group_original_transaction_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     }
 

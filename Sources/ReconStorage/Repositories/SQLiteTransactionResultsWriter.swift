@@ -50,17 +50,19 @@ package final class SQLiteTransactionResultsWriter {
         inTransaction = true
     }
 
-    /// One transaction's results; a transaction with no counts and no moment of change keeps no result row.
+    /// One transaction's results, each row with its original transaction id (``TransactionGroup/originalTransactionID``);
+    /// a transaction with no counts and no moment of change keeps no result row.
     ///
     /// `events` are kept when the store holds Apple's reports (``LedgerEvent``); `sale` when revenue recognition
     /// counts the transaction.
     package func add(
-        _ transactionID: String, findings: [Finding], parts: [RevenuePart], counters: TransactionCounters,
-        nextChange: Int64?, events: [LedgerEvent] = [], sale: RecognitionSale? = nil
+        _ transactionID: String, originalTransactionID: String, findings: [Finding], parts: [RevenuePart],
+        counters: TransactionCounters, nextChange: Int64?, events: [LedgerEvent] = [], sale: RecognitionSale? = nil
     ) throws(StoreError) {
         try begin()
         if nextChange != nil || counters != TransactionCounters() {
             try insertResult.bindText(transactionID, at: 1)
+            try insertResult.bindText(originalTransactionID, at: 9)
             try bind(nextChange, at: 2, of: insertResult)
             try bind(counters.excludedAsSandbox, at: 3, of: insertResult)
             try bind(counters.recoveredFromSandbox, at: 5, of: insertResult)
@@ -68,9 +70,10 @@ package final class SQLiteTransactionResultsWriter {
             try insertResult.bindInt64(Int64(counters.duplicateRowsIgnored), at: 8)
             try insertResult.runBound()
         }
-        try insert(findings, of: transactionID, with: insertFinding)
+        try insert(findings, of: transactionID, original: originalTransactionID, with: insertFinding)
         for (seq, part) in parts.enumerated() {
             try insertPart.bindText(transactionID, at: 1)
+            try insertPart.bindText(originalTransactionID, at: 14)
             try insertPart.bindInt64(Int64(seq), at: 2)
             try insertPart.bindInt64(Int64(part.day), at: 3)
             try insertPart.bindText(part.productID, at: 4)
@@ -90,6 +93,7 @@ package final class SQLiteTransactionResultsWriter {
         }
         for (seq, event) in events.enumerated() {
             try insertEvent.bindText(transactionID, at: 1)
+            try insertEvent.bindText(originalTransactionID, at: 14)
             try insertEvent.bindInt64(Int64(seq), at: 2)
             try insertEvent.bindInt64(Int64(event.day), at: 3)
             try insertEvent.bindText(event.recordID, at: 4)
@@ -114,7 +118,7 @@ package final class SQLiteTransactionResultsWriter {
         if let nextChange {
             try insertOriginalResult.run([.text(originalTransactionID), .integer(nextChange)])
         }
-        try insert(findings, of: originalTransactionID, with: insertOriginalFinding)
+        try insert(findings, of: originalTransactionID, original: originalTransactionID, with: insertOriginalFinding)
     }
 
     /// The revenue lines this report added up: every line (``everything``), or the changed ones.
@@ -140,13 +144,16 @@ package final class SQLiteTransactionResultsWriter {
         inTransaction = false
     }
 
-    /// A group's findings, in the order found.
+    /// A group's findings, in the order found; `original` is the group's original transaction id.
     ///
     /// A finding that states an age keeps its words around it instead of its detail, so it reads the same kept
     /// whatever the as-of.
-    private func insert(_ findings: [Finding], of group: String, with statement: SQLiteStatement) throws(StoreError) {
+    private func insert(
+        _ findings: [Finding], of group: String, original: String, with statement: SQLiteStatement
+    ) throws(StoreError) {
         for (seq, finding) in findings.enumerated() {
             try statement.bindText(group, at: 1)
+            try statement.bindText(original, at: 20)
             try statement.bindInt64(Int64(seq), at: 2)
             var kept = finding
             if finding.aged != nil { kept.detail = "" }

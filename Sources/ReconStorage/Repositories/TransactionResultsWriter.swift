@@ -10,12 +10,13 @@ package protocol TransactionResultsWriter: AnyObject {
     /// Whether every transaction is judged (the results replace the kept ones) or only those to rerun.
     var everything: Bool { get }
 
-    /// One transaction's results; a transaction with no counts and no moment of change keeps no result row.
-    /// `events` are kept when the store holds Apple's reports (``LedgerEvent``); `sale` is the transaction as revenue
+    /// One transaction's results, kept under its original transaction id too (``TransactionGroup/originalTransactionID``,
+    /// the key Citus would distribute them by); a transaction with no counts and no moment of change keeps no result
+    /// row. `events` are kept when the store holds Apple's reports (``LedgerEvent``); `sale` is the transaction as revenue
     /// recognition counts it, if it does (CONTRACT §5.1).
     func add(
-        _ transactionID: String, findings: [Finding], parts: [RevenuePart], counters: TransactionCounters,
-        nextChange: Int64?, events: [LedgerEvent], sale: RecognitionSale?
+        _ transactionID: String, originalTransactionID: String, findings: [Finding], parts: [RevenuePart],
+        counters: TransactionCounters, nextChange: Int64?, events: [LedgerEvent], sale: RecognitionSale?
     ) throws(StoreError)
 
     /// One original transaction's findings (a subscription's) and its next moment of change.

@@ -33,21 +33,24 @@ import Testing
             DELETE FROM schema_migrations WHERE name = 'issue24-revenue-parts-by-line';
             """
 
-    /// What undoes the later migrations of revenue recognition (`issue35-catalog-duration`,
+    /// What undoes the later migrations (`issue34-distribution-keys`, ``DistributionKeysTests``), then those of
+    /// revenue recognition (`issue35-catalog-duration`,
     /// `issue35-deferred-revenue-shown`, `issue35-recognition-kept`, `issue35-revenue-schedule-written`): a store of the
     /// version before them, whose kept results were worked out without the sales (their fingerprint is not this
     /// version's).
-    static let withoutDeferredRevenue = """
-        DROP TABLE deferred_revenue_shown; DROP TABLE deferred_revenue_shown_report;
-        DROP TABLE recognition_sales; DROP TABLE recognition_months; DROP TABLE revenue_schedule_written;
-        ALTER TABLE products DROP COLUMN duration;
-        DELETE FROM schema_migrations
-            WHERE name IN (
-                'issue35-catalog-duration', 'issue35-deferred-revenue-shown', 'issue35-recognition-kept',
-                'issue35-revenue-schedule-written');
-        UPDATE detection_state SET fingerprint = 'kept by the version before revenue recognition';
+    static let withoutDeferredRevenue =
+        ((try? DistributionKeysTests.withoutDistributionKeys()) ?? "SELECT 'no undo' FROM nowhere;")
+            + """
+            DROP TABLE deferred_revenue_shown; DROP TABLE deferred_revenue_shown_report;
+            DROP TABLE recognition_sales; DROP TABLE recognition_months; DROP TABLE revenue_schedule_written;
+            ALTER TABLE products DROP COLUMN duration;
+            DELETE FROM schema_migrations
+                WHERE name IN (
+                    'issue35-catalog-duration', 'issue35-deferred-revenue-shown', 'issue35-recognition-kept',
+                    'issue35-revenue-schedule-written');
+            UPDATE detection_state SET fingerprint = 'kept by the version before revenue recognition';
 
-        """
+            """
 
     static let day: Int64 = 86_400_000
     static let asOf = IncrementalStateTests.asOf
@@ -93,7 +96,9 @@ import Testing
         let upgraded = try layout(fixture)
         #expect(upgraded.lineIndex == 0)
         #expect(
-            upgraded.sql.contains("PRIMARY KEY (day, product_id, currency, transaction_id, seq)"), "\(upgraded.sql)")
+            upgraded.sql.contains(
+                "PRIMARY KEY (day, product_id, currency, transaction_id, seq, original_transaction_id)"),
+            "\(upgraded.sql)")
         // Kept before revenue recognition kept its sales: judged whole once (CONTRACT §5.1 needs every sale).
         #expect(IncrementalStateTests().detect(run)["incremental"] == 0)
         let shown = try revenue(fixture)

@@ -1,0 +1,52 @@
+import AppleData
+import ReconModel
+
+/// A ledger record that names another original transaction id than it did moves: its row is deleted and written
+/// anew, never updated in place.
+///
+/// The ledger's unique key is the record id and the original transaction id (docs/store.md, "Distributing it on
+/// Citus": every key of a table distributed by the original transaction id includes it, and a row under another
+/// original transaction id lives on another shard). So an upsert by that key writes a record under its new original
+/// transaction id beside its old row, and each written row is noted; ``settleMoves()`` then deletes the old rows, in
+/// the same transaction, before anything is committed. When a file names one record twice, its last row wins, as it
+/// does in a first load (``SQLiteLedgerImport/finishBulkLoad()``).
+extension SQLiteLedgerWriter {
+    /// Notes one written ledger row (its record id, line and original transaction id, bound by `bind`).
+    func noteWritten(_ bind: (SQLiteStatement) throws(StoreError) -> Void) throws(StoreError) {
+        let statement: SQLiteStatement
+        if let noteWritten {
+            statement = noteWritten
+        } else {
+            try store.db.execute(
+                """
+                CREATE TEMP TABLE IF NOT EXISTS written_records (
+                    record_id TEXT NOT NULL, line INTEGER NOT NULL, original_transaction_id TEXT NOT NULL,
+                    PRIMARY KEY (record_id, line)
+                ) WITHOUT ROWID
+                """, context: "noting the records written")
+            statement = try store.db.prepare(
+                "INSERT INTO temp.written_records (record_id, line, original_transaction_id) VALUES (?, ?, ?)")
+            noteWritten = statement
+        }
+        statement.reset()
+        try bind(statement)
+        try statement.runBound()
+        notedSinceSettled = true
+    }
+
+    /// Deletes the rows of the records written since the last call that are stored under another original
+    /// transaction id than the last row written for them names; called before every commit.
+    package func settleMoves() throws(StoreError) {
+        guard notedSinceSettled else { return }
+        notedSinceSettled = false
+        try store.db.execute(
+            """
+            DELETE FROM transactions WHERE (record_id, original_transaction_id) IN (
+                SELECT t.record_id, t.original_transaction_id FROM temp.written_records w
+                JOIN transactions t
+                    ON t.record_id = w.record_id AND t.original_transaction_id <> w.original_transaction_id
+                WHERE w.line = (SELECT MAX(l.line) FROM temp.written_records l WHERE l.record_id = w.record_id));
+            DELETE FROM temp.written_records;
+            """, context: "moving records to their new original transaction id")
+    }
+}

@@ -105,8 +105,10 @@ package final class UnchangedLedgerRows {
                 skipped += 1
                 return true
             }
-        } else if probesMissedInChunk < Self.missedProbesPerChunk {
-            // The store as it is now, this chunk's writes included: a match is the stored row.
+        } else if probesMissedInChunk < Self.missedProbesPerChunk, !writtenInChunk.contains(record) {
+            // The store as it is now. Not a record this chunk wrote: until the chunk's moves are settled
+            // (``SQLiteLedgerWriter/settleMoves()``) its old row, under another original transaction id, is still
+            // stored beside the new one, and the probe could read either.
             if try storedHash(of: recordID) == row {
                 skipped += 1
                 probeHits += 1

@@ -95,5 +95,11 @@ extension PostgresTests.Distribution {
         let store = try ReconStore(path: try database("recordmove"), clock: RecordMoveTests.clock)
         let moves = RecordMoveTests()
         #expect(try moves.imports(RecordMoveTests.exports, into: store) == RecordMoveTests.expected)
+        let dated = try ReconStore(path: try database("recordmovedated"), clock: RecordMoveTests.clock)
+        let exports = [
+            [("r1", "o1", "u1"), ("r2", "o2", "u2")],
+            [("r1", "o9", "u9"), ("r1", "o1", "u1"), ("r2", "o2", "u2")],
+        ]
+        #expect(try moves.imports(exports, into: dated, dated: true).last == ["r1 o1 u1 3", "r2 o2 u2 3"])
     }
 }

@@ -57,8 +57,12 @@ package final class UnchangedLedgerRows {
     static let missedProbesPerChunk = 8
     /// Rows found stored unchanged by probes before every row is read by record id.
     static let hitsBeforeReading = 8
-    /// The memory ``byRecord`` may take by default (17 bytes a row: a ledger of 11,842,740 rows).
-    static let defaultBudgetBytes = 192 << 20
+    /// The memory ``byRecord`` may take by default (17 bytes a row: a ledger of 5,921,370 rows).
+    ///
+    /// The import holds about 190 MB of its own at 10,000,000 rows; with the rows' hashes of that ledger (170 MB) it
+    /// peaked at 358 MB, over the 300 MB a run may take. Over the budget, every row is probed instead: 73 s against
+    /// 21 s there, at 189 MB (docs/benchmarks.md, *The re-export under another name*).
+    static let defaultBudgetBytes = 96 << 20
 
     /// Finds the unchanged rows of one import into the ledger of `db`, holding every stored row's hash by record id
     /// only within `budgetBytes`.

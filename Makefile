@@ -22,7 +22,8 @@ MEMORY_BUILD ?= release
 RELEASE_FLAGS ?=
 # `make bench-sizes`: the ledger sizes iap-recon and DuckDB are compared at (the 10,000,000-row file takes 2.3 GB).
 SIZES ?= 1000000 10000000
-# `make lint`: the most lines a Swift file may have.
+# `make lint`: the most lines a Swift file may have (and scripts/check-tracked-files.sh: no tracked file over 5 MB,
+# none named like a command-line flag).
 MAX_SWIFT_LINES ?= 450
 # A target that imports a layer it does not depend on fails the build (Package.swift is the layers' picture).
 LAYER_CHECK := --explicit-target-dependency-import-check error
@@ -85,6 +86,7 @@ reliability: reliability-deps
 # The toolchain's own formatter, with the checked-in .swift-format configuration; then no Swift file
 # longer than $(MAX_SWIFT_LINES) lines: each one longer is printed with its line count, and lint fails.
 lint:
+	./scripts/check-tracked-files.sh
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 	@find Sources Tests Package.swift -name '*.swift' -exec wc -l {} + \
 		| awk -v max=$(MAX_SWIFT_LINES) '{ n = $$1; sub(/^ *[0-9]+ /, "") } \

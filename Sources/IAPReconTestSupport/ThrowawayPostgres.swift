@@ -19,6 +19,8 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     private let binaries: String
     /// Whether the server speaks TLS (``init(certificate:)``).
     private let tls: Bool
+    /// Server settings beside the defaults (`name=value`, each passed as `-c`).
+    private let settings: [String]
     private let lock = NSLock()
     private var running = false
 
@@ -30,19 +32,25 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     /// Makes and starts a new cluster; with `certificate` (the server's PEM certificate chain and
     /// PEM private key) it accepts TLS as well as plain connections.
     ///
+    /// - Parameters:
+    ///   - password: the superuser's password; a new random one by default.
+    ///   - settings: server settings beside the defaults (`name=value`), e.g. an extension to preload.
     /// - Throws: ``StartError`` when PostgreSQL's server programs are not installed
     ///   (`apt-get install postgresql`) or the server does not start.
-    public init(certificate: (chainPEM: String, keyPEM: String)? = nil) throws {
+    public init(
+        certificate: (chainPEM: String, keyPEM: String)? = nil, password: String? = nil, settings: [String] = []
+    ) throws {
         guard let binaries = Self.findBinaries() else {
             throw StartError(description: "no initdb under /usr/lib/postgresql/*/bin: apt-get install postgresql")
         }
         self.binaries = binaries
-        password = "pw-" + UUID().uuidString.prefix(12).lowercased()
+        self.settings = settings
+        self.password = password ?? "pw-" + UUID().uuidString.prefix(12).lowercased()
         port = try Self.freePort()
         directory = NSTemporaryDirectory() + "iap-recon-pg-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let passwordFile = directory + "/pwfile"
-        try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
+        try Data((self.password + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
         tls = certificate != nil
         if let certificate {
             // The server refuses a key file that others can read.
@@ -68,6 +76,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         if tls {
             options += " -c ssl=on -c ssl_cert_file=\(directory)/server.crt -c ssl_key_file=\(directory)/server.key"
         }
+        for setting in settings { options += " -c " + setting }
         try runServerProgram(
             "pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "30", "-o", options, "start"])
         lock.withLock { running = true }

@@ -51,9 +51,11 @@ public enum DatabaseSourceError: LocalizedError, Sendable, Equatable {
     package static func isConnectionLoss(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else { return true }
         if error.serverInfo != nil {
-            // 57P01-57P03: the server shut down or cannot accept connections; 08: connection exceptions.
+            // 57P01-57P03: the server shut down or cannot accept connections; 08: connection exceptions, but not
+            // 08P01: a message the server refused (a statement with a parameter unbound), answered on a connection that
+            // stays open.
             let state = error.serverInfo?[.sqlState] ?? ""
-            return state.hasPrefix("57P") || state.hasPrefix("08")
+            return state.hasPrefix("57P") || (state.hasPrefix("08") && state != "08P01")
         }
         return error.code != .server
     }

@@ -74,6 +74,9 @@ package enum PostgresSchema {
             guard opening != .readOnly else { throw .olderSchema(path: db.path, found: applied.count, known: known) }
             try migrate(db, from: applied.count, clock: clock)
         }
+        if opening != .readOnly, db.postgres?.isCitus == true {
+            try CitusLayout.distribute(db, tables: schema.tables + ["schema_migrations", "store_writer"])
+        }
         if opening == .readOnly {
             // A second guard, as SQLite's `query_only`: even a statement that slips through cannot write.
             try db.execute(

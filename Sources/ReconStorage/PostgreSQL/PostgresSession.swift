@@ -19,6 +19,8 @@ package final class PostgresSession {
     let logger: Logger
     /// Whether `BEGIN` was sent and neither `COMMIT` nor `ROLLBACK` since.
     package private(set) var inTransaction = false
+    /// Whether the database has the `citus` extension: the store is then distributed (``CitusLayout``).
+    package private(set) var isCitus = false
     /// How many transactions have begun: a cursor declared in one ends with it.
     package private(set) var transactionSerial = 0
     private var cursorSerial = 0
@@ -49,12 +51,20 @@ package final class PostgresSession {
     /// when the data is likely cached, and 1.1 for storage with a low random read cost such as solid-state drives
     /// (https://www.postgresql.org/docs/current/runtime-config-query.html, `random_page_cost`). A value set in the
     /// server's configuration, for the database or for the role is left as it is.
+    ///
+    /// In the same statement: whether the database is a Citus cluster's (``isCitus``), and, on one, the change-noting
+    /// triggers of the distributed tables allowed for this session alone (``CitusLayout``).
     private func planForCachedPages() throws(StoreError) {
-        _ = try query(
+        let answer = try query(
             """
-            SELECT set_config('random_page_cost', '1.1', false) FROM pg_settings
-            WHERE name = 'random_page_cost' AND source = 'default'
+            SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus,
+                (SELECT set_config('random_page_cost', '1.1', false) FROM pg_settings
+                    WHERE name = 'random_page_cost' AND source = 'default') AS page_cost
             """, [], context: "opening the store")
+        isCitus = answer.value(row: 0, column: 0) == .integer(1)
+        if isCitus {
+            _ = try query(CitusLayout.sessionSettings, [], context: "opening the store")
+        }
     }
 
     deinit {

@@ -38,6 +38,9 @@ extension SQLiteFindings {
     /// not written again (``Schema/findingsRecorded``).
     ///
     /// An open finding keeps its first sighting; a resolved one found again starts anew.
+    ///
+    /// The run and its time are bound once, in the rows inserted, and the update reads them from `excluded`: Citus
+    /// sends an `INSERT … SELECT`'s `ON CONFLICT` clause to the workers without its parameters.
     public func recordRunFindings(runID: Int64, at time: Int64) throws -> FindingTotals {
         try write {
             try lookUpFirstSightings(comparing: true)
@@ -57,12 +60,15 @@ extension SQLiteFindings {
                     transaction_id = excluded.transaction_id, original_transaction_id = excluded.original_transaction_id,
                     user_ids = excluded.user_ids, product_id = excluded.product_id, environment = excluded.environment,
                     amount_milli = excluded.amount_milli, currency = excluded.currency, detail = excluded.detail,
-                    record_ids = excluded.record_ids, receipt_id = excluded.receipt_id, last_seen_run = ?1,
-                    last_seen_at = ?2, resolved_run = NULL, resolved_at = NULL, subject = excluded.subject,
+                    record_ids = excluded.record_ids, receipt_id = excluded.receipt_id,
+                    last_seen_run = excluded.last_seen_run, last_seen_at = excluded.last_seen_at, resolved_run = NULL,
+                    resolved_at = NULL, subject = excluded.subject,
                     aged_before = excluded.aged_before, aged_since = excluded.aged_since,
                     aged_after = excluded.aged_after,
-                    first_seen_run = CASE WHEN findings.resolved_at IS NULL THEN findings.first_seen_run ELSE ?1 END,
-                    first_seen_at = CASE WHEN findings.resolved_at IS NULL THEN findings.first_seen_at ELSE ?2 END
+                    first_seen_run = CASE WHEN findings.resolved_at IS NULL THEN findings.first_seen_run
+                        ELSE excluded.first_seen_run END,
+                    first_seen_at = CASE WHEN findings.resolved_at IS NULL THEN findings.first_seen_at
+                        ELSE excluded.first_seen_at END
                 """
             ).run([.integer(runID), .integer(time)])
             // An unchanged finding has the users it was written with; the others' are split from their list.

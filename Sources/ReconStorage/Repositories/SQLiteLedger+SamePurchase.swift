@@ -8,6 +8,8 @@ extension SQLiteLedger {
     /// one `web_order_line_item_id` (Apple writes `0` for purchases that are no subscription: never a link).
     ///
     /// Memory: the ids of such purchases only (restores and second devices), not the ledger.
+    ///
+    /// No correlated subquery: Citus plans none beside a CTE; each step is a set the next joins.
     public func samePurchaseIndex() throws(StoreError) -> SamePurchaseIndex {
         let booked = """
             CASE WHEN t.verification_status != 'invalid' AND t.environment = 'Production' THEN t.purchase_date END
@@ -39,9 +41,12 @@ extension SQLiteLedger {
                 SELECT DISTINCT web_order_line_item_id, transaction_id FROM evidence
                 WHERE web_order_line_item_id IS NOT NULL AND web_order_line_item_id NOT IN ('', '0')
             ),
-            shared(w) AS (SELECT w FROM ids GROUP BY w HAVING COUNT(*) > 1)
-            SELECT ids.w, ids.tx, (SELECT MIN(\(booked)) FROM transactions t WHERE t.transaction_id = ids.tx)
-            FROM ids WHERE ids.w IN (SELECT w FROM shared) ORDER BY ids.w, ids.tx
+            shared(w) AS (SELECT w FROM ids GROUP BY w HAVING COUNT(*) > 1),
+            members(w, tx) AS (SELECT w, tx FROM ids WHERE w IN (SELECT w FROM shared)),
+            booked(tx, booked_at) AS (
+                SELECT t.transaction_id, MIN(\(booked)) FROM transactions t
+                WHERE t.transaction_id IN (SELECT tx FROM members) GROUP BY t.transaction_id)
+            SELECT m.w, m.tx, b.booked_at FROM members m LEFT JOIN booked b ON b.tx = m.tx ORDER BY m.w, m.tx
             """)
         while try periods.step() {
             members.append(

@@ -189,14 +189,37 @@ extension EvidenceWriter: Sendable {}
 
 /// Receipts as verification needs them.
 extension SQLiteReceipts {
-    private static let checkColumns = """
-        \(ReceiptsRow.uploadColumns), \(ReceiptChecksRow.columns),
-        (SELECT group_concat(e.transaction_id, ' ') FROM evidence e WHERE e.receipt_id = r.receipt_id AND e.source = 'offline')
-            AS offline_transaction_ids
-        """
+    private static let checkColumns = "\(ReceiptsRow.uploadColumns), \(ReceiptChecksRow.columns)"
 
-    private static func receiptAndCheck(_ s: SQLiteStatement) throws(StoreError) -> (UploadedReceipt, ReceiptCheck?) {
-        (try ReceiptsRow.upload(s), try ReceiptChecksRow.check(s, transactionIDs: "offline_transaction_ids"))
+    /// A receipt and its offline check, with the transaction ids decoded from it (``offlineTransactionIDs(of:)``).
+    private static func receiptAndCheck(_ s: SQLiteStatement, decoded: [String: [String]]) throws(StoreError) -> (
+        UploadedReceipt, ReceiptCheck?
+    ) {
+        let receipt = try ReceiptsRow.upload(s)
+        var check = try ReceiptChecksRow.check(s)
+        check?.transactionIDs = decoded[receipt.receiptID] ?? []
+        return (receipt, check)
+    }
+
+    /// The transaction ids decoded offline from each of these receipts, in the order they were stored: one query for
+    /// a page of receipts (Citus plans no correlated subquery on the distributed evidence from the receipts, a
+    /// reference table).
+    private func offlineTransactionIDs(of receiptIDs: [String]) throws(StoreError) -> [String: [String]] {
+        var decoded: [String: [String]] = [:]
+        var start = 0
+        while start < receiptIDs.count {
+            let chunk = Array(receiptIDs[start..<min(start + 500, receiptIDs.count)])
+            start += chunk.count
+            let marks = chunk.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+            let stmt = try db.prepare(
+                """
+                SELECT receipt_id, transaction_id FROM evidence
+                WHERE receipt_id IN (\(marks)) AND source = 'offline' ORDER BY receipt_id, id
+                """)
+            try stmt.bind(chunk.map { .text($0) })
+            while try stmt.step() { decoded[stmt.text(0), default: []].append(stmt.text(1)) }
+        }
+        return decoded
     }
 
     /// The receipts with these ids, with their offline checks.
@@ -204,19 +227,24 @@ extension SQLiteReceipts {
         let stmt = try db.prepare(
             "SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id WHERE r.receipt_id = ?"
         )
+        let decoded = try offlineTransactionIDs(of: ids)
         var result: [String: (UploadedReceipt, ReceiptCheck?)] = [:]
         for id in ids {
             try stmt.bind([.text(id)])
-            if try stmt.step() { result[id] = try Self.receiptAndCheck(stmt) }
+            if try stmt.step() { result[id] = try Self.receiptAndCheck(stmt, decoded: decoded) }
         }
         return result
     }
 
-    /// The condition on `receipts r` of an orphan: an app or iOS 6 receipt that no ledger row
+    /// The join and condition on `receipts r` of an orphan: an app or iOS 6 receipt that no ledger row
     /// names and that Apple has not answered for yet.
+    ///
+    /// The ledger side is an anti-join (`LEFT JOIN … IS NULL`), not a correlated `NOT EXISTS`: Citus plans no
+    /// correlated subquery on a distributed table from a reference table, and SQLite probes the same index either way.
+    private static let orphanJoin = "LEFT JOIN transactions orphan_t ON orphan_t.receipt_id = r.receipt_id"
     private static let orphanCondition = """
         r.format IN ('app-receipt', 'transaction-receipt')
-            AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.receipt_id = r.receipt_id)
+            AND orphan_t.receipt_id IS NULL
             AND NOT EXISTS (SELECT 1 FROM verifications v WHERE v.receipt_id = r.receipt_id AND v.outcome IN ('valid', 'invalid'))
         """
 
@@ -229,17 +257,23 @@ extension SQLiteReceipts {
         let stmt = try db.prepare(
             """
             SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
+            \(Self.orphanJoin)
             WHERE r.receipt_id > ?1 AND \(Self.orphanCondition)
             ORDER BY r.receipt_id LIMIT ?2
             """)
         try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
-        var result: [(UploadedReceipt, ReceiptCheck?)] = []
-        while try stmt.step() { result.append(try Self.receiptAndCheck(stmt)) }
-        return result
+        var page: [(UploadedReceipt, ReceiptCheck?)] = []
+        while try stmt.step() { page.append(try Self.receiptAndCheck(stmt, decoded: [:])) }
+        let decoded = try offlineTransactionIDs(of: page.map(\.0.receiptID))
+        return page.map { receipt, check in
+            var check = check
+            check?.transactionIDs = decoded[receipt.receiptID] ?? []
+            return (receipt, check)
+        }
     }
 
     /// How many receipts ``orphanReceiptsForVerification(after:limit:)`` will page through.
     package func orphanReceiptCount() throws -> Int {
-        Int(try db.scalar("SELECT COUNT(*) FROM receipts r WHERE \(Self.orphanCondition)") ?? 0)
+        Int(try db.scalar("SELECT COUNT(*) FROM receipts r \(Self.orphanJoin) WHERE \(Self.orphanCondition)") ?? 0)
     }
 }

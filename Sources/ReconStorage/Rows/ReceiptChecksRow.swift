@@ -51,10 +51,12 @@ package enum ReceiptChecksRow {
 
     /// The check as verification needs it; nil when the receipt was never checked.
     ///
-    /// - Parameter transactionIDs: the column holding the space-separated ids decoded offline.
+    /// - Parameter transactionIDs: the column holding the space-separated ids decoded offline; none when the caller
+    ///   reads them apart.
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a stored value this program
     ///   does not know.
-    package static func check(_ statement: SQLiteStatement, transactionIDs: String) throws(StoreError) -> ReceiptCheck?
+    package static func check(_ statement: SQLiteStatement, transactionIDs: String? = nil) throws(StoreError)
+        -> ReceiptCheck?
     {
         guard let outcome = try outcome(statement) else { return nil }
         let row = SQLiteRow(statement, table: table)
@@ -67,6 +69,6 @@ package enum ReceiptChecksRow {
             failure: failure, environment: row.environment("check_environment"),
             bundleID: row.optionalText("check_bundle_id"),
             signature: try row.value("check_signature", as: SignatureStatus.self),
-            transactionIDs: (row.optionalText(transactionIDs) ?? "").split(separator: " ").map(String.init))
+            transactionIDs: (transactionIDs.flatMap { row.optionalText($0) } ?? "").split(separator: " ").map(String.init))
     }
 }

@@ -1,0 +1,106 @@
+import ReconModel
+
+/// The store on a Citus cluster (docs/store.md, "The store on Citus"): on a database where the `citus` extension is
+/// installed, the store distributes itself when it is created, and an undistributed store is distributed by the next
+/// command that writes, as a migration. Nothing is asked of the operator beyond the extension and the workers.
+///
+/// - The tables that grow with the ledger are hash-distributed by the original transaction id they belong to and
+///   co-located with `transactions` (one subscription's rows, results and notes on one shard), as
+///   [create_distributed_table](https://docs.citusdata.com/en/stable/develop/api_udf.html#create-distributed-table)
+///   does with `colocate_with`.
+/// - `findings` and `finding_users` by the finding's fingerprint, `notifications` by Apple's notification id: no
+///   statement joins them with another distributed table.
+/// - Every other table is a reference table, a copy on every node
+///   ([create_reference_table](https://docs.citusdata.com/en/stable/develop/api_udf.html#create-reference-table)),
+///   joined with the distributed ones on each shard.
+package enum CitusLayout {
+    /// A hash-distributed table: its distribution column and the table whose shards it shares.
+    package struct Distributed: Equatable, Sendable {
+        package var table: String
+        package var column: String
+        package var colocateWith: String?
+    }
+
+    /// The distributed tables in an order that works: the ledger's family (the first one starts the co-location
+    /// group), then the findings' and the notifications'.
+    package static let distributed: [Distributed] =
+        [Distributed(table: "transactions", column: Schema.distributionColumn, colocateWith: nil)]
+        + Schema.distributedTables.map {
+            Distributed(table: $0.table, column: $0.column, colocateWith: "transactions")
+        }
+        + [
+            Distributed(table: "findings", column: "fingerprint", colocateWith: nil),
+            Distributed(table: "finding_users", column: "fingerprint", colocateWith: "findings"),
+            Distributed(table: "notifications", column: "notification_uuid", colocateWith: nil),
+        ]
+
+    /// The tables whose rows a change-noting trigger notes; they are set aside while rows are copied into shards:
+    /// on a worker a trigger would fire before the tables it writes to are there.
+    static let triggered = Schema.noted + ["sales_report_rows", "financial_reports"]
+
+    /// What a session on a Citus cluster sets for itself: the change-noting triggers on the distributed tables, each
+    /// writing to its own row's shard (`dirty_transactions`, `dirty_originals` are co-located with the ledger).
+    static let sessionSettings = "SELECT set_config('citus.enable_unsafe_triggers', 'on', false)"
+
+    /// The store's tables that are reference tables: every one of `tables` that is not distributed.
+    package static func referenceTables(of tables: [String]) -> [String] {
+        let hashed = Set(distributed.map(\.table))
+        return tables.filter { !hashed.contains($0) }
+    }
+
+    /// Distributes the store's tables that are not yet Citus tables, in one transaction, unless another process did
+    /// first (the migration's advisory lock).
+    ///
+    /// The rows a table holds are copied into its shards with the change-noting triggers set aside (a copy changes
+    /// no row), and the coordinator's local copy is emptied after.
+    static func distribute(_ db: SQLiteDatabase, tables: [String]) throws(StoreError) {
+        guard let session = db.postgres else { return }
+        let context = "distributing the store on Citus"
+        let local = try undistributed(session, tables: tables)
+        if local.isEmpty { return }
+        do {
+            try db.transaction {
+                try session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", context: context)
+                let pending = try undistributed(session, tables: tables)
+                if pending.isEmpty { return }
+                try session.execute("SET LOCAL citus.multi_shard_modify_mode TO 'sequential'", context: context)
+                let aside = triggered.filter { pending.contains($0) }
+                for table in aside {
+                    try session.execute("ALTER TABLE \(table) DISABLE TRIGGER USER", context: context)
+                }
+                for table in referenceTables(of: tables) where pending.contains(table) {
+                    try session.execute("SELECT create_reference_table('\(table)')", context: context)
+                }
+                for table in distributed where pending.contains(table.table) {
+                    let colocation =
+                        table.colocateWith.map { ", colocate_with => '\($0)'" } ?? ", colocate_with => 'none'"
+                    try session.execute(
+                        "SELECT create_distributed_table('\(table.table)', '\(table.column)'\(colocation))",
+                        context: context)
+                }
+                for table in aside {
+                    try session.execute("ALTER TABLE \(table) ENABLE TRIGGER USER", context: context)
+                }
+                for table in tables where pending.contains(table) {
+                    try session.execute(
+                        "SELECT truncate_local_data_after_distributing_table('\(table)')", context: context)
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: db.path, message: "\(error)")
+        }
+    }
+
+    /// The ones of `tables` that are not yet Citus tables (`citus_tables` lists the distributed and reference ones).
+    private static func undistributed(_ session: PostgresSession, tables: [String]) throws(StoreError) -> Set<String> {
+        let known = try session.query(
+            "SELECT table_name::text FROM citus_tables", [], context: "distributing the store on Citus")
+        var done: Set<String> = []
+        for row in 0..<known.rowCount {
+            if case .text(let name)? = known.value(row: row, column: 0) { done.insert(name) }
+        }
+        return Set(tables).subtracting(done)
+    }
+}

@@ -34,13 +34,33 @@ package enum CitusLayout {
             Distributed(table: "notifications", column: "notification_uuid", colocateWith: nil),
         ]
 
-    /// The tables whose rows a change-noting trigger notes; they are set aside while rows are copied into shards:
-    /// on a worker a trigger would fire before the tables it writes to are there.
-    static let triggered = Schema.noted + ["sales_report_rows", "financial_reports"]
+    /// The distributed tables whose change-noting triggers stay: each writes to its own row's shard. They are set
+    /// aside while rows are copied into shards (on a worker a trigger would fire before the tables it writes to are
+    /// there).
+    static let triggered = ["transactions", "evidence"]
 
-    /// What a session on a Citus cluster sets for itself: the change-noting triggers on the distributed tables, each
-    /// writing to its own row's shard (`dirty_transactions`, `dirty_originals` are co-located with the ledger).
-    static let sessionSettings = "SELECT set_config('citus.enable_unsafe_triggers', 'on', false)"
+    /// The triggers of reference tables, dropped: on Citus a trigger runs on every copy of a reference table, where
+    /// no statement may reach a distributed table (`cannot execute a distributed query from a query on a shard`). What
+    /// they noted the writers note themselves on Citus (``SQLiteDatabase/isCitus``): the receipts' in the ledger's
+    /// import and the decode stage, Apple's reports' days in their imports.
+    static let referenceTriggers: [(table: String, trigger: String)] =
+        ["receipts", "receipt_checks"].flatMap { table in
+            ["insert", "update", "delete"].map { (table, "\(table)_dirty_\($0)") }
+        }
+        + ["sales_report_rows", "financial_reports"].flatMap { table in
+            ["insert", "update", "delete"].map { (table, "\(table)_days_\($0)") }
+        }
+
+    /// What a session on a Citus cluster sets for itself, for itself alone:
+    /// - the change-noting triggers on the distributed tables, each writing to its own row's shard
+    ///   (`dirty_transactions`, `dirty_originals` are co-located with the ledger): `citus.enable_unsafe_triggers`;
+    /// - a transaction's statements over many shards on one connection per node (`citus.multi_shard_modify_mode`
+    ///   `sequential`): a statement that reads shards another statement of the transaction wrote over several
+    ///   connections is otherwise refused ("placements that were modified over multiple connections").
+    static let sessionSettings = """
+        SELECT set_config('citus.enable_unsafe_triggers', 'on', false),
+            set_config('citus.multi_shard_modify_mode', 'sequential', false)
+        """
 
     /// The store's tables that are reference tables: every one of `tables` that is not distributed.
     package static func referenceTables(of tables: [String]) -> [String] {
@@ -63,8 +83,11 @@ package enum CitusLayout {
                 try session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", context: context)
                 let pending = try undistributed(session, tables: tables)
                 if pending.isEmpty { return }
-                try session.execute("SET LOCAL citus.multi_shard_modify_mode TO 'sequential'", context: context)
-                let aside = triggered.filter { pending.contains($0) }
+                    for dropped in referenceTriggers where pending.contains(dropped.table) {
+                try session.execute("DROP TRIGGER IF EXISTS \(dropped.trigger) ON \(dropped.table)", context: context)
+                try session.execute("DROP FUNCTION IF EXISTS \(dropped.trigger)_fn()", context: context)
+            }
+            let aside = triggered.filter { pending.contains($0) }
                 for table in aside {
                     try session.execute("ALTER TABLE \(table) DISABLE TRIGGER USER", context: context)
                 }
@@ -93,14 +116,20 @@ package enum CitusLayout {
         }
     }
 
-    /// The ones of `tables` that are not yet Citus tables (`citus_tables` lists the distributed and reference ones).
-    private static func undistributed(_ session: PostgresSession, tables: [String]) throws(StoreError) -> Set<String> {
-        let known = try session.query(
-            "SELECT table_name::text FROM citus_tables", [], context: "distributing the store on Citus")
-        var done: Set<String> = []
-        for row in 0..<known.rowCount {
-            if case .text(let name)? = known.value(row: row, column: 0) { done.insert(name) }
+    /// The ones of `tables` that exist and are not yet Citus tables (`pg_dist_partition` lists the distributed and
+    /// reference ones); a table the store makes only while it works (a report's staging) is left to when it exists.
+    private static func undistributed(_ session: PostgresSession, tables: [String]) throws(StoreError) -> Set<String>
+    {
+        let local = try session.query(
+            """
+            SELECT name FROM unnest(string_to_array($1, ',')) AS name
+            WHERE to_regclass(name) IS NOT NULL
+                AND to_regclass(name) NOT IN (SELECT logicalrelid FROM pg_dist_partition)
+            """, [.text(tables.joined(separator: ","))], context: "distributing the store on Citus")
+        var pending: Set<String> = []
+        for row in 0..<local.rowCount {
+            if case .text(let name)? = local.value(row: row, column: 0) { pending.insert(name) }
         }
-        return Set(tables).subtracting(done)
+        return pending
     }
 }

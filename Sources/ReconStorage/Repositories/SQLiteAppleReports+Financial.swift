@@ -62,6 +62,15 @@ extension SQLiteAppleReports {
                 }
                 let id = SQLiteRow(insertReport, table: "financial_reports").int64("report_id")
                 while try insertReport.step() {}
+                if db.isCitus {
+                    // What the reports' trigger notes elsewhere (``CitusLayout/referenceTriggers``): the period's days.
+                    try db.prepare(
+                        """
+                        INSERT INTO dirty_report_days (first_day, last_day) SELECT ?1, ?2
+                        WHERE EXISTS (SELECT 1 FROM detection_state) ON CONFLICT DO NOTHING
+                        """
+                    ).run([.integer(Int64(period.start)), .integer(Int64(period.end))])
+                }
                 for row in report.rows where row.regionCurrency == currency {
                     try insertRow.run([
                         .integer(id), .text(row.productID), .text(row.productType), .text(row.countryCode),

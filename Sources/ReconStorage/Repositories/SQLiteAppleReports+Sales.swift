@@ -70,6 +70,15 @@ package final class SQLiteSalesReportWriter {
         guard covered.insert(day).inserted else { return }
         try clearDay.run([.integer(Int64(day))])
         try coverDay.run([.integer(Int64(day)), .text(source), .integer(now)])
+        if store.db.isCitus {
+            // What the rows' trigger notes elsewhere (``CitusLayout/referenceTriggers``): the day's rows change.
+            try store.db.prepare(
+                """
+                INSERT INTO dirty_report_days (first_day, last_day) SELECT ?1, ?1
+                WHERE EXISTS (SELECT 1 FROM detection_state) ON CONFLICT DO NOTHING
+                """
+            ).run([.integer(Int64(day))])
+        }
     }
 
     package func insert(_ row: SalesReportRow) throws(StoreError) {

@@ -36,17 +36,40 @@ extension SQLiteLedgerWriter {
 
     /// Deletes the rows of the records written since the last call that are stored under another original
     /// transaction id than the last row written for them names; called before every commit.
+    ///
+    /// The records' last rows are a materialized set the ledger is compared with, never joined with the temporary
+    /// table directly: Citus joins no distributed table with a local one, and sends a set to every shard.
     package func settleMoves() throws(StoreError) {
+        if receiptsSinceSettled {
+            receiptsSinceSettled = false
+            if store.db.isCitus { try noteChangedReceipts() }
+        }
         guard notedSinceSettled else { return }
         notedSinceSettled = false
         try store.db.execute(
             """
-            DELETE FROM transactions WHERE (record_id, original_transaction_id) IN (
-                SELECT t.record_id, t.original_transaction_id FROM temp.written_records w
-                JOIN transactions t
-                    ON t.record_id = w.record_id AND t.original_transaction_id <> w.original_transaction_id
-                WHERE w.line = (SELECT MAX(l.line) FROM temp.written_records l WHERE l.record_id = w.record_id));
+            WITH last_written AS MATERIALIZED (
+                SELECT w.record_id, w.original_transaction_id FROM temp.written_records w
+                WHERE w.line = (SELECT MAX(l.line) FROM temp.written_records l WHERE l.record_id = w.record_id))
+            DELETE FROM transactions WHERE record_id IN (SELECT record_id FROM last_written)
+                AND (record_id, original_transaction_id) NOT IN (
+                    SELECT record_id, original_transaction_id FROM last_written);
             DELETE FROM temp.written_records;
             """, context: "moving records to their new original transaction id")
+    }
+
+    /// On Citus, notes the transactions of the evidence of every receipt this import wrote new or changed (its import
+    /// time is this import's), as the receipts' triggers do elsewhere (``CitusLayout/referenceTriggers``); only once
+    /// a report has kept something. One statement per chunk, run on each shard beside its evidence.
+    func noteChangedReceipts() throws(StoreError) {
+        try store.db.prepare(
+            """
+            INSERT INTO dirty_transactions (transaction_id, original_transaction_id)
+            SELECT DISTINCT e.transaction_id, e.group_original_transaction_id
+            FROM evidence e JOIN receipts r ON r.receipt_id = e.receipt_id
+            WHERE r.imported_at = ?1 AND EXISTS (SELECT 1 FROM detection_state)
+            ON CONFLICT DO NOTHING
+            """
+        ).run([.integer(now)])
     }
 }

@@ -21,6 +21,8 @@ package final class SQLiteLedgerWriter {
     var noteWritten: SQLiteStatement?
     /// Whether a row was noted since the last ``settleMoves()``.
     var notedSinceSettled = false
+    /// Whether a receipt was written since the last ``settleMoves()`` (noted there on Citus).
+    var receiptsSinceSettled = false
 
     package init(store: ReconStore, bulk: Bool = false) throws(StoreError) {
         self.store = store
@@ -28,7 +30,8 @@ package final class SQLiteLedgerWriter {
         unchanged = UnchangedLedgerRows(db: store.db)
         now = store.clock.nowMillis()
         // A receipt re-imported unchanged keeps its import time, so it is not decoded again (its
-        // evidence keeps its place in the record; a changed one is decoded anew).
+        // evidence keeps its place in the record; a changed one, or one uploaded by another user, is decoded anew
+        // and its import time says it changed: ``noteChangedReceipts()``).
         upsertReceipt = try store.db.prepare(
             """
             INSERT INTO receipts (receipt_id, user_id, received_at, format, data, claimed_environment,
@@ -38,7 +41,7 @@ package final class SQLiteLedgerWriter {
                 format = excluded.format, data = excluded.data, claimed_environment = excluded.claimed_environment,
                 source_file = excluded.source_file, source_line = excluded.source_line,
                 imported_at = CASE WHEN receipts.format IS excluded.format AND receipts.data IS excluded.data
-                    THEN receipts.imported_at ELSE excluded.imported_at END
+                    AND receipts.user_id IS excluded.user_id THEN receipts.imported_at ELSE excluded.imported_at END
             """)
         upsertProduct = try store.db.prepare(
             """
@@ -207,6 +210,7 @@ package final class SQLiteLedgerWriter {
             .text(r.data), .optionalText(r.claimedEnvironment?.rawValue), .text(source), .integer(Int64(line)),
             .integer(now),
         ])
+        receiptsSinceSettled = true
     }
 
     package func upsert(_ p: CatalogProduct, source: String, line: Int) throws(StoreError) {

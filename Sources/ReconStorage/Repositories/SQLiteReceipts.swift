@@ -26,7 +26,6 @@ extension SQLiteReceipts {
         _ decodes: [(UploadedReceipt, Result<ReceiptEvidence, ReceiptDecodingError>)], at time: Int64
     ) throws {
         try write {
-            let clear = try db.prepare("DELETE FROM evidence WHERE receipt_id = ? AND source = 'offline'")
             let upsert = try db.prepare(
                 """
                 INSERT INTO receipt_checks (receipt_id, status, reason, environment, receipt_type, bundle_id,
@@ -37,8 +36,12 @@ extension SQLiteReceipts {
                     signature_detail = ?11, data_sha256 = ?12, checked_at = ?13
                 """)
             let writer = try EvidenceWriter(store: store)
+            let ids = decodes.map(\.0.receiptID)
+            try forEachChunk(of: ids) { marks, values throws(StoreError) in
+                try db.prepare("DELETE FROM evidence WHERE receipt_id IN (\(marks)) AND source = 'offline'")
+                    .run(values)
+            }
             for (receipt, result) in decodes {
-                try clear.run([.text(receipt.receiptID)])
                 let hash = ReceiptDigest.sha256Hex(receipt.data)
                 switch result {
                 case .failure(let error):
@@ -69,6 +72,32 @@ extension SQLiteReceipts {
                     }
                 }
             }
+            if db.isCitus {
+                // What the receipt checks' trigger notes elsewhere (``CitusLayout/referenceTriggers``).
+                try forEachChunk(of: ids) { marks, values throws(StoreError) in
+                    try db.prepare(
+                        """
+                        INSERT INTO dirty_transactions (transaction_id, original_transaction_id)
+                        SELECT DISTINCT e.transaction_id, e.group_original_transaction_id FROM evidence e
+                        WHERE e.receipt_id IN (\(marks)) AND EXISTS (SELECT 1 FROM detection_state)
+                        ON CONFLICT DO NOTHING
+                        """
+                    ).run(values)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` for each 500 of `ids`, with their placeholders (`?1, ?2, …`) and values: a page's statement, not
+    /// one per receipt.
+    func forEachChunk(
+        of ids: [String], _ body: (_ marks: String, _ values: [SQLiteValue]) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(start + 500, ids.count)]
+            start += chunk.count
+            try body(chunk.indices.map { "?\($0 - chunk.startIndex + 1)" }.joined(separator: ", "), chunk.map { .text($0) })
         }
     }
 
@@ -206,17 +235,13 @@ extension SQLiteReceipts {
     /// reference table).
     private func offlineTransactionIDs(of receiptIDs: [String]) throws(StoreError) -> [String: [String]] {
         var decoded: [String: [String]] = [:]
-        var start = 0
-        while start < receiptIDs.count {
-            let chunk = Array(receiptIDs[start..<min(start + 500, receiptIDs.count)])
-            start += chunk.count
-            let marks = chunk.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+        try forEachChunk(of: receiptIDs) { marks, values throws(StoreError) in
             let stmt = try db.prepare(
                 """
                 SELECT receipt_id, transaction_id FROM evidence
                 WHERE receipt_id IN (\(marks)) AND source = 'offline' ORDER BY receipt_id, id
                 """)
-            try stmt.bind(chunk.map { .text($0) })
+            try stmt.bind(values)
             while try stmt.step() { decoded[stmt.text(0), default: []].append(stmt.text(1)) }
         }
         return decoded

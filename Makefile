@@ -71,7 +71,7 @@ build: deps
 # CPU-heavy tests for this machine's two cores.
 # The suite includes the reliability suite's bounded form: a crash loop of 3 kills, the fault
 # matrix, the disk-full / read-only checks, and the memory check on 10,000 receipts.
-test: reliability-deps
+test: reliability-deps citus
 	$(SWIFT) build --build-tests $(LAYER_CHECK)
 	$(SWIFT) test --skip-build --no-parallel
 	./scripts/disk-faults.sh

@@ -74,6 +74,17 @@ import Testing
         try await runNights(incrementalStore: server.url(), fullStore: dir.file("full.sqlite"))
     }
 
+    /// The same nights with the incremental store on a three-node Citus cluster (docs/store.md, "The store on
+    /// Citus"): distributed by the program, its reports equal those of an SQLite store judging everything.
+    @Test func nightsReportedIncrementallyOnCitusMatchSQLiteReportsThatJudgeEverything() async throws {
+        let cluster = try ThrowawayCitus()
+        defer { cluster.destroy() }
+        try await runNights(incrementalStore: try cluster.createDatabase("nights"), fullStore: dir.file("full.sqlite"))
+        let distributed = try cluster.psql(
+            "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'transactions'::regclass", database: "nights")
+        #expect(distributed.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+
     /// Seven nights reported on two stores, one incrementally, one with `--full`; every CSV compared.
     func runNights(incrementalStore: String, fullStore: String) async throws {
         // The nights cross a month's end (2026-11-27 to 2026-12-03): revenue recognition closes November on the kept

@@ -83,11 +83,12 @@ package enum CitusLayout {
                 try session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", context: context)
                 let pending = try undistributed(session, tables: tables)
                 if pending.isEmpty { return }
-                    for dropped in referenceTriggers where pending.contains(dropped.table) {
-                try session.execute("DROP TRIGGER IF EXISTS \(dropped.trigger) ON \(dropped.table)", context: context)
-                try session.execute("DROP FUNCTION IF EXISTS \(dropped.trigger)_fn()", context: context)
-            }
-            let aside = triggered.filter { pending.contains($0) }
+                for dropped in referenceTriggers where pending.contains(dropped.table) {
+                    try session.execute(
+                        "DROP TRIGGER IF EXISTS \(dropped.trigger) ON \(dropped.table)", context: context)
+                    try session.execute("DROP FUNCTION IF EXISTS \(dropped.trigger)_fn()", context: context)
+                }
+                let aside = triggered.filter { pending.contains($0) }
                 for table in aside {
                     try session.execute("ALTER TABLE \(table) DISABLE TRIGGER USER", context: context)
                 }
@@ -118,8 +119,7 @@ package enum CitusLayout {
 
     /// The ones of `tables` that exist and are not yet Citus tables (`pg_dist_partition` lists the distributed and
     /// reference ones); a table the store makes only while it works (a report's staging) is left to when it exists.
-    private static func undistributed(_ session: PostgresSession, tables: [String]) throws(StoreError) -> Set<String>
-    {
+    private static func undistributed(_ session: PostgresSession, tables: [String]) throws(StoreError) -> Set<String> {
         let local = try session.query(
             """
             SELECT name FROM unnest(string_to_array($1, ',')) AS name

@@ -50,12 +50,14 @@ public enum DatabaseSourceError: LocalizedError, Sendable, Equatable {
     /// Whether `error` is the connection going away (as opposed to the server refusing a query).
     package static func isConnectionLoss(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else { return true }
-        if error.serverInfo != nil {
-            // 57P01-57P03: the server shut down or cannot accept connections; 08: connection exceptions, but not
-            // 08P01: a message the server refused (a statement with a parameter unbound), answered on a connection that
-            // stays open.
-            let state = error.serverInfo?[.sqlState] ?? ""
-            return state.hasPrefix("57P") || (state.hasPrefix("08") && state != "08P01")
+        if let info = error.serverInfo {
+            // The server answered: the connection is lost only when it says it ends it (a FATAL or PANIC message, or
+            // 57P01-57P03: shut down, cannot accept connections). Any other error is the server's refusal of the
+            // statement, on a connection that stays open, whatever its SQLSTATE: 08P01 for a parameter unbound, or
+            // 08001 from a Citus coordinator that could not reach a worker.
+            let state = info[.sqlState] ?? ""
+            let severity = info[.severity] ?? ""
+            return state.hasPrefix("57P") || severity == "FATAL" || severity == "PANIC"
         }
         return error.code != .server
     }

@@ -97,7 +97,8 @@ extension SQLiteReceipts {
         while start < ids.count {
             let chunk = ids[start..<min(start + 500, ids.count)]
             start += chunk.count
-            try body(chunk.indices.map { "?\($0 - chunk.startIndex + 1)" }.joined(separator: ", "), chunk.map { .text($0) })
+            try body(
+                chunk.indices.map { "?\($0 - chunk.startIndex + 1)" }.joined(separator: ", "), chunk.map { .text($0) })
         }
     }
 

@@ -77,6 +77,19 @@ extension SQLiteRevenue {
     /// About how many rows the ledger holds (its largest rowid, read in constant time): what a re-run is weighed
     /// against.
     package func ledgerSizeEstimate() throws(StoreError) -> Int {
+        if db.isCitus {
+            // The coordinator's own table is empty (its `reltuples` reads 0 or −1): the shards' counts, summed, each
+            // read in constant time on its node; the rows counted when a shard has none yet (never analyzed).
+            return Int(
+                try db.scalar(
+                    """
+                    WITH shard(tuples) AS (
+                        SELECT result::float8 FROM run_command_on_shards('transactions',
+                            'SELECT reltuples FROM pg_class WHERE oid = ''%s''::regclass') WHERE success)
+                    SELECT CASE WHEN EXISTS (SELECT 1 FROM shard WHERE tuples < 0)
+                        THEN (SELECT COUNT(*) FROM transactions) ELSE (SELECT SUM(tuples) FROM shard)::bigint END
+                    """) ?? 0)
+        }
         if db.postgres != nil {
             // The planner's count, kept by ANALYZE and autovacuum: constant time, as the row id is in SQLite.
             return Int(

@@ -160,6 +160,41 @@ extension PostgresTests {
             #expect(throws: Never.self) { _ = try RunLock(store: second, holder: "iap-recon import") }
         }
 
+        /// A holder killed by SIGKILL keeps the lock until its backend notices. A writer that finds the holder's
+        /// process gone on its own host waits a few seconds, ends that backend and takes the lock; a holder that still
+        /// runs (here: process 1) is refused at once, as one on another host is.
+        @Test func aWriterTakesTheLockOfAHolderWhoseProcessIsGone() throws {
+            let url = try database("dead_holder")
+            let host = ProcessInfo.processInfo.hostName
+            let exited = Process()
+            exited.executableURL = URL(fileURLWithPath: "/bin/true")
+            try exited.run()
+            exited.waitUntilExit()
+            let gone = exited.processIdentifier
+            let holder = try ReconStore(path: url, clock: Self.clock)
+            let held = try RunLock(store: holder, holder: "iap-recon run (pid \(gone) on \(host)) since T")
+            let second = try ReconStore(path: url, clock: Self.clock)
+            let started = ContinuousClock.now
+            #expect(throws: Never.self) { _ = try RunLock(store: second, holder: "iap-recon import") }
+            let waited = ContinuousClock.now - started
+            #expect(waited >= ReconStore.deadHolderWait && waited < .seconds(15), "\(waited)")
+            _ = held
+            for (index, line) in [
+                "iap-recon run (pid 1 on \(host)) since T", "iap-recon run (pid \(gone) on other-host) since T",
+            ].enumerated() {
+                let url = try database("live_holder_\(index)")
+                let first = try ReconStore(path: url, clock: Self.clock)
+                let lock = try RunLock(store: first, holder: line)
+                let started = ContinuousClock.now
+                let error = #expect(throws: StoreError.self) {
+                    try RunLock(store: try ReconStore(path: url, clock: Self.clock), holder: "iap-recon import")
+                }
+                #expect(error == .locked(holder: line))
+                #expect(ContinuousClock.now - started < .seconds(2))
+                _ = lock
+            }
+        }
+
         /// A first load appends, then builds the unique index on record ids; a record id seen twice makes that fail,
         /// which PostgreSQL would let abort the whole load: the last row is kept, as in SQLite
         /// (``LedgerLoadTests/aFirstLoadKeepsTheLastRowOfARepeatedRecord()``).

@@ -19,10 +19,9 @@ extension ReconStore {
         let statement = try db.prepare(
             """
             SELECT r.data, MIN(v.verified_at) FROM verifications v JOIN receipts r ON r.receipt_id = v.receipt_id
-            WHERE v.outcome IN ('valid', 'invalid') AND v.source = 'verifyReceipt'
-                AND NOT EXISTS (
-                    SELECT 1 FROM transactions t WHERE t.receipt_id = r.receipt_id
-                        AND t.verification_status = 'pending' AND t.recon_verdict IS NULL)
+            LEFT JOIN transactions t ON t.receipt_id = r.receipt_id
+                AND t.verification_status = 'pending' AND t.recon_verdict IS NULL
+            WHERE v.outcome IN ('valid', 'invalid') AND v.source = 'verifyReceipt' AND t.receipt_id IS NULL
             GROUP BY r.receipt_id ORDER BY r.receipt_id
             """)
         var result: [(data: String, settledAt: Int64)] = []

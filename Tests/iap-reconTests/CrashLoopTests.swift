@@ -51,6 +51,17 @@ import Testing
         }
     }
 
+    /// The same kills with the store on a three-node Citus cluster: the coordinator rolls back a killed client's
+    /// distributed transaction on every worker, and the rerun ends with the reports of an uninterrupted store.
+    @Test func killedRunsOnCitusLoseNothingAskNothingTwiceAndReportTheSame() async throws {
+        let cluster = try ThrowawayCitus()
+        defer { cluster.destroy() }
+        try await crashLoop(store: try cluster.createDatabase("crash")) { _ throws in
+            let prepared = try cluster.psql("SELECT count(*) FROM pg_prepared_xacts", database: "crash")
+            #expect(prepared.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "no transaction left in doubt")
+        }
+    }
+
     /// Kills `run` into `crashStore` at random moments, finishes it, and compares what it reports and asked Apple with
     /// an uninterrupted run into an SQLite store; `check` looks at the finished store.
     func crashLoop(store crashStore: String, check: (ReconStore) throws -> Void) async throws {

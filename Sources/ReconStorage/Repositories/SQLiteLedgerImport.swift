@@ -156,7 +156,25 @@ extension SQLiteLedgerImport {
     /// Deletes every ledger row that a later row of the same record id replaces.
     ///
     /// Rows are in load order: SQLite's row ids, PostgreSQL's row positions (`ctid`: the load only appended).
+    ///
+    /// On Citus a record's rows may sit on several shards (one per original transaction id), where row positions do
+    /// not compare: the load order is the input file's id (numbered as the load opened the files) and line, and each
+    /// record's last row is a materialized set the shards are compared with.
     private func keepLastRowOfEachRecord() throws(StoreError) {
+        if db.isCitus {
+            try db.postgres?.execute(
+                """
+                WITH last_rows AS MATERIALIZED (
+                    SELECT DISTINCT ON (record_id) record_id, original_transaction_id, source_file_id, source_line
+                    FROM transactions WHERE record_id IN (
+                        SELECT record_id FROM transactions GROUP BY record_id HAVING COUNT(*) > 1)
+                    ORDER BY record_id, source_file_id DESC, source_line DESC)
+                DELETE FROM transactions WHERE record_id IN (SELECT record_id FROM last_rows)
+                    AND (record_id, original_transaction_id, source_file_id, source_line) NOT IN (
+                        SELECT record_id, original_transaction_id, source_file_id, source_line FROM last_rows)
+                """, context: "keeping the last row of each record id")
+            return
+        }
         let position = db.postgres == nil ? "rowid" : "ctid"
         try db.execute(
             """

@@ -136,6 +136,43 @@ enum CitusCluster {
         #expect(again.exitCode == 0, "\(again.stderr)")
     }
 
+    /// A first load that names records twice keeps each one's last row, whether the two rows are on one shard (the
+    /// same original transaction id) or on two; then a re-export that moves a record: the reports equal SQLite's.
+    @Test func recordsGivenTwiceAndMovedEndAsOnSQLite() throws {
+        let cluster = try CitusCluster.require()
+        let url = try cluster.createDatabase("twice")
+        let header =
+            "record_id,user_id,product_id,transaction_id,original_transaction_id,purchase_date,quantity,"
+            + "environment,price,currency,storefront,verification_status,delivered_at,finished_at,receipt_id\n"
+        func row(_ record: String, _ user: String, _ tx: String, _ original: String) -> String {
+            "\(record),\(user),p,\(tx),\(original),2026-11-20T00:00:00Z,1,Production,0.99,USD,USA,verified,,,\n"
+        }
+        let first = try dir.write(
+            "first.csv",
+            header + row("r1", "u1", "t1", "t1") + row("r2", "u2", "t2", "o2") + row("r3", "u3", "t3", "t3")
+                + row("r1", "u9", "t1", "t1") + row("r2", "u8", "t2", "o9"))
+        let moved = try dir.write(
+            "moved.csv",
+            header + row("r1", "u9", "t1", "t1") + row("r2", "u8", "t2", "o9") + row("r3", "u3", "t3", "o3"))
+        for (side, store) in [("sqlite", dir.file("twice.sqlite")), ("citus", url)] {
+            for (night, file) in [first, moved].enumerated() {
+                let imported = try runIAPRecon(["import", "--db", store, "--transactions", file])
+                #expect(imported.exitCode == 0, "\(imported.stderr)")
+                let report = try runIAPRecon(
+                    ["report", "--db", store, "--out", dir.file("\(side)-\(night)"), "--as-of", "2026-11-21T00:00:00Z"])
+                #expect(report.exitCode == 0, "\(report.stderr)")
+            }
+        }
+        for night in 0..<2 {
+            #expect(try reports("citus-\(night)").count > 5)
+            #expect(try reports("citus-\(night)") == reports("sqlite-\(night)"), "night \(night)")
+        }
+        #expect(
+            try read(
+                "SELECT string_agg(record_id || ':' || user_id, ' ' ORDER BY record_id) FROM transactions", in: "twice")
+                == "r1:u9 r2:u8 r3:u3")
+    }
+
     /// An error the cluster answers is reported as the server's error, in one line, never as a lost connection.
     @Test func theClustersRefusalIsItsErrorNotALostConnection() throws {
         let cluster = try CitusCluster.require()

@@ -1,4 +1,4 @@
-/// The key a transaction's kept results are distributed by (docs/store.md, "Distributing it on Citus").
+/// The key a transaction's kept results are distributed by (docs/store.md, "The store on Citus").
 extension TransactionGroup {
     /// The original transaction id this transaction belongs to, as the store states it: the smallest (byte by
     /// byte) the ledger's rows name, else the smallest Apple's evidence names, else the transaction id itself.

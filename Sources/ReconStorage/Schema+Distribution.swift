@@ -1,7 +1,7 @@
 import AppleData
 import ReconModel
 
-/// The original transaction id in the key of every table kept per transaction (docs/store.md, "Distributing it on
+/// The original transaction id in the key of every table kept per transaction (docs/store.md, "The store on
 /// Citus"): Citus distributes a table by one column, and every key of a distributed table must include it.
 ///
 /// The kept results were keyed by transaction id alone. Each now carries its transaction's original transaction id

@@ -58,7 +58,7 @@ package enum Schema {
         // The revenue schedule the latest report wrote (where, as of when, its size and checksum), so a night patches it.
         Migration(name: "issue35-revenue-schedule-written", sql: revenueScheduleWritten),
         // The original transaction id in the key of every table kept per transaction, so each can be distributed by
-        // it (docs/store.md, "Distributing it on Citus").
+        // it (docs/store.md, "The store on Citus").
         Migration(
             name: "issue34-distribution-keys", sql: distributionKeys, postgresAfter: distributionKeysInPostgreSQL),
     ]

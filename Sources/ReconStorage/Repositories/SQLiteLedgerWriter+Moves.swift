@@ -4,7 +4,7 @@ import ReconModel
 /// A ledger record that names another original transaction id than it did moves: its row is deleted and written
 /// anew, never updated in place.
 ///
-/// The ledger's unique key is the record id and the original transaction id (docs/store.md, "Distributing it on
+/// The ledger's unique key is the record id and the original transaction id (docs/store.md, "The store on
 /// Citus": every key of a table distributed by the original transaction id includes it, and a row under another
 /// original transaction id lives on another shard). So an upsert by that key writes a record under its new original
 /// transaction id beside its old row, and each written row is noted; ``settleMoves()`` then deletes the old rows, in

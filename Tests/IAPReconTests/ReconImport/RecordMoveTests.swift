@@ -7,7 +7,7 @@ import Testing
 @testable import ReconModel
 @testable import ReconStorage
 
-/// A ledger record whose original transaction id changes between exports moves (docs/store.md, "Distributing it on
+/// A ledger record whose original transaction id changes between exports moves (docs/store.md, "The store on
 /// Citus": the ledger's unique key is the record id and the original transaction id): the store keeps one row per
 /// record, the last one its file names, on both stores.
 @Suite struct RecordMoveTests {

@@ -7,7 +7,7 @@ import Testing
 @testable import ReconStorage
 
 /// The original transaction id in the key of every table kept per transaction (`issue34-distribution-keys`,
-/// docs/store.md "Distributing it on Citus"): Citus distributes a table by one column, which every key of the table
+/// docs/store.md "The store on Citus"): Citus distributes a table by one column, which every key of the table
 /// must include and no row may leave NULL.
 @Suite struct DistributionKeysTests {
     static let day = IncrementalStateTests.day

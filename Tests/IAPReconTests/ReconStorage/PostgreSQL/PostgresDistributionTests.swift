@@ -7,7 +7,7 @@ import Testing
 @testable import ReconStorage
 
 extension PostgresTests {
-    /// The store in PostgreSQL shaped to be distributed on Citus (docs/store.md, "Distributing it on Citus").
+    /// The store in PostgreSQL shaped to be distributed on Citus (docs/store.md, "The store on Citus").
     ///
     /// Citus refuses to distribute a table one of whose unique keys leaves the distribution column out, and a row
     /// whose distribution column is NULL. No Citus is available here, so the rule is checked in the server's catalog.

@@ -19,7 +19,9 @@ enum SupportRoutes {
                 return html(SupportPages.failure(query, message: message, timeZone: zone), status: .badRequest)
             case .some(let subject):
                 do {
-                    let answer = try await settings.dependencies(logger: context.logger).answer(subject)
+                    let answer = try await settings.withDependencies(logger: context.logger) {
+                        try await $0.answer(subject)
+                    }
                     return html(SupportPages.lookup(answer.report, query: query, timeZone: zone))
                 } catch {
                     let (status, message) = describe(error)
@@ -35,7 +37,9 @@ enum SupportRoutes {
                 return errorJSON(message, .badRequest)
             case .some(let subject):
                 do {
-                    let answer = try await settings.dependencies(logger: context.logger).answer(subject)
+                    let answer = try await settings.withDependencies(logger: context.logger) {
+                        try await $0.answer(subject)
+                    }
                     return json(answer.json())
                 } catch {
                     let (status, message) = describe(error)

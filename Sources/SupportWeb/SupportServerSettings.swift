@@ -14,6 +14,8 @@ public struct SupportServerSettings: Sendable {
     public var port: Int
     /// The shared secret every request must carry; required off loopback.
     public var token: String?
+    /// The connection kept for a store in PostgreSQL (``withDependencies(logger:_:)``).
+    let session = StoreSession()
 
     /// The environment variable holding the token.
     public static let tokenVariable = ReconConfig.serveTokenVariable

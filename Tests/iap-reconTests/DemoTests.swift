@@ -42,6 +42,7 @@ import Testing
         // What the run learned is dated at its as-of (as the reports date it), never at the wall clock.
         #expect(
             lookup.stdout.contains("\n2026-11-20T12:00:00Z  verification  verifyReceipt status 0"), "\(lookup.stdout)")
-        #expect(lookup.stdout.contains("\nstore: last run finished "), "\(lookup.stdout)")
+        #expect(
+            lookup.stdout.contains("\nstore: as of 2026-11-20T12:00:00Z, its latest run (run);"), "\(lookup.stdout)")
     }
 }

@@ -6,8 +6,7 @@ import Testing
 ///
 /// Every block marked `<!-- demo-output: ARGS -->` in README.md and docs/ is run, as `iap-recon ARGS`, in the folder
 /// where `make demo` ran (`demo --out reports`), and each of its lines must be a line of the output, in order (a `…`
-/// line stands for lines left out). The time the last run finished is wall-clock and is not compared, nor is the
-/// path the binary was started by.
+/// line stands for lines left out). The path the binary was started by is not compared.
 @Suite struct DocsExcerptTests {
     let dir = TemporaryDirectory("docs-excerpts")
 
@@ -58,12 +57,9 @@ import Testing
         return found
     }
 
-    /// A line as compared: the wall-clock time of the last run, and the binary's path, left out.
+    /// A line as compared: the binary's path left out.
     static func normalized(_ line: some StringProtocol) -> String {
         var line = String(line)
-        if let range = line.range(of: #"finished \d{4}-\d\d-\d\dT[0-9:.]+Z"#, options: .regularExpression) {
-            line.replaceSubrange(range, with: "finished …")
-        }
         if let range = line.range(of: #"[^ ]*/iap-recon "#, options: .regularExpression) {
             line.replaceSubrange(range, with: "iap-recon ")
         }

@@ -30,10 +30,17 @@ import Testing
         ])
         #expect([0, 3].contains(run.exitCode), "\(run.stderr)")
         let line = try #require(try lookup().dropFirst().first)
-        #expect(line.hasPrefix("store: last run finished 20"), "\(line)")
-        #expect(line.hasSuffix(", as of 2026-11-21T00:00:00Z; anything later shows after the next run"), "\(line)")
+        #expect(
+            line == "store: as of 2026-11-21T00:00:00Z, its latest run (run); anything later shows after the next run")
+
+        // A rerun for an earlier as-of (a month-end report) does not make the store look older.
+        let rerun = try runIAPRecon([
+            "report", "--db", dir.file("s.sqlite"), "--out", dir.file("month-end"), "--as-of", "2026-11-01T00:00:00Z",
+        ])
+        #expect([0, 3].contains(rerun.exitCode), "\(rerun.stderr)")
+        #expect(try lookup().dropFirst().first == line)
 
         let json = try runIAPRecon(["lookup", "--db", dir.file("s.sqlite"), "--user", "u1", "--format", "json"])
-        #expect(json.stdout.contains("\"store\" : \"store: last run finished "), "\(json.stdout)")
+        #expect(json.stdout.contains("\"store\" : \"store: as of 2026-11-21T00:00:00Z, its latest run (run);"))
     }
 }

@@ -27,31 +27,41 @@ import Testing
         "config", "help", "version", "user", "transaction", "original-transaction", "order-id", "app-transaction",
     ]
 
-    /// The long option names of `command`, as its machine-readable help lists them.
-    func longOptions(_ command: String) throws -> [String] {
-        let result = try runIAPRecon([command, "--experimental-dump-help"])
+    /// Every subcommand's long option names, as the machine-readable help of the program lists them.
+    func longOptions() throws -> [String: [String]] {
+        let result = try runIAPRecon(["--experimental-dump-help"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let arguments = (json["command"] as? [String: Any])?["arguments"] as? [[String: Any]] ?? []
-        return arguments.flatMap { argument in
-            (argument["names"] as? [[String: Any]] ?? []).compactMap { name in
-                name["kind"] as? String == "long" ? name["name"] as? String : nil
+        let subcommands = (json["command"] as? [String: Any])?["subcommands"] as? [[String: Any]] ?? []
+        var options: [String: [String]] = [:]
+        for command in subcommands {
+            guard let name = command["commandName"] as? String else { continue }
+            let arguments = command["arguments"] as? [[String: Any]] ?? []
+            options[name] = arguments.flatMap { argument in
+                (argument["names"] as? [[String: Any]] ?? []).compactMap { name in
+                    name["kind"] as? String == "long" ? name["name"] as? String : nil
+                }
             }
         }
+        return options
     }
 
-    @Test(arguments: commands.map(\.0))
-    func everyLongOptionIsAConfigKey(command: String) throws {
+    /// Every command that reads a config file (found, not listed: a new command is walked too) takes each of its long
+    /// options from it.
+    @Test func everyLongOptionIsAConfigKey() throws {
         let keys = Set(ReconConfig.keys.map(\.name))
-        let options = try longOptions(command)
-        #expect(options.contains("config") && options.contains("db"))
-        let missing = options.filter { !keys.contains($0) && !Self.notKeys.contains($0) }
-        #expect(missing.isEmpty, "\(command): options with no config key: \(missing)")
+        let commands = try longOptions().filter { $0.value.contains("config") }
+        #expect(Set(Self.commands.map(\.0)).isSubset(of: commands.keys), "\(commands.keys.sorted())")
+        for (command, options) in commands {
+            #expect(options.contains("db"), "\(command)")
+            let missing = options.filter { !keys.contains($0) && !Self.notKeys.contains($0) }
+            #expect(missing.isEmpty, "\(command): options with no config key: \(missing)")
+        }
     }
 
     /// Every key with a flag is an option of some command; the others (retries, secrets) are file-only by design.
     @Test func everyKeyWithAFlagIsAnOption() throws {
-        let options = Set(try Self.commands.flatMap { try longOptions($0.0) })
+        let options = Set(try longOptions().values.joined())
         for key in ReconConfig.keys where key.flag != nil {
             #expect(options.contains(key.name), "--\(key.name) is in the key table but no command takes it")
         }

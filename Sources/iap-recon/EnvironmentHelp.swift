@@ -13,10 +13,10 @@ enum EnvironmentHelp {
         "IAP_RECON_SHARED_SECRET": "verifyReceipt's shared secret",
         "IAP_RECON_API_KEY_FILE": "the App Store Server API key, a .p8 file",
         "IAP_RECON_API_KEY_ID": "its key id",
-        "IAP_RECON_ISSUER_ID": "its issuer id (all three, and --bundle-id, turn the Server API on)",
+        "IAP_RECON_ISSUER_ID": "its issuer id: with the other two and --bundle-id, the Server API is on",
         ReconConfig.serveTokenVariable: "the token every request must carry",
         "PGPASSWORD": "the PostgreSQL password when the URL holds none",
-        "PGPASSFILE": "else the password file (default ~/.pgpass: host:port:db:user:password, mode 0600)",
+        "PGPASSFILE": "else this password file, by default ~/.pgpass: host:port:db:user:password, mode 0600",
     ]
 
     /// The paragraph that ends a command's `--help`: each variable with what it holds.

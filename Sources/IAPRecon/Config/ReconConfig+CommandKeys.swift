@@ -12,8 +12,8 @@ extension ReconConfig {
             Key(
                 "db",
                 "The store: an SQLite file, or postgresql://USER@HOST:PORT/DB?sslmode=... (the password from "
-                    + "PGPASSWORD or ~/.pgpass, never the config file); import and run create it when absent, other "
-                    + "commands need it",
+                    + "PGPASSWORD or ~/.pgpass, kept out of URLs and config files); import and run create it when "
+                    + "absent, other commands need it",
                 .text(\.databasePath), default: "none", flag: .option("store")),
             Key(
                 "transactions", "Purchase ledger, .csv or .jsonl (repeatable)", file(\.transactions), default: "none",

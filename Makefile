@@ -31,8 +31,13 @@ MAX_SWIFT_LINES ?= 450
 # A target that imports a layer it does not depend on fails the build (Package.swift is the layers' picture).
 LAYER_CHECK := --explicit-target-dependency-import-check error
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+# `make install`: where the binary and the nightly wrapper go (DESTDIR stages a package's tree); the release build
+# links the Swift runtime in, so the host needs no Swift toolchain, only the C libraries of INSTALL_RUNTIME_PACKAGES.
+PREFIX ?= /usr/local
+STATIC_FLAGS := -c release --static-swift-stdlib
+INSTALL_RUNTIME_PACKAGES := libsqlite3-0 libxlsxwriter4 zlib1g
 
-.PHONY: all build test lint citus reliability demo bench bench-store bench-night bench-night-reports bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
+.PHONY: all build install test lint citus reliability demo bench bench-store bench-night bench-night-reports bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
 
 all: build
 
@@ -67,6 +72,16 @@ reliability-deps: test-deps citus
 build: deps
 	$(SWIFT) build $(LAYER_CHECK)
 
+# The release build with the Swift runtime linked in (`--static-swift-stdlib`), installed as $(PREFIX)/bin/iap-recon
+# beside scripts/iap-recon-nightly (the cron job's wrapper). On the host that runs it: $(INSTALL_RUNTIME_PACKAGES).
+install: deps
+	$(SWIFT) build $(STATIC_FLAGS) --product iap-recon $(RELEASE_FLAGS)
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 "$$($(SWIFT) build $(STATIC_FLAGS) --show-bin-path $(RELEASE_FLAGS))/iap-recon" \
+		"$(DESTDIR)$(PREFIX)/bin/iap-recon"
+	install -m 0755 scripts/iap-recon-nightly "$(DESTDIR)$(PREFIX)/bin/iap-recon-nightly"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/iap-recon and $(DESTDIR)$(PREFIX)/bin/iap-recon-nightly"
+
 # Serially: the suite runs HTTP servers and subprocesses whose timeouts should not race the
 # CPU-heavy tests for this machine's two cores.
 # The suite includes the reliability suite's bounded form: a crash loop of 3 kills, the fault
@@ -94,11 +109,13 @@ reliability: reliability-deps
 # longer than $(MAX_SWIFT_LINES) lines: each one longer is printed with its line count, and lint fails.
 lint:
 	./scripts/check-tracked-files.sh
+	./scripts/check-docs.sh
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 	@find Sources Tests Package.swift -name '*.swift' -exec wc -l {} + \
 		| awk -v max=$(MAX_SWIFT_LINES) '{ n = $$1; sub(/^ *[0-9]+ /, "") } \
 			$$0 != "total" && n > max { print $$0 ": " n " lines (at most " max ")"; bad = 1 } END { exit bad }'
 
+# The demo's closing lines name the binary as it was started here (./.build/debug/iap-recon), so they work pasted.
 demo: deps
 	$(SWIFT) build
 	./.build/debug/iap-recon demo --out reports

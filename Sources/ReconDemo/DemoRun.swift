@@ -16,6 +16,9 @@ public enum DemoRun {
         /// The store: `demo.sqlite` in the output folder (made anew) when nil, else the one named (a `postgresql://`
         /// URL too), which the demo's import fills as any import would.
         public var store: String?
+        /// How the lines it prints name this program, so that they work pasted as printed: `iap-recon` when it is
+        /// on `PATH`, else the path it was started by (`./.build/debug/iap-recon`).
+        public var program = "iap-recon"
 
         public init(outputDirectory: String) {
             self.outputDirectory = outputDirectory
@@ -130,18 +133,7 @@ public enum DemoRun {
             ReportStage.fileNames + [ReportStage.salesFileName, ReportStage.subscriptionsFileName]
             + ReportStage.monthCloseFileNames
         lines.append("reports: " + reports.map { "\(out)/\($0)" }.joined(separator: ", "))
-        lines.append("try: iap-recon lookup --db \(shown) --user user-paid-nothing-1")
-        lines.append(
-            "try: iap-recon lookup --db \(shown) --user user-refunded-later  (a refund only the sweep revealed)")
-        lines.append(
-            "try: iap-recon lookup --db \(shown) --user user-upgrade  (a subscription upgrade; Apple states no "
-                + "amount for its prorated refund)")
-        lines.append(
-            "try: iap-recon lookup --db \(shown) --user user-sub-grace-cut  (Apple keeps access in the billing "
-                + "grace period; the backend cut it off)")
-        lines.append(
-            "serve: iap-recon serve --db \(shown)  (then open http://127.0.0.1:8080/lookup?user=user-paid-nothing-1)"
-        )
+        lines += hints(program: options.program, store: shown)
         return CommandOutput(outcome.status, lines: lines)
     }
 }

@@ -49,10 +49,12 @@ public struct LookupReport: Sendable, Codable, Hashable {
     public var events: [Event]
     /// Every finding about the subject, in report order (worst first).
     public var findings: [FindingLine]
+    /// How fresh the store is (``freshness(_:)``); nil when not read.
+    public var store: String?
 
     /// The text view: the answer, then one line per event.
     public func text() -> String {
-        var lines = [answer, ""]
+        var lines = [answer] + (store.map { [$0] } ?? []) + [""]
         if events.isEmpty { lines.append("(nothing in the store)") }
         for event in events {
             lines.append(
@@ -204,7 +206,7 @@ package enum Lookup {
             let env = v.environment.map { ", \($0)" } ?? ""
             let detail = v.detail.map { " — \($0)" } ?? ""
             add(
-                v.verifiedAt, 2, "verification",
+                v.knownAt, 2, "verification",
                 "\(v.source)\(status)\(env): \(v.outcome) after \(v.attempts) attempt\(v.attempts == 1 ? "" : "s")\(detail)",
                 record: v.recordID, transaction: v.transactionID)
         }

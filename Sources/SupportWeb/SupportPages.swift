@@ -35,6 +35,7 @@ enum SupportPages {
             <p class="counts"><span>charged by Apple <b>\(report.charged)</b></span>\
             <span>delivered <b>\(report.delivered)</b></span><span>refunded <b>\(report.refunded)</b></span>\
             <span>open findings <b>\(report.openFindings)</b></span></p>
+            \(report.store.map { "<p class=\"store\" id=\"store\">\(HTML.escape($0))</p>" } ?? "")
             </section>
 
             """

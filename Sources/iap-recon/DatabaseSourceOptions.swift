@@ -17,19 +17,20 @@ struct DatabaseSourceOptions: SettingFlags {
     var isEmpty: Bool { settings.allSatisfy { $0.1 == nil } }
 }
 
-/// Runs one command that imports: like ``execute(_:databasePath:opening:configure:_:)``, but when a
+/// Runs one command that imports: like ``execute(_:store:opening:configure:_:)``, but when a
 /// database source is configured, it is connected to and its queries are started *before* the
 /// store is opened, so a server that cannot be read creates or changes nothing.
 func execute(
-    _ options: ConfigOptions, databasePath: String, opening: ReconStore.Opening, source: DatabaseSourceOptions,
+    _ options: ConfigOptions, store: StoreOptions, opening: ReconStore.Opening, source: DatabaseSourceOptions,
     configure: (inout ReconConfig) throws -> Void,
     _ command: (ReconDependencies, LedgerDatabase?) async throws -> CommandOutput
 ) async throws {
     try await execute {
-        var config = try options.makeConfig(databasePath: databasePath)
-        try config.apply(flags: source.settings)
-        try configure(&config)
-        let logger = options.makeLogger()
+        let config = try options.makeConfig(store: store) { config in
+            try config.apply(flags: source.settings)
+            try configure(&config)
+        }
+        let logger = options.makeLogger(config)
         let environment = ProcessInfo.processInfo.environment
         guard let settings = try config.databaseSource.validated(environment: environment) else {
             return try await command(try ReconDependencies(config: config, logger: logger, opening: opening), nil)

@@ -14,7 +14,8 @@ struct DemoCommand: AsyncParsableCommand {
             product types; all three receipt formats) with every finding code injected, and Apple's \
             sales reports, Financial Reports and payment summary, so the month close has something to \
             find. Nothing leaves 127.0.0.1. Deterministic for a --seed.
-            """)
+            """
+                + EnvironmentHelp.paragraph(EnvironmentHelp.postgres))
 
     @Option(name: .customLong("out"), help: ArgumentHelp("Folder for the store, inputs and reports.", valueName: "dir"))
     var outputDirectory = "reports"
@@ -48,6 +49,7 @@ struct DemoCommand: AsyncParsableCommand {
         options.seed = seed
         options.purchases = purchases
         options.store = store
+        options.program = DemoRun.programName(CommandLine.arguments.first)
         try await execute { try await DemoRun.run(options, logger: logger, progress: TerminalProgress.make()) }
     }
 }

@@ -13,7 +13,9 @@ struct IAPReconCommand: AsyncParsableCommand {
             uploaded, re-verifies pending ones with Apple, finds what is wrong and writes CSV and XLSX \
             reports for finance. Exit codes: 0 done; 1 the job could not complete; 3 done, with findings \
             at or above --fail-on; 64 usage error.
-            """,
+            """
+                + EnvironmentHelp.paragraph(
+                    EnvironmentHelp.apple + [ReconConfig.serveTokenVariable] + EnvironmentHelp.postgres),
         version: IAPReconVersion.current,
         subcommands: [
             ImportCommand.self, VerifyCommand.self, RunCommand.self, ReportCommand.self, LookupCommand.self,

@@ -9,7 +9,8 @@ struct ImportCommand: AsyncParsableCommand {
             Every file is streamed; a malformed row never stops the import and is kept in the store \
             with its file, line and reason (see rejected.csv). Prints read, accepted and rejected per \
             file: read = accepted + rejected. A file that cannot be opened is an error (exit 1).
-            """)
+            """
+                + EnvironmentHelp.paragraph(EnvironmentHelp.postgres))
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var inputs: InputOptions
@@ -17,7 +18,8 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func validate() throws {
-        if inputs.request.isEmpty, database.isEmpty, options.configFile == nil {
+        try options.requireStore(store)
+        if inputs.isEmpty, database.isEmpty, options.configFile == nil {
             throw ValidationError(
                 "nothing to import: give --transactions, --receipts, --products, --notifications, --sales-report, "
                     + "--financial-report, --payments or --entitlements, or --source-db with queries")
@@ -25,12 +27,11 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let strict = inputs.strict
         try await execute(
-            options, databasePath: store.databasePath, opening: .createIfAbsent, source: database,
-            configure: { $0.strict = strict }
+            options, store: store, opening: .createIfAbsent, source: database,
+            configure: { try $0.apply(flags: inputs.settings) }
         ) { recon, source in
-            try await recon.importFiles(inputs.request, database: source)
+            try await recon.importFiles(recon.settings.config.inputFiles, database: source)
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import IAPRecon
 
-struct LookupCommand: AsyncParsableCommand {
+struct LookupCommand: AsyncParsableCommand, SettingFlags {
     static let configuration = CommandConfiguration(
         commandName: "lookup",
         abstract: "A support agent's view: was this customer charged, and did they get it?",
@@ -9,7 +9,8 @@ struct LookupCommand: AsyncParsableCommand {
             Prints one answer line, then a timeline of every purchase, receipt upload, verification \
             with Apple's answer, delivery, finish, refund and finding for the user or transaction. \
             Works offline from the store; --order-id needs App Store Server API credentials.
-            """)
+            """
+                + EnvironmentHelp.paragraph(EnvironmentHelp.serverAPI + EnvironmentHelp.postgres))
 
     @OptionGroup var store: StoreOptions
 
@@ -25,8 +26,7 @@ struct LookupCommand: AsyncParsableCommand {
     @Option(name: .customLong("order-id"), help: "The order id from the customer's Apple receipt e-mail.")
     var orderID: String?
 
-    @Option(name: .customLong("format"), help: "text or json.")
-    var format = "text"
+    @Option(setting: "format") var format: String?
 
     @OptionGroup var options: ConfigOptions
 
@@ -35,7 +35,9 @@ struct LookupCommand: AsyncParsableCommand {
         guard given.count == 1 else {
             throw ValidationError("give exactly one of --user, --transaction, --original-transaction, --order-id")
         }
-        guard format == "text" || format == "json" else { throw ValidationError("--format must be text or json") }
+        try options.requireStore(store)
+        var config = ReconConfig(databasePath: "")
+        try config.apply(flags: settings)
     }
 
     func run() async throws {
@@ -49,9 +51,9 @@ struct LookupCommand: AsyncParsableCommand {
         } else {
             subject = .order(orderID ?? "", transactionIDs: [])
         }
-        let json = format == "json"
-        try await execute(options, databasePath: store.databasePath, opening: .readOnly) { recon in
-            try await recon.lookup(subject, json: json)
+        let configure = { (config: inout ReconConfig) throws in try config.apply(flags: settings) }
+        try await execute(options, store: store, opening: .readOnly, configure: configure) { recon in
+            try await recon.lookup(subject, json: recon.settings.config.lookupFormat == "json")
         }
     }
 }

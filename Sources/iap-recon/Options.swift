@@ -3,118 +3,41 @@ import Foundation
 import IAPRecon
 import Logging
 
-/// `--db STORE`: every command names the store, a file or a PostgreSQL database.
-struct StoreOptions: ParsableArguments {
-    @Option(
-        name: .customLong("db"),
-        help: ArgumentHelp(
-            "The store: an SQLite file, or postgresql://USER@HOST:PORT/DB?sslmode=... (password from PGPASSWORD, "
-                + "the config file or the URL). import and run create it when absent; other commands need it.",
-            valueName: "store"))
-    var databasePath: String
+/// `--db STORE`: every command names the store, a file or a PostgreSQL database (or the config file's `db` does).
+struct StoreOptions: SettingFlags {
+    @Option(setting: "db") var db: String?
 }
 
-/// Input files of an import.
-struct InputOptions: ParsableArguments {
-    @Option(
-        name: .customLong("transactions"),
-        help: ArgumentHelp("Purchase ledger, .csv or .jsonl (repeatable).", valueName: "file"))
-    var transactions: [String] = []
+/// Input files of an import; each flag is a config file key of the same name.
+struct InputOptions: SettingFlags {
+    @Option(setting: "transactions") var transactions: [String] = []
+    @Option(setting: "receipts") var receipts: [String] = []
+    @Option(setting: "products") var products: [String] = []
+    @Option(setting: "sales-report") var salesReport: [String] = []
+    @Option(setting: "notifications") var notifications: [String] = []
+    @Option(setting: "financial-report") var financialReport: [String] = []
+    @Option(setting: "payments") var payments: [String] = []
+    @Option(setting: "entitlements") var entitlements: [String] = []
+    @Flag(setting: "strict") var strict = false
 
-    @Option(
-        name: .customLong("receipts"), help: ArgumentHelp("Uploaded receipts, .jsonl (repeatable).", valueName: "file"))
-    var receipts: [String] = []
-
-    @Option(name: .customLong("products"), help: ArgumentHelp("Product catalog, .csv (repeatable).", valueName: "file"))
-    var products: [String] = []
-
-    @Option(
-        name: .customLong("sales-report"),
-        help: ArgumentHelp("Apple Summary Sales Report, .txt or .txt.gz (repeatable).", valueName: "file"))
-    var salesReports: [String] = []
-
-    @Option(
-        name: .customLong("notifications"),
-        help: ArgumentHelp(
-            "App Store Server Notifications V2 as the webhook stored them, .jsonl (repeatable).", valueName: "file"))
-    var notifications: [String] = []
-
-    @Option(
-        name: .customLong("financial-report"),
-        help: ArgumentHelp(
-            "Apple Financial Report (a fiscal month, one region or all), .txt or .txt.gz (repeatable).",
-            valueName: "file"))
-    var financialReports: [String] = []
-
-    @Option(
-        name: .customLong("payments"),
-        help: ArgumentHelp("Apple payment summary of a fiscal month, .csv (repeatable).", valueName: "file"))
-    var payments: [String] = []
-
-    @Option(
-        name: .customLong("entitlements"),
-        help: ArgumentHelp(
-            "The backend's subscription entitlements, .csv or .jsonl (repeatable).", valueName: "file"))
-    var entitlements: [String] = []
-
-    @Flag(name: .customLong("strict"), help: "Exit non-zero when any input row is rejected.")
-    var strict = false
-
-    var request: ImportRequest {
-        ImportRequest(
-            transactions: transactions, receipts: receipts, products: products, salesReports: salesReports,
-            notifications: notifications, financialReports: financialReports, payments: payments,
-            entitlements: entitlements)
-    }
+    /// Whether no input file was given on the command line.
+    var isEmpty: Bool { settings.allSatisfy { $0.0 == "strict" || $0.1 == nil } }
 }
 
 /// Options of commands that detect findings and write reports.
 struct ReportOptions: SettingFlags {
     @Option(setting: "out") var out: String?
-
-    @Option(
-        name: .customLong("as-of"),
-        help: ArgumentHelp(
-            "Fix \"now\" (ISO 8601 with offset, or epoch ms) so a rerun reproduces the same reports.", valueName: "time"
-        ))
-    var asOf: String?
-
+    @Option(setting: "as-of") var asOf: String?
     @Option(setting: "timezone") var timeZone: String?
-
-    @Option(
-        name: .customLong("from"),
-        help: ArgumentHelp("First day of the revenue report (yyyy-MM-dd).", valueName: "date"))
-    var fromDay: String?
-
-    @Option(
-        name: .customLong("to"), help: ArgumentHelp("Last day of the revenue report (yyyy-MM-dd).", valueName: "date"))
-    var toDay: String?
-
+    @Option(setting: "from") var from: String?
+    @Option(setting: "to") var to: String?
     @Option(setting: "fail-on") var failOn: String?
-
-    @Flag(
-        name: .customLong("full"),
-        help: "Judge every transaction again instead of only those changed since the last report (same reports).")
-    var full = false
+    @Flag(setting: "full") var full = false
 
     func validate() throws {
-        if let asOf, Timestamp.parse(asOf) == nil {
-            throw ValidationError(
-                "--as-of '\(asOf)' is not a time: use ISO 8601 with an offset (2026-11-20T00:00:00Z) or epoch milliseconds"
-            )
-        }
         var config = ReconConfig(databasePath: "")
-        try apply(to: &config)
-        try config.checkFlags()
-    }
-
-    /// Sets what these flags give on `config` (a value that is not what its flag takes is a usage error).
-    func apply(to config: inout ReconConfig) throws {
         try config.apply(flags: settings)
-        if let asOf { config.asOf = Timestamp.parse(asOf) }
-        config.fromDay = fromDay
-        config.toDay = toDay
-        config.fullReport = full
+        try config.checkFlags()
     }
 }
 
@@ -125,7 +48,9 @@ struct ReportOptions: SettingFlags {
 struct ConfigOptions: SettingFlags {
     @Option(
         name: .customLong("config"),
-        help: ArgumentHelp("A JSON config file; keys are the long option names.", valueName: "file"))
+        help: ArgumentHelp(
+            "A JSON config file; keys are the long option names (db, out, log-level, …); flags win over it.",
+            valueName: "file"))
     var configFile: String?
 
     @Option(setting: "delivery-grace") var deliveryGrace: String?
@@ -147,44 +72,45 @@ struct ConfigOptions: SettingFlags {
     @Flag(setting: "exclude-old-transactions") var excludeOldTransactions = false
     @Option(setting: "history-days") var historyDays: String?
 
-    @Option(
-        name: .customLong("log-level"),
-        help: ArgumentHelp("trace, debug, info, notice, warning, error, critical.", valueName: "level"))
-    var logLevel = "info"
-
-    @Option(
-        name: .customLong("log-format"),
-        help: ArgumentHelp("text or json (one JSON object per line, for log shippers).", valueName: "format"))
-    var logFormat = "text"
+    @Option(setting: "log-level") var logLevel: String?
+    @Option(setting: "log-format") var logFormat: String?
 
     func validate() throws {
-        guard logFormat == "text" || logFormat == "json" else {
-            throw ValidationError("--log-format must be text or json")
-        }
-        if Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError(
-                "--log-level '\(logLevel)' must be one of trace, debug, info, notice, warning, error, critical")
-        }
         var config = ReconConfig(databasePath: "")
         try config.apply(flags: settings)
         try config.checkFlags()
     }
 
-    /// Builds the configuration: defaults, then the config file, then the environment, then flags.
-    func makeConfig(databasePath: String) throws -> ReconConfig {
-        var config = ReconConfig(databasePath: databasePath)
+    /// A usage error when neither `--db` nor a config file (which may hold `db`) names the store.
+    func requireStore(_ store: StoreOptions) throws {
+        if store.db == nil, configFile == nil {
+            throw ValidationError("missing --db STORE (or --config FILE holding \"db\")")
+        }
+    }
+
+    /// Builds the configuration: defaults, then the config file, then the environment, then flags (these and the
+    /// store's; `configure` sets the command's own).
+    ///
+    /// - Throws: ``ConfigError`` for a bad file or value, or when nothing names the store.
+    func makeConfig(store: StoreOptions, configure: (inout ReconConfig) throws -> Void = { _ in }) throws
+        -> ReconConfig
+    {
+        var config = ReconConfig(databasePath: "")
         if let configFile { try config.apply(configFile: configFile) }
         config.applyEnvironment(ProcessInfo.processInfo.environment)
-        try config.apply(flags: settings)
+        try config.apply(flags: settings + store.settings)
+        try configure(&config)
+        guard !config.databasePath.isEmpty else { throw ConfigError.noStore(configFile: configFile ?? "") }
         return config
     }
 
-    func makeLogger() -> Logger {
-        let json = logFormat == "json"
+    /// The logger `config` asks for: its level, and text or JSON lines on stderr.
+    func makeLogger(_ config: ReconConfig) -> Logger {
+        let json = config.logFormat == "json"
         var logger = Logger(label: "iap-recon") { label in
             json ? JSONLogHandler(label: label) as any LogHandler : StreamLogHandler.standardError(label: label)
         }
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
         return logger
     }
 }
@@ -283,14 +209,13 @@ extension ReconConfig {
 ///
 /// The one place a command's error line is printed.
 func execute(
-    _ options: ConfigOptions, databasePath: String, opening: ReconStore.Opening,
+    _ options: ConfigOptions, store: StoreOptions, opening: ReconStore.Opening,
     configure: (inout ReconConfig) throws -> Void = { _ in },
     _ command: (ReconDependencies) async throws -> CommandOutput
 ) async throws {
     try await execute {
-        var config = try options.makeConfig(databasePath: databasePath)
-        try configure(&config)
-        let dependencies = try ReconDependencies(config: config, logger: options.makeLogger(), opening: opening)
+        let config = try options.makeConfig(store: store, configure: configure)
+        let dependencies = try ReconDependencies(config: config, logger: options.makeLogger(config), opening: opening)
         return try await command(dependencies)
     }
 }

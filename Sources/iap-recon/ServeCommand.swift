@@ -3,7 +3,7 @@ import Foundation
 import IAPRecon
 import SupportWeb
 
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand, SettingFlags {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "The support web view: look up a user, transaction or order id in a browser.",
@@ -14,38 +14,39 @@ struct ServeCommand: AsyncParsableCommand {
             address it refuses to start without IAP_RECON_SERVE_TOKEN (at least 16 characters); with a \
             token, every request must carry it (Authorization: Bearer, or the login form's cookie). \
             Stops gracefully on SIGTERM or Ctrl-C.
-            """)
+            """
+                + EnvironmentHelp.paragraph(
+                    [ReconConfig.serveTokenVariable] + EnvironmentHelp.serverAPI + EnvironmentHelp.postgres))
 
     @OptionGroup var store: StoreOptions
 
-    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on.", valueName: "address"))
-    var host = "127.0.0.1"
-
-    @Option(
-        name: .customLong("port"),
-        help: ArgumentHelp("Port (0 picks a free one; the URL is printed).", valueName: "port"))
-    var port = 8080
+    @Option(setting: "host") var host: String?
+    @Option(setting: "port") var port: String?
 
     @OptionGroup var options: ConfigOptions
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        try options.requireStore(store)
+        var config = ReconConfig(databasePath: "")
+        try config.apply(flags: settings)
     }
 
     func run() async throws {
-        let settings: SupportServerSettings
+        let server: SupportServerSettings
+        let config: ReconConfig
         do {
-            let config = try options.makeConfig(databasePath: store.databasePath)
-            settings = SupportServerSettings(
-                recon: try config.validated(), host: host, port: port, token: config.serveToken)
+            config = try options.makeConfig(store: store) { try $0.apply(flags: settings) }
+            server = SupportServerSettings(
+                recon: try config.validated(), host: config.serveHost, port: config.servePort,
+                token: config.serveToken)
         } catch {
             FileHandle.standardError.write(Data("iap-recon: error: \(describe(error))\n".utf8))
             throw ExitCode(ExitStatus.failed.rawValue)
         }
         // A URL's password is never printed.
-        let path = ReconConfig.shownStore(store.databasePath)
+        let path = ReconConfig.shownStore(config.databasePath)
         do {
-            try await SupportServer.run(settings: settings, logger: options.makeLogger()) { url in
+            try await SupportServer.run(settings: server, logger: options.makeLogger(config)) { url in
                 // Unbuffered: a supervisor or test reading the pipe sees the URL at once.
                 FileHandle.standardOutput.write(
                     Data("serving \(url) from \(path) (read-only); stop with SIGTERM or Ctrl-C\n".utf8))

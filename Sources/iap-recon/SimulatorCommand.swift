@@ -12,7 +12,8 @@ struct SimulatorCommand: AsyncParsableCommand {
             Serves /production/... and /sandbox/... base URLs with Apple's semantics, answering from a \
             seed file (see docs/simulator.md). Signs its answers with a test CA generated at start. Runs until \
             SIGTERM or SIGINT. For tests and demos only.
-            """)
+            """
+                + EnvironmentHelp.paragraph([]))
 
     @Option(name: .customLong("port"), help: "Port on 127.0.0.1 (0 picks a free one and logs it).")
     var port = 0

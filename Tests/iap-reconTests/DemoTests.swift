@@ -39,5 +39,10 @@ import Testing
             lookup.stdout.hasPrefix(
                 "user user-paid-nothing-1: charged for 1 purchase, delivered 0 of 1; NOT DELIVERED:"))
         #expect(lookup.stdout.contains("MISSING_RECORD (critical)"))
+        // What the run learned is dated at its as-of (as the reports date it), never at the wall clock.
+        #expect(
+            lookup.stdout.contains("\n2026-11-20T12:00:00Z  verification  verifyReceipt status 0"), "\(lookup.stdout)")
+        #expect(
+            lookup.stdout.contains("\nstore: as of 2026-11-20T12:00:00Z, its latest run (run);"), "\(lookup.stdout)")
     }
 }

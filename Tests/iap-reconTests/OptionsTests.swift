@@ -35,6 +35,11 @@ import Testing
         case .severity: return (["high"], "\"high\"")
         case .ledgerStart: return (["2026-01-01"], "\"2026-01-01\"")
         case .recognitionBasis: return (["customer-price"], "\"customer-price\"")
+        case .choice(let path, let words):
+            let word = words.first { $0 != defaults[keyPath: path] } ?? words[0]
+            return ([word], "\"\(word)\"")
+        case .time: return (["2026-11-20T00:00:00Z"], "\"2026-11-20T00:00:00Z\"")
+        case .day: return (["2026-11-01"], "\"2026-11-01\"")
         }
     }
 
@@ -55,11 +60,38 @@ import Testing
         _ = try config.checked()
     }
 
-    /// `run` takes every flag (its options are all the groups'); its help, wide enough not to wrap, shows each.
+    /// `serve`'s and `lookup`'s own flags; `run` takes every other one (its options are all the groups').
+    static let serveFlags: Set = ["host", "port"]
+    static let lookupFlags: Set = ["format"]
+
+    /// The help of the command that takes the flag `name`.
+    static func help(of name: String) -> String {
+        if serveFlags.contains(name) { return ServeCommand.helpMessage(columns: 10_000) }
+        if lookupFlags.contains(name) { return LookupCommand.helpMessage(columns: 10_000) }
+        return RunCommand.helpMessage(columns: 10_000)
+    }
+
+    /// What the command taking the flag `name` sets when given `arguments` (and `--db s.sqlite`).
+    static func settings(_ name: String, _ arguments: [String]) throws -> [(String, ReconConfig.Input?)] {
+        let db = ["--db", "s.sqlite"]
+        if serveFlags.contains(name) {
+            let command = try ServeCommand.parse(db + arguments)
+            return command.store.settings + command.settings + command.options.settings
+        }
+        if lookupFlags.contains(name) {
+            let command = try LookupCommand.parse(db + ["--user", "u"] + arguments)
+            return command.store.settings + command.settings + command.options.settings
+        }
+        let command = try RunCommand.parse(db + arguments)
+        return command.store.settings + command.inputs.settings + command.reportOptions.settings
+            + command.database.settings + command.options.settings
+    }
+
+    /// The help of the command taking each flag, wide enough not to wrap, shows it with its default.
     @Test(arguments: flagNames)
     func theHelpShowsEveryFlagWithItsDefault(name: String) throws {
         let key = try #require(ReconConfig.key(name))
-        let help = RunCommand.helpMessage(columns: 10_000).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = Self.help(of: name).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let value = key.valueName.map { " <\($0)>" } ?? ""
         #expect(help.contains("--\(name)\(value) \(key.help)"), "\(help)")
     }
@@ -68,18 +100,19 @@ import Testing
     @Test(arguments: flagNames)
     func everyFlagSetsWhatItsKeySets(name: String) throws {
         let key = try #require(ReconConfig.key(name))
-        let command = try RunCommand.parse(["--db", "s.sqlite", "--\(name)"] + Self.sample(key).arguments)
         var config = ReconConfig(databasePath: "s.sqlite")
-        try config.apply(flags: command.reportOptions.settings + command.database.settings + command.options.settings)
+        try config.apply(flags: try Self.settings(name, ["--\(name)"] + Self.sample(key).arguments))
         #expect(config == (try fromFile(key)))
         #expect(config != ReconConfig(databasePath: "s.sqlite"), "--\(name) was not set")
     }
 
     /// No flag is read twice or missed: the groups' settings name each flag's row once.
     @Test func theFlagGroupsCoverTheTableOnce() throws {
-        let command = try RunCommand.parse(["--db", "s.sqlite"])
-        let named = (command.reportOptions.settings + command.database.settings + command.options.settings).map(\.0)
-        #expect(named.sorted() == Self.flagNames.sorted())
+        let named = try Self.settings("run", []).map(\.0)
+        let ownFlags = Self.serveFlags.union(Self.lookupFlags)
+        #expect(named.sorted() == Self.flagNames.filter { !ownFlags.contains($0) }.sorted())
+        #expect(try Self.settings("port", []).map(\.0).filter(Self.serveFlags.contains).sorted() == ["host", "port"])
+        #expect(try Self.settings("format", []).map(\.0).filter(Self.lookupFlags.contains) == ["format"])
     }
 
     /// ``ReconConfig/checked()`` refuses a value its row's kind does not allow, naming the row.
@@ -92,7 +125,8 @@ import Testing
         case .number(let path, let range): config[keyPath: path] = range.upperBound + 1
         case .url(let path): config[keyPath: path] = "ftp://sample"
         case .ledgerStart(let path): config[keyPath: path] = "soon"
-        case .version, .text, .optionalText, .list, .bool, .severity, .recognitionBasis:
+        case .day(let path): config[keyPath: path] = "someday"
+        case .version, .text, .optionalText, .list, .bool, .severity, .recognitionBasis, .choice, .time:
             return  // read as any text, or typed already
         }
         let error = try #require(throws: ConfigError.self) { try config.checked() }

@@ -127,7 +127,7 @@ final class DemoStore: @unchecked Sendable {
             let run = try runIAPRecon(["demo", "--out", dir.file("demo"), "--purchases", "300"])
             guard run.exitCode == 0 else { throw DemoFailed(stderr: run.stderr) }
             // The demo ends by telling how to serve its store.
-            guard run.stdout.contains("serve: iap-recon serve --db \(dir.file("demo/demo.sqlite"))") else {
+            guard run.stdout.contains("/iap-recon serve --db \(dir.file("demo/demo.sqlite"))\n") else {
                 throw DemoFailed(stderr: "no serve line in: \(run.stdout)")
             }
             return Made(database: dir.file("demo/demo.sqlite"))

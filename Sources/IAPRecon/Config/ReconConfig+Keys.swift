@@ -70,6 +70,12 @@ extension ReconConfig {
         case ledgerStart(WritableKeyPath<ReconConfig, String?>)
         /// `--recognition-basis`: `customer-price` or `proceeds`.
         case recognitionBasis(WritableKeyPath<ReconConfig, RecognitionBasis>)
+        /// One of a few words (`--log-level`, `--log-format`, `lookup --format`).
+        case choice(WritableKeyPath<ReconConfig, String>, [String])
+        /// A time: ISO 8601 with an offset, or epoch milliseconds (`--as-of`); unset by default.
+        case time(WritableKeyPath<ReconConfig, Int64?>)
+        /// A day, `yyyy-MM-dd` (`--from`, `--to`); unset by default.
+        case day(WritableKeyPath<ReconConfig, String?>)
     }
 
     /// A value as the config file or a flag gives it.
@@ -85,8 +91,12 @@ extension ReconConfig {
         public var expected: String
     }
 
-    /// The settings, in the order a config file is checked.
-    public static var keys: [Key] {
+    /// The settings, in the order a config file is checked: these, then what one command's run takes
+    /// (``commandKeys``: the store, the inputs, logging, …).
+    public static var keys: [Key] { settingKeys + commandKeys }
+
+    /// The settings of the verification and the detection.
+    static var settingKeys: [Key] {
         [
             Key("version", "Config file format version", .version),
             Key("out", "Folder for the reports", .text(\.outputDirectory), flag: .option("dir")),
@@ -209,6 +219,9 @@ extension ReconConfig.Key {
         case .bool(let path): return "\(defaults[keyPath: path])"
         case .severity(let path): return defaults[keyPath: path]?.rawValue ?? "never"
         case .recognitionBasis(let path): return defaults[keyPath: path].rawValue
+        case .choice(let path, _): return defaults[keyPath: path]
+        case .time(let path): return defaults[keyPath: path].map(Timestamp.iso) ?? "the clock"
+        case .day(let path): return defaults[keyPath: path] ?? "none"
         }
     }
 
@@ -238,6 +251,10 @@ extension ReconConfig.Key {
         case .severity: return "critical, high, medium or low"
         case .ledgerStart: return ReconConfig.ledgerStartExpected
         case .recognitionBasis: return "customer-price or proceeds"
+        case .choice(_, let words):
+            return words.dropLast().joined(separator: ", ") + (words.count > 1 ? " or " : "") + (words.last ?? "")
+        case .time: return "a time: ISO 8601 with an offset (2026-11-20T00:00:00Z) or epoch milliseconds"
+        case .day: return "a date like 2026-11-20"
         }
     }
 
@@ -286,6 +303,15 @@ extension ReconConfig.Key {
         case .recognitionBasis(let path):
             guard let basis = RecognitionBasis(rawValue: text.lowercased()) else { throw problem }
             config[keyPath: path] = basis
+        case .choice(let path, let words):
+            guard words.contains(text) else { throw problem }
+            config[keyPath: path] = text
+        case .time(let path):
+            guard let millis = Timestamp.parse(text) else { throw problem }
+            config[keyPath: path] = millis
+        case .day(let path):
+            guard (try? ReconConfig.day(text, key: name)) != nil else { throw problem }
+            config[keyPath: path] = text
         case .list, .bool:
             throw problem
         }

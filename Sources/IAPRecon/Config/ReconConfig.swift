@@ -99,6 +99,16 @@ public struct ReconConfig: Sendable, Hashable {
     public var serveToken: String?
     /// The backend's PostgreSQL to read inputs from (CONTRACT §1.7), as given.
     public var databaseSource = DatabaseSourceConfig()
+    /// The files `import` and `run` read (`--transactions`, `--receipts`, …; or the config file's keys).
+    public var inputFiles = ImportRequest()
+    /// Logging: `trace` … `critical`, and `text` or `json` (one object per line).
+    public var logLevel = "info"
+    public var logFormat = "text"
+    /// `serve`: the address and port it listens on (0 picks a free port).
+    public var serveHost = "127.0.0.1"
+    public var servePort = 8080
+    /// `lookup`: `text` or `json`.
+    public var lookupFormat = "text"
 
     /// A store as it may be shown: a file's path, or a `postgresql://` URL without its password (still a `--db`
     /// that works, with the password in `PGPASSWORD`).

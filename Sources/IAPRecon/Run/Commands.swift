@@ -40,6 +40,7 @@ extension ReconDependencies {
     ///
     /// Recorded as a run (no report files).
     public func verify(progress: RunProgress? = nil) async throws -> CommandOutput {
+        warnWhenServerAPIIsOff()
         let recorder = try RunRecorder(command: "verify", self, outputDirectory: nil)
         let verified = try await decodeAndVerify(recorder, decodingRecordedAs: "decode", progress: progress)
         recorder.update { $0.counts.stillPending = (try? store.ledger.counts().pending) ?? 0 }
@@ -56,7 +57,8 @@ extension ReconDependencies {
     public func nightly(
         _ request: ImportRequest, database: LedgerDatabase? = nil, progress: RunProgress? = nil
     ) async throws -> CommandOutput {
-        try await NightlyRun(self, progress: progress).run(request, database: database)
+        warnWhenServerAPIIsOff()
+        return try await NightlyRun(self, progress: progress).run(request, database: database)
     }
 
     /// `iap-recon lookup`: the support view of a user, transaction or order, from the store
@@ -96,7 +98,9 @@ extension ReconDependencies {
         return .report(
             try store.read {
                 let recognition = LookupRecognition(asOf: asOf, timeZone: zone, catalog: try store.ledger.catalog())
-                return try Lookup.build(resolved, store: store, bundleIDs: bundleIDs, recognition: recognition)
+                var report = try Lookup.build(resolved, store: store, bundleIDs: bundleIDs, recognition: recognition)
+                report.store = LookupReport.freshness(try store.lastRun())
+                return report
             })
     }
 

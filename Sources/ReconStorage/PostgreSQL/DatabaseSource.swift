@@ -45,7 +45,8 @@ public struct DatabaseSource: Sendable {
     /// `transactions-query`: the option (and config key) of an input's query.
     package static func optionName(_ kind: InputKind) -> String { "\(kind.rawValue)-query" }
 
-    /// A source read from its URL; the password comes from the URL, else from `PGPASSWORD`.
+    /// A source read from its URL; the password comes from the URL, else from `PGPASSWORD`, else from the password
+    /// file (``PGPass``).
     ///
     /// - Throws: ``ConfigError`` for a URL that is not `postgresql://…` with a host and a user, or
     ///   an unknown `sslmode`.
@@ -68,6 +69,9 @@ public struct DatabaseSource: Sendable {
             self.password = password
         } else if let password = environment["PGPASSWORD"], !password.isEmpty {
             self.password = password
+        } else {
+            password = PGPass.password(
+                host: self.host, port: port, database: database, user: user, environment: environment)
         }
         tls = .prefer
         for item in components.queryItems ?? [] {

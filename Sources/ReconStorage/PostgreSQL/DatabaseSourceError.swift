@@ -36,7 +36,7 @@ public enum DatabaseSourceError: LocalizedError, Sendable, Equatable {
             return "the server does not accept TLS, and sslmode=\(tls.rawValue) asks for it"
         case .serverClosedConnection: return "the server closed the connection"
         case .unsupportedAuthMechanism, .authMechanismRequiresPassword:
-            return "the server asks for a password: put it in the URL or PGPASSWORD"
+            return "the server asks for a password: put it in PGPASSWORD or ~/.pgpass (mode 0600)"
         default: break
         }
         if let underlying = error.underlying { return oneLine(String(describing: underlying)) }

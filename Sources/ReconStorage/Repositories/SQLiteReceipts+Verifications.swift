@@ -92,5 +92,12 @@ public struct StoredVerification: Sendable, Hashable {
     public var outcome: String
     public var detail: String?
     public var attempts: Int
+    /// When it was stored, by the clock.
     public var verifiedAt: Int64
+    /// When the run that stored it counts it as learned: never after that run's as-of (nil in a store written
+    /// before runs recorded it).
+    public var learnedAt: Int64?
+
+    /// When the reports count it as known, as the timeline dates it.
+    public var knownAt: Int64 { learnedAt ?? verifiedAt }
 }

@@ -8,7 +8,7 @@ package enum VerificationsRow {
 
     package static let columns = """
         id, record_id, receipt_id, transaction_id, source, endpoint, apple_status, environment, outcome,
-        detail, attempts, verified_at
+        detail, attempts, verified_at, learned_at
         """
 
     package static func stored(_ statement: SQLiteStatement) -> StoredVerification {
@@ -19,6 +19,6 @@ package enum VerificationsRow {
             endpoint: row.optionalText("endpoint"), appleStatus: row.optionalInt("apple_status"),
             environment: row.optionalText("environment"), outcome: row.text("outcome"),
             detail: row.optionalText("detail"), attempts: Int(row.int64("attempts")),
-            verifiedAt: row.int64("verified_at"))
+            verifiedAt: row.int64("verified_at"), learnedAt: row.optionalInt64("learned_at"))
     }
 }

@@ -24,13 +24,14 @@ import Testing
         return folder
     }
 
-    /// The configuration table of `docs/configuration.md`, one row per line.
+    /// The configuration tables of `docs/configuration.md`, one row per line.
     static func configurationTableRows() throws -> [String] {
         let page = Self.packageRoot.appendingPathComponent("docs/configuration.md")
         let text = try String(contentsOf: page, encoding: .utf8)
-        let table = text.components(separatedBy: "\n| key / flag | default | meaning |\n").dropFirst().first ?? ""
-        let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        return lines.prefix { $0.hasPrefix("|") }.filter { $0.hasPrefix("| `") }
+        return text.components(separatedBy: "\n| key / flag | default | meaning |\n").dropFirst().flatMap { table in
+            let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return lines.prefix { $0.hasPrefix("|") }.filter { $0.hasPrefix("| `") }
+        }
     }
 
     @Test func everyKeyHasOneRowInTheConfigurationTableWithItsDefault() throws {

@@ -83,7 +83,7 @@ extension PostgresTests {
             #expect([0, 3].contains(demo.exitCode), "\(demo.stderr)")
             let shown = "postgresql://recon@127.0.0.1:\(server.port)/demo?sslmode=disable"
             #expect(demo.stdout.contains("store: \(shown)\n"), "\(demo.stdout)")
-            #expect(demo.stdout.contains("try: iap-recon lookup --db \(shown) --user user-paid-nothing-1"))
+            #expect(demo.stdout.contains("/iap-recon lookup --db '\(shown)' --user user-paid-nothing-1\n"))
             #expect(!(demo.stdout + demo.stderr).contains(server.password))
             #expect(!FileManager.default.fileExists(atPath: dir.file("demo/demo.sqlite")))
             let lookup = try runIAPRecon(["lookup", "--db", url, "--user", "user-paid-nothing-1"])

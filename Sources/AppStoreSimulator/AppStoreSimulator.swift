@@ -251,6 +251,7 @@ public final class AppStoreSimulator: Sendable {
             }
         }
         addSubscriptionStatusRoute(to: router, state: state)
+        addConsumptionRoute(to: router, state: state)
 
         let app = Application(
             router: router,

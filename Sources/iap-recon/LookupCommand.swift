@@ -25,15 +25,21 @@ struct LookupCommand: AsyncParsableCommand {
     @Option(name: .customLong("order-id"), help: "The order id from the customer's Apple receipt e-mail.")
     var orderID: String?
 
+    @Option(
+        name: .customLong("app-transaction"),
+        help: "An Apple appTransactionId: every app account, transaction and finding it links.")
+    var appTransaction: String?
+
     @Option(name: .customLong("format"), help: "text or json.")
     var format = "text"
 
     @OptionGroup var options: ConfigOptions
 
     func validate() throws {
-        let given = [user, transaction, originalTransaction, orderID].compactMap { $0 }
+        let given = [user, transaction, originalTransaction, orderID, appTransaction].compactMap { $0 }
         guard given.count == 1 else {
-            throw ValidationError("give exactly one of --user, --transaction, --original-transaction, --order-id")
+            throw ValidationError(
+                "give exactly one of --user, --transaction, --original-transaction, --order-id, --app-transaction")
         }
         guard format == "text" || format == "json" else { throw ValidationError("--format must be text or json") }
     }
@@ -46,6 +52,8 @@ struct LookupCommand: AsyncParsableCommand {
             subject = .transaction(transaction)
         } else if let originalTransaction {
             subject = .originalTransaction(originalTransaction)
+        } else if let appTransaction {
+            subject = .appTransaction(appTransaction)
         } else {
             subject = .order(orderID ?? "", transactionIDs: [])
         }

@@ -57,6 +57,13 @@ struct InputOptions: ParsableArguments {
             "The backend's subscription entitlements, .csv or .jsonl (repeatable).", valueName: "file"))
     var entitlements: [String] = []
 
+    @Option(
+        name: .customLong("consents"),
+        help: ArgumentHelp(
+            "Who agreed to share consumption information with Apple, .csv or .jsonl (repeatable).",
+            valueName: "file"))
+    var consents: [String] = []
+
     @Flag(name: .customLong("strict"), help: "Exit non-zero when any input row is rejected.")
     var strict = false
 
@@ -64,7 +71,7 @@ struct InputOptions: ParsableArguments {
         ImportRequest(
             transactions: transactions, receipts: receipts, products: products, salesReports: salesReports,
             notifications: notifications, financialReports: financialReports, payments: payments,
-            entitlements: entitlements)
+            entitlements: entitlements, consents: consents)
     }
 }
 

@@ -27,6 +27,13 @@ enum SimulatedConsumptionInformation {
 }
 
 extension AppStoreSimulator {
+    /// Adds the routes of subscriptions and refund requests: Get All Subscription Statuses and Send Consumption
+    /// Information.
+    static func addSubscriptionRoutes(to router: Router<SimulatorContext>, state: SimulatorState) {
+        addSubscriptionStatusRoute(to: router, state: state)
+        addConsumptionRoute(to: router, state: state)
+    }
+
     /// Adds `PUT /:environment/inApps/v2/transactions/consumption/:id` (``SimulatedConsumptionInformation``); every
     /// body received is kept in the request log (``SimulatorRequestLog/consumptionBodies``).
     static func addConsumptionRoute(to router: Router<SimulatorContext>, state: SimulatorState) {

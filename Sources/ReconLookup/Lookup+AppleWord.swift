@@ -1,4 +1,3 @@
-import AppleData
 import ReconFindings
 import ReconModel
 import ReconStorage

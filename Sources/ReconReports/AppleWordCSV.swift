@@ -15,13 +15,13 @@ extension CSVReports {
         "sample_content_provided", "refund_preference", "answered_at", "outcome",
     ]
 
-    /// One row per commitment, by original transaction id; users separated by a space (as in `discrepancies.csv`).
+    /// One row per commitment, by original transaction id; users separated by `;` (as in `discrepancies.csv`).
     public static func commitments(_ lines: [CommitmentLine]) -> CSVTable {
         CSVTable(
             header: commitmentsHeader,
             rows: lines.map { line in
                 [
-                    .text(line.originalTransactionID), .text(line.userIDs.joined(separator: " ")),
+                    .text(line.originalTransactionID), .text(line.userIDs.joined(separator: ";")),
                     .text(line.productID ?? ""), .text(line.currency), .money(line.commitmentPrice, line.currency),
                     .number(String(line.periodsTotal)), .number(String(line.periodsBilled)),
                     .money(line.billed, line.currency), .money(line.refunded, line.currency),
@@ -38,7 +38,7 @@ extension CSVReports {
             rows: lines.map { line in
                 [
                     .text(line.notificationUUID), .text(line.transactionID), .text(line.originalTransactionID ?? ""),
-                    .text(line.userIDs.joined(separator: " ")), .text(line.productID ?? ""), .text(line.reason ?? ""),
+                    .text(line.userIDs.joined(separator: ";")), .text(line.productID ?? ""), .text(line.reason ?? ""),
                     .text(Timestamp.iso(line.requestedAt)), .text(Timestamp.iso(line.deadline)),
                     .text(line.consented.rawValue), .text(line.deliveryStatus),
                     .number(line.consumptionPercentage.map(String.init) ?? ""),

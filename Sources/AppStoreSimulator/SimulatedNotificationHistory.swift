@@ -65,7 +65,9 @@ enum SimulatedNotificationHistory {
                     revoked: false))
             if let asked = transaction.consumptionRequestDate {
                 events.append(
-                    Event(type: "CONSUMPTION_REQUEST", subtype: nil, date: asked, transaction: transaction, revoked: false))
+                    Event(
+                        type: "CONSUMPTION_REQUEST", subtype: nil, date: asked, transaction: transaction, revoked: false
+                    ))
             }
             if let revoked = transaction.revocationDate {
                 let type = transaction.revocationType?.uppercased() == "FAMILY_REVOKE" ? "REVOKE" : "REFUND"

@@ -26,7 +26,8 @@ public final class SimulatorRequestLog: Sendable {
 
     func noteConsumption(transactionID: String, environment: StoreEnvironment, body: String, status: Int) {
         consumption.withLock {
-            $0.append(ConsumptionBody(transactionID: transactionID, environment: environment, body: body, status: status))
+            $0.append(
+                ConsumptionBody(transactionID: transactionID, environment: environment, body: body, status: status))
         }
     }
 

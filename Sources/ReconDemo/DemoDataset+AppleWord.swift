@@ -6,7 +6,9 @@ import IAPRecon
 /// The demo's cases of Apple's word as of 2026 (CONTRACT §7): consumption requests, an unreported external purchase
 /// token, and a parent's rescinded consent for an Apple Account two app accounts share.
 extension DemoDataset.Builder {
-    /// Two customers asked Apple for a refund; both consented to share consumption information. One asked two hours
+    /// Two customers asked Apple for a refund; both consented to share consumption information.
+    ///
+    /// One asked two hours
     /// before the as-of (the demo answers it), one twenty hours before: its 12-hour deadline passed unanswered
     /// (`CONSUMPTION_UNANSWERED`). Apple's `CONSUMPTION_REQUEST`s come with the notification history.
     func addConsumptionRequests() throws {
@@ -21,6 +23,8 @@ extension DemoDataset.Builder {
         }
     }
 
+    /// Two app accounts on one Apple Account, a parent's rescinded consent, and an unreported token.
+    ///
     /// Two app accounts bought on one Apple Account (the same `appTransactionId`), and a parent withdrew consent
     /// for the minor's use of the app (`RESCIND_CONSENT`: `CONSENT_RESCINDED`); Apple says an external purchase token
     /// was never reported (`EXTERNAL_PURCHASE_TOKEN` / `UNREPORTED`: `EXTERNAL_PURCHASE_UNREPORTED`). Both came to

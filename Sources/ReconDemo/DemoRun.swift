@@ -118,7 +118,8 @@ public enum DemoRun {
             let answered = try await ReconDependencies(config: config, logger: logger).answerConsumption(dryRun: false)
             let reported = try await ReconDependencies(config: config, logger: logger).report()
             outcome = CommandOutput(
-                reported.status, lines: outcome.lines + answered.lines.map { "answer-consumption: " + $0 }
+                reported.status,
+                lines: outcome.lines + answered.lines.map { "answer-consumption: " + $0 }
                     + reported.lines)
         } catch {
             await simulator.stop()

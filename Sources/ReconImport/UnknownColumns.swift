@@ -18,7 +18,9 @@ package enum UnknownColumns {
             ]
         case .receipts: return [.receiptID, .userID, .receivedAt, .format, .data, .claimedEnvironment]
         case .products:
-            return [.productID, .type, .price, .currency, .storefront, .proceedsRate, .proceeds, .duration, .sampleContent]
+            return [
+                .productID, .type, .price, .currency, .storefront, .proceedsRate, .proceeds, .duration, .sampleContent,
+            ]
         case .notifications: return []  // read by NotificationImporter, which names its own fields
         case .salesReports: return []  // read by SalesReportImporter, which reads its columns by name
         case .entitlements:

@@ -134,7 +134,8 @@ package enum Lookup {
             title = "order \(id)"
         case .appTransaction(let id):
             let linked = try appTransaction(id, store: store)
-            rows = try store.lookup.ledgerRows(transactionIDs: linked.transactionIDs, originalTransactionIDs: linked.originalIDs)
+            rows = try store.lookup.ledgerRows(
+                transactionIDs: linked.transactionIDs, originalTransactionIDs: linked.originalIDs)
             title = "app transaction \(id)"
         }
         var transactionIDs = Set(rows.map(\.transactionID))

@@ -2,8 +2,10 @@ import Foundation
 import ReconModel
 
 extension AppStoreServerAPIClient {
-    /// Send Consumption Information V2 (`PUT /inApps/v2/transactions/consumption/{transactionId}`): the answer to a
-    /// `CONSUMPTION_REQUEST`, `body` the JSON `ConsumptionRequest` as sent. Apple answers `202 Accepted`.
+    /// Send Consumption Information V2 (`PUT /inApps/v2/transactions/consumption/{transactionId}`).
+    ///
+    /// The answer to a `CONSUMPTION_REQUEST`, `body` the JSON `ConsumptionRequest` as sent. Apple answers
+    /// `202 Accepted`.
     ///
     /// Apple: https://developer.apple.com/documentation/appstoreserverapi/send-consumption-information (V1, `PUT
     /// /inApps/v1/transactions/consumption/{transactionId}`, is deprecated since December 2025).

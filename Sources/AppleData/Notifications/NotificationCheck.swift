@@ -86,7 +86,8 @@ public struct NotificationCheck: Sendable {
             }
             if let inner = appTransaction?.bundleId, let outer = payload.appData?.bundleId, inner != outer {
                 return .failure(
-                    NotificationRejection("signedAppTransactionInfo is for bundle \(inner), the notification for \(outer)"))
+                    NotificationRejection(
+                        "signedAppTransactionInfo is for bundle \(inner), the notification for \(outer)"))
             }
         }
         var verified = VerifiedNotification(

@@ -38,7 +38,8 @@ public struct AppTransaction: Codable, Hashable, Sendable {
 
     /// An app transaction with the given members.
     public init(
-        receiptType: String? = nil, appAppleId: Int64? = nil, bundleId: String? = nil, receiptCreationDate: Int64? = nil,
+        receiptType: String? = nil, appAppleId: Int64? = nil, bundleId: String? = nil,
+        receiptCreationDate: Int64? = nil,
         originalPurchaseDate: Int64? = nil, appTransactionId: String? = nil, signedDate: Int64? = nil
     ) {
         self.receiptType = receiptType

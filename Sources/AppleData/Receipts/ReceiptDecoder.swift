@@ -131,8 +131,10 @@ extension JWSTransactionDecodedPayload {
             if payload.billingPlanType != nil || payload.commitmentInfo != nil {
                 let info = payload.commitmentInfo
                 entries[entries.count - 1].commitment = CommitmentTerms(
-                    billingPlanType: payload.billingPlanType, billingPeriodNumber: info?.billingPeriodNumber.map { Int($0) },
-                    totalBillingPeriods: info?.totalBillingPeriods.map { Int($0) }, commitmentPrice: info?.commitmentPrice,
+                    billingPlanType: payload.billingPlanType,
+                    billingPeriodNumber: info?.billingPeriodNumber.map { Int($0) },
+                    totalBillingPeriods: info?.totalBillingPeriods.map { Int($0) },
+                    commitmentPrice: info?.commitmentPrice,
                     commitmentExpiresDate: info?.commitmentExpiresDate)
             }
         }

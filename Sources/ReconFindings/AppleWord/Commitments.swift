@@ -30,7 +30,11 @@ public enum Commitments {
                 else { continue }
                 charges.append((latest, ordered.last { $0.price != nil }?.price))
             }
-            charges.sort { ($0.latest.purchaseDate ?? 0, $0.latest.transactionID) < ($1.latest.purchaseDate ?? 0, $1.latest.transactionID) }
+            charges.sort {
+                ($0.latest.purchaseDate ?? 0, $0.latest.transactionID) < (
+                    $1.latest.purchaseDate ?? 0, $1.latest.transactionID
+                )
+            }
             guard let last = charges.last,
                 let terms = charges.last(where: { $0.latest.terms.commitmentPrice != nil })?.latest.terms,
                 let commitmentPrice = terms.commitmentPrice,
@@ -48,9 +52,10 @@ public enum Commitments {
             let total = terms.totalBillingPeriods ?? 12
             let lastEnds = last.latest.expiresDate ?? last.latest.purchaseDate ?? 0
             let renewal = renewals[original]
-            let currentRefunded = last.price.flatMap {
-                Self.refunded(last.latest, price: $0.milliunits, currency: currency, asOf: asOf)
-            } != nil
+            let currentRefunded =
+                last.price.flatMap {
+                    Self.refunded(last.latest, price: $0.milliunits, currency: currency, asOf: asOf)
+                } != nil
             let status: CommitmentLine.Status
             if charges.count >= total, asOf >= (terms.commitmentExpiresDate ?? lastEnds) {
                 status = .completed

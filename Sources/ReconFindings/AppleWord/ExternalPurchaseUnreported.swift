@@ -1,8 +1,9 @@
 import ReconModel
 
-/// `EXTERNAL_PURCHASE_UNREPORTED`: Apple says an external purchase token was never reported to it
-/// (`EXTERNAL_PURCHASE_TOKEN`, subtype `UNREPORTED`): commission owed and a compliance breach. `low` for a Sandbox
-/// token (``FindingCode/severity(in:)``).
+/// `EXTERNAL_PURCHASE_UNREPORTED`: Apple says an external purchase token was never reported to it.
+///
+/// Apple sends `EXTERNAL_PURCHASE_TOKEN`, subtype `UNREPORTED`: commission owed and a compliance breach. `low` for a
+/// Sandbox token (``FindingCode/severity(in:)``).
 ///
 /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype (`EXTERNAL_PURCHASE_TOKEN`)
 public struct ExternalPurchaseUnreported: Sendable {

@@ -68,7 +68,9 @@ extension SQLiteAppleWord {
             ON CONFLICT (notification_uuid) DO UPDATE SET transaction_id = ?2, body = ?3, sent_at = ?4,
                 answered_at = NULL, http_status = NULL, failure = NULL
             """
-        ).run([.text(answer.notificationUUID), .text(answer.transactionID), .text(answer.body), .integer(answer.sentAt)])
+        ).run([
+            .text(answer.notificationUUID), .text(answer.transactionID), .text(answer.body), .integer(answer.sentAt),
+        ])
         return true
     }
 

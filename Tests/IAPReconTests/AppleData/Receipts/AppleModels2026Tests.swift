@@ -67,7 +67,10 @@ struct AppleModels2026Tests {
     }
 
     @Test(arguments: [
-        ("signedExternalPurchaseTokenNotification", "b2158121-7af9-49d4-9561-1f588205523e", StoreEnvironment.production),
+        (
+            "signedExternalPurchaseTokenNotification", "b2158121-7af9-49d4-9561-1f588205523e",
+            StoreEnvironment.production
+        ),
         (
             "signedExternalPurchaseTokenSandboxNotification", "SANDBOX_b2158121-7af9-49d4-9561-1f588205523e",
             StoreEnvironment.sandbox
@@ -172,8 +175,10 @@ struct AppleModels2026Tests {
 
     @Test func verifiedNotificationsCarryTheirTokenAppTransactionAndReason() async throws {
         let checker = try check()
-        let token = try await checker.verify(try Self.signedNotification("signedExternalPurchaseTokenSandboxNotification"))
-            .get()
+        let token = try await checker.verify(
+            try Self.signedNotification("signedExternalPurchaseTokenSandboxNotification")
+        )
+        .get()
         #expect(token.externalPurchaseToken?.externalPurchaseId == "SANDBOX_b2158121-7af9-49d4-9561-1f588205523e")
         #expect(token.environment == .sandbox)
         let rescind = try await checker.verify(try Self.signedNotification("signedRescindConsentNotification")).get()

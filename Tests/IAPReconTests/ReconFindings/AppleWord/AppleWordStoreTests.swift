@@ -35,24 +35,26 @@ import Testing
     static func ledger() -> String {
         let d18 = d18
         let hour = hour
-        func row(_ r: String, _ u: String, _ p: String, _ tx: String, _ t: Int64, _ price: String, delivered: Bool = true,
-            original: String = "") -> String
-        {
+        func row(
+            _ r: String, _ u: String, _ p: String, _ tx: String, _ t: Int64, _ price: String, delivered: Bool = true,
+            original: String = ""
+        ) -> String {
             let at = delivered ? "\(t)" : ""
             return "\(r),\(u),\(p),\(tx),\(original),\(t),\(price),USD,verified,\(at),\(at)"
         }
-        return ([
-            "record_id,user_id,product_id,transaction_id,original_transaction_id,purchase_date,price,currency,"
-                + "verification_status,delivered_at,finished_at",
-            row("r1", "u1", "coins", "c1", d18 + hour, "0.99"),
-            row("r2", "u2", "coins", "c2", d18 + 2 * hour, "0.99", delivered: false),
-            row("r3", "u3", "coins", "c3", d18 + 3 * hour, "0.99"),
-            row("r4", "u4", "coins", "c4", d18 + 4 * hour, "0.99"),
-            row("r5", "u5", "coins", "c5", d18 + 5 * hour, "0.99"),
-            row("m1", "u6", "premium.yearly", "m1", p0, "9.99", original: "m1"),
-            row("m2", "u6", "premium.yearly", "m2", p0 + month, "9.99", original: "m1"),
-            row("m3", "u6", "premium.yearly", "m3", p0 + 2 * month, "9.99", original: "m1"),
-        ] as [String]).joined(separator: "\n") + "\n"
+        return
+            ([
+                "record_id,user_id,product_id,transaction_id,original_transaction_id,purchase_date,price,currency,"
+                    + "verification_status,delivered_at,finished_at",
+                row("r1", "u1", "coins", "c1", d18 + hour, "0.99"),
+                row("r2", "u2", "coins", "c2", d18 + 2 * hour, "0.99", delivered: false),
+                row("r3", "u3", "coins", "c3", d18 + 3 * hour, "0.99"),
+                row("r4", "u4", "coins", "c4", d18 + 4 * hour, "0.99"),
+                row("r5", "u5", "coins", "c5", d18 + 5 * hour, "0.99"),
+                row("m1", "u6", "premium.yearly", "m1", p0, "9.99", original: "m1"),
+                row("m2", "u6", "premium.yearly", "m2", p0 + month, "9.99", original: "m1"),
+                row("m3", "u6", "premium.yearly", "m3", p0 + 2 * month, "9.99", original: "m1"),
+            ] as [String]).joined(separator: "\n") + "\n"
     }
 
     static func notifications() throws -> [String] {
@@ -213,6 +215,7 @@ import Testing
             recognition: recognition)
         let commitment = try #require(subscription.events.first { $0.kind == "commitment" }, "\(subscription.events)")
         let ends = Lookup.monthAndYear(Self.p0 + 12 * Self.month)
-        #expect(commitment.text.contains("month 4 of 12, renews monthly, will not renew after \(ends)"), "\(commitment)")
+        #expect(
+            commitment.text.contains("month 4 of 12, renews monthly, will not renew after \(ends)"), "\(commitment)")
     }
 }

@@ -14,7 +14,8 @@ import Testing
     static let ends = p0 + 12 * month
 
     static func charge(
-        _ period: Int, price: Int64 = 9_990, refunded: (type: String, percentage: Int?)? = nil, signedLater: Bool = false
+        _ period: Int, price: Int64 = 9_990, refunded: (type: String, percentage: Int?)? = nil,
+        signedLater: Bool = false
     ) -> CommitmentStatement {
         let start = p0 + Int64(period - 1) * month
         return CommitmentStatement(

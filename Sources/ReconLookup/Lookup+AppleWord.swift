@@ -1,3 +1,4 @@
+import Foundation
 import ReconFindings
 import ReconModel
 import ReconStorage
@@ -15,7 +16,7 @@ extension Lookup {
 
     /// One event per commitment among `originals`: "month 4 of 12, renews monthly, will not renew after July 2027".
     static func commitmentEvents(
-        originals: [String], store: any LookupStore, asOf: Int64
+        originals: [String], store: any LookupStore, asOf: Int64, timeZone: TimeZone
     ) throws -> [(time: Int64, text: String, transactionID: String)] {
         let wanted = Set(originals)
         let statements = try store.appleWord.commitmentStatements(asOf: asOf).filter {
@@ -29,14 +30,14 @@ extension Lookup {
             let latest = statements.filter { $0.originalTransactionID == line.originalTransactionID }
                 .max { ($0.purchaseDate ?? 0) < ($1.purchaseDate ?? 0) }
             return (
-                latest?.purchaseDate ?? asOf, commitmentText(line),
+                latest?.purchaseDate ?? asOf, commitmentText(line, timeZone: timeZone),
                 latest?.transactionID ?? line.originalTransactionID
             )
         }
     }
 
     /// Where one commitment stands, in a support agent's words.
-    static func commitmentText(_ line: CommitmentLine) -> String {
+    static func commitmentText(_ line: CommitmentLine, timeZone: TimeZone = .gmt) -> String {
         let price = Money(milliunits: line.commitmentPrice, currency: line.currency).formatted
         var text =
             "12-month commitment \(line.originalTransactionID) (\(price) \(line.currency)): "
@@ -46,7 +47,8 @@ extension Lookup {
         case .completed: text = text.replacingOccurrences(of: ", renews monthly", with: "") + ", completed"
         case .active: break
         }
-        let end = line.commitmentExpires.map(monthAndYear) ?? "its last period"
+        // The month of the commitment's last instant: a commitment ending at 2027-08-01T00:00 ends "after July 2027".
+        let end = line.commitmentExpires.map { monthAndYear($0 - 1, timeZone: timeZone) } ?? "its last period"
         switch line.renewsAfter {
         case false?: text += ", will not renew after \(end)"
         case true?: text += ", renews after \(end)"
@@ -55,13 +57,13 @@ extension Lookup {
         return text
     }
 
-    /// `July 2027` (UTC).
-    static func monthAndYear(_ millis: Int64) -> String {
+    /// `July 2027`, in `timeZone`.
+    static func monthAndYear(_ millis: Int64, timeZone: TimeZone = .gmt) -> String {
         let names = [
             "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
             "November", "December",
         ]
-        let c = Timestamp.components(millis)
+        let c = Timestamp.components(millis, in: timeZone)
         return "\(names[max(0, min(11, c.month - 1))]) \(c.year)"
     }
 }

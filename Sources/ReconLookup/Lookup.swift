@@ -275,7 +275,9 @@ package enum Lookup {
             add(event.time, event.order, event.kind, event.text, transaction: event.transactionID, user: event.userID)
         }
         if let recognition {
-            for c in try commitmentEvents(originals: originals.sorted(), store: store, asOf: recognition.asOf) {
+            for c in try commitmentEvents(
+                originals: originals.sorted(), store: store, asOf: recognition.asOf, timeZone: recognition.timeZone)
+            {
                 add(c.time, 5, "commitment", c.text, transaction: c.transactionID)
             }
             let groups = transactionIDs.sorted().map { id in

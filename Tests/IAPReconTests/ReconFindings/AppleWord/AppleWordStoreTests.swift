@@ -214,7 +214,7 @@ import Testing
             .originalTransaction("m1"), store: store, bundleIDs: [SignedNotifications.bundle],
             recognition: recognition)
         let commitment = try #require(subscription.events.first { $0.kind == "commitment" }, "\(subscription.events)")
-        let ends = Lookup.monthAndYear(Self.p0 + 12 * Self.month)
+        let ends = Lookup.monthAndYear(Self.p0 + 12 * Self.month - 1)
         #expect(
             commitment.text.contains("month 4 of 12, renews monthly, will not renew after \(ends)"), "\(commitment)")
     }

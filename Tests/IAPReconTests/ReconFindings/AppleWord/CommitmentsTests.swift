@@ -4,6 +4,7 @@ import Testing
 @testable import ReconFindings
 @testable import ReconLookup
 @testable import ReconModel
+@testable import ReconReports
 
 /// `commitments.csv`'s lines (CONTRACT §7): billed, refunded, unbilled while active, and the three ways a commitment
 /// ends early.
@@ -99,5 +100,53 @@ import Testing
         #expect(line.status == .completed)
         #expect(line.unbilled == 0)
         #expect(line.billed == 119_880)
+    }
+}
+
+/// The `Deferred Revenue` sheet's "Contracted, not yet billed" line per currency (CONTRACT §7).
+@Suite struct ContractedNotYetBilledTests {
+    @Test func oneLinePerCurrencyBelowTheRollForward() {
+        var report = DeferredRevenueReport()
+        report.contractedNotYetBilled = ["USD": 79_920, "EUR": 109_890]
+        let sheet = XLSXReportWriter.deferredRevenue(report, timeZone: "UTC")
+        let lines = sheet.rows.filter { $0.cells.first == .text("Contracted, not yet billed") }
+        #expect(lines.map { $0.cells[1] } == [.text("EUR"), .text("USD")])
+        #expect(lines.first?.cells.last == .amount(Money(milliunits: 109_890, currency: "EUR")))
+        let rollForwardHeader = sheet.rows.firstIndex { $0.cells.first == .text("Month") } ?? -1
+        let first = sheet.rows.firstIndex { $0.cells.first == .text("Contracted, not yet billed") } ?? -1
+        #expect(rollForwardHeader >= 0 && first > rollForwardHeader)
+    }
+
+    @Test func activeCommitmentsAddUpPerCurrency() {
+        func line(_ currency: String, _ unbilled: Int64, _ status: CommitmentLine.Status) -> CommitmentLine {
+            CommitmentLine(
+                originalTransactionID: "o-\(currency)-\(unbilled)", userIDs: [], productID: nil, currency: currency,
+                commitmentPrice: 119_880, periodsTotal: 12, periodsBilled: 1, billed: 9_990, refunded: 0,
+                unbilled: unbilled, commitmentExpires: nil, status: status, renewsAfter: nil, currentPeriod: 1)
+        }
+        let report = AppleWordReport(commitments: [
+            line("USD", 79_920, .active), line("USD", 10_000, .active), line("EUR", 0, .ended),
+        ])
+        #expect(report.unbilledByCurrency == ["USD": 89_920])
+    }
+}
+
+/// The support lookup's words for a commitment.
+@Suite struct CommitmentWordingTests {
+    @Test func month4Of12RenewsMonthlyWillNotRenewAfterItsLastMonth() {
+        let line = CommitmentLine(
+            originalTransactionID: "o1", userIDs: ["u1"], productID: "premium.yearly", currency: "USD",
+            commitmentPrice: 119_880, periodsTotal: 12, periodsBilled: 4, billed: 39_960, refunded: 0, unbilled: 79_920,
+            commitmentExpires: Timestamp.parse("2027-08-01T00:00:00Z"), status: .active, renewsAfter: false,
+            currentPeriod: 4)
+        #expect(
+            Lookup.commitmentText(line)
+                == "12-month commitment o1 (119.88 USD): month 4 of 12, renews monthly, will not renew after July 2027")
+        var renews = line
+        renews.renewsAfter = true
+        #expect(Lookup.commitmentText(renews).hasSuffix("month 4 of 12, renews monthly, renews after July 2027"))
+        var ended = line
+        ended.status = .ended
+        #expect(Lookup.commitmentText(ended).contains("month 4 of 12, ended early"))
     }
 }

@@ -124,6 +124,16 @@ struct AppleModels2026Tests {
         #expect(payload.originalPlatform == "iOS")
     }
 
+    @Test func anOfferCodeOnAOneTimePurchaseIsAnOffer() {
+        var entry = EvidenceEntry(transactionID: "t1", price: Money(milliunits: 1_990, currency: "USD"))
+        #expect(entry.offer == nil)
+        entry.offerDiscountType = "ONE_TIME"
+        #expect(entry.offer == .discounted)
+        entry.offerDiscountType = nil
+        entry.offerType = 4  // win-back
+        #expect(entry.offer == .discounted)
+    }
+
     @Test func appDataDecodes() throws {
         let payload = try JSONDecoder().decode(AppData.self, from: Self.model("appData"))
         #expect(payload.appAppleId == 987_654_321)

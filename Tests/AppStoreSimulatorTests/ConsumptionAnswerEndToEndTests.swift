@@ -120,4 +120,25 @@ import Testing
             #expect(unanswered.first?.contains("has passed") == true)
         }
     }
+
+    @Test func anAnswerAppleDoesNotTakeExitsThreeAndIsSentAgainByTheNextRun() async throws {
+        try await withSimulator(seed: Self.seed) { simulator, transport in
+            let deps = try ReconDependencies(config: config(simulator), logger: .quiet, transport: transport)
+            _ = try await deps.importFiles(try inputs())
+            _ = try await deps.verify()
+            let path = "/production/inApps/v2/transactions/consumption/7001"
+            simulator.setFaults(FaultPlan([.always(at: path, .httpStatus(503, errorCode: nil))]))
+            let failed = try await deps.answerConsumption(dryRun: false)
+            #expect(failed.status == .findingsAtOrAboveFailOn)
+            #expect(failed.exitCode == 3)
+            #expect(
+                failed.lines.contains { $0.hasPrefix("failed 7001 (request ") && $0.contains("could not be reached") },
+                "\(failed.lines)")
+            #expect(simulator.requestLog.count(path: path) == 2)  // the retry budget: two attempts
+            simulator.setFaults(.none)
+            let sent = try await deps.answerConsumption(dryRun: false)
+            #expect(sent.status == .done)
+            #expect(simulator.requestLog.consumptionBodies.filter { $0.status == 202 }.map(\.transactionID) == ["7001"])
+        }
+    }
 }

@@ -14,9 +14,11 @@ public enum Commitments {
     /// One line per Production commitment, by original transaction id.
     package static func lines(
         statements: [CommitmentStatement], renewals: [String: RenewalCommitment], notices: [AppleNotice],
-        users: (String) throws -> [String], asOf: Int64
+        expiredByStatus: Set<String> = [], users: (String) throws -> [String], asOf: Int64
     ) throws -> [CommitmentLine] {
+        // Apple's `EXPIRED` notification, or its subscription status 2 (expired) by the as-of.
         let expired = Set(notices.filter { $0.type == "EXPIRED" }.compactMap(\.originalTransactionID))
+            .union(expiredByStatus)
         var lines: [CommitmentLine] = []
         let byOriginal = Dictionary(grouping: statements) { $0.originalTransactionID }
         for original in byOriginal.keys.sorted() {

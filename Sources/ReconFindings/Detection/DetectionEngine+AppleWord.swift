@@ -30,6 +30,9 @@ extension DetectionEngine {
             ? nil
             : try Commitments.lines(
                 statements: statements, renewals: try appleWords.renewalCommitments(asOf: asOf), notices: notices,
+                expiredByStatus: Set(
+                    try entitlements.subscriptionStatuses(learnedBy: asOf).filter { $0.status == .expired }
+                        .map(\.originalTransactionID)),
                 users: { try appleWords.users(originalTransactionID: $0) }, asOf: asOf)
         return AppleWordReport(
             consumptionRequests: requests, commitments: commitments,

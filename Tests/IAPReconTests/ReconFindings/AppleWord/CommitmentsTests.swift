@@ -95,6 +95,16 @@ import Testing
         #expect(retrying.status == .active)
     }
 
+    @Test func anExpiredStatusEndsIt() throws {
+        let line = try #require(
+            try Commitments.lines(
+                statements: [Self.charge(1)], renewals: [:], notices: [], expiredByStatus: ["o1"],
+                users: { _ in [] }, asOf: Self.p0 + Self.month + Self.day
+            ).first)
+        #expect(line.status == .ended)
+        #expect(line.unbilled == 0)
+    }
+
     @Test func twelvePeriodsToTheEndComplete() throws {
         let line = try #require(try Self.lines((1...12).map { Self.charge($0) }, asOf: Self.ends).first)
         #expect(line.status == .completed)

@@ -14,6 +14,24 @@ extension Lookup {
         return (links.map(\.transactionID), Array(Set(links.map(\.originalID))).sorted())
     }
 
+    /// Apple's `RESCIND_CONSENT` about the Apple Accounts of `transactionIDs` (their evidence's app transaction ids),
+    /// by the as-of: a parent or guardian withdrew consent for a minor's use of the app.
+    static func rescindedConsentEvents(transactionIDs: [String], store: any LookupStore, asOf: Int64) throws -> [(
+        time: Int64, text: String
+    )] {
+        let accounts = Set(try store.appleWord.appTransactionIDs(transactionIDs: transactionIDs))
+        guard !accounts.isEmpty else { return [] }
+        return try store.appleWord.notices(asOf: asOf).filter {
+            $0.type == "RESCIND_CONSENT" && $0.appTransactionID.map(accounts.contains) == true
+        }.map {
+            (
+                $0.signedDate,
+                "Apple notification RESCIND_CONSENT: a parent or guardian withdrew consent for app transaction "
+                    + "\($0.appTransactionID ?? "")"
+            )
+        }
+    }
+
     /// One event per commitment among `originals`: "month 4 of 12, renews monthly, will not renew after July 2027".
     static func commitmentEvents(
         originals: [String], store: any LookupStore, asOf: Int64, timeZone: TimeZone

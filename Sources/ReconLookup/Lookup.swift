@@ -275,6 +275,11 @@ package enum Lookup {
             add(event.time, event.order, event.kind, event.text, transaction: event.transactionID, user: event.userID)
         }
         if let recognition {
+            for r in try rescindedConsentEvents(
+                transactionIDs: transactionIDs.sorted(), store: store, asOf: recognition.asOf)
+            {
+                add(r.time, 5, "notification", r.text)
+            }
             for c in try commitmentEvents(
                 originals: originals.sorted(), store: store, asOf: recognition.asOf, timeZone: recognition.timeZone)
             {

@@ -22,6 +22,9 @@ package protocol AppleWordRepository {
     /// The ledger's users whose Apple evidence carries `appTransactionID`, sorted.
     func users(appTransactionID: String) throws(StoreError) -> [String]
 
+    /// The app transaction ids Apple's evidence states for any of `transactionIDs`, sorted.
+    func appTransactionIDs(transactionIDs: [String]) throws(StoreError) -> [String]
+
     /// The ledger's users of an original transaction id, sorted.
     func users(originalTransactionID: String) throws(StoreError) -> [String]
 

@@ -102,6 +102,19 @@ extension SQLiteAppleWord {
         return users
     }
 
+    /// The app transaction ids Apple's evidence states for any of `transactionIDs`, sorted.
+    package func appTransactionIDs(transactionIDs: [String]) throws(StoreError) -> [String] {
+        let stmt = try db.prepare("SELECT app_transaction_id FROM app_transaction_links WHERE transaction_id = ?1")
+        var found: Set<String> = []
+        for id in Set(transactionIDs) {
+            try stmt.bind([.text(id)])
+            while try stmt.step() {
+                found.insert(SQLiteRow(stmt, table: "app_transaction_links").text("app_transaction_id"))
+            }
+        }
+        return found.sorted()
+    }
+
     /// The ledger's users of an original transaction id, sorted.
     package func users(originalTransactionID: String) throws(StoreError) -> [String] {
         let stmt = try db.prepare(

@@ -210,6 +210,12 @@ import Testing
         #expect(linked.findings.contains { $0.code == "CONSENT_RESCINDED" }, "\(linked.findings)")
         #expect(linked.findings.contains { $0.code == "CONSUMPTION_UNANSWERED" && $0.transactionID == "c2" })
         let recognition = LookupRecognition(asOf: Self.asOf, timeZone: .gmt, catalog: try store.ledger.catalog())
+        // A user's lookup shows the parent's withdrawal of consent and its finding.
+        let user = try Lookup.build(
+            .user("u2"), store: store, bundleIDs: [SignedNotifications.bundle], recognition: recognition)
+        #expect(
+            user.events.contains { $0.text.contains("RESCIND_CONSENT") && $0.text.contains("app-7") }, "\(user.events)")
+        #expect(user.findings.contains { $0.code == "CONSENT_RESCINDED" }, "\(user.findings)")
         let subscription = try Lookup.build(
             .originalTransaction("m1"), store: store, bundleIDs: [SignedNotifications.bundle],
             recognition: recognition)

@@ -1,5 +1,4 @@
 import ReconModel
-import ReconStorage
 
 /// The 12-month commitments of monthly billing plans at the as-of (CONTRACT §7).
 ///

@@ -37,8 +37,14 @@ extension SQLiteAppleWord {
         ])
     }
 
-    /// The condition on `notifications n` of a notification signed and learned by `?1`.
-    private static let knownBy = "n.signed_date <= ?1 AND COALESCE(n.learned_at, n.recorded_at) <= ?1"
+    /// The condition on `notifications n` (joined with its verification `v`) of a notification signed and learned by
+    /// `?1`; one kept before the store noted `learned_at` on notifications counts as learned when its verification was.
+    private static let knownBy =
+        "n.signed_date <= ?1 AND COALESCE(n.learned_at, v.learned_at, v.verified_at, n.recorded_at) <= ?1"
+
+    /// `notifications n` with its verification `v`.
+    private static let notificationsAndVerifications =
+        "notifications n LEFT JOIN verifications v ON v.id = n.verification_id"
 
     /// The kept notifications of ``AppleNotice/types`` signed and learned by `asOf`.
     package func notices(asOf: Int64) throws(StoreError) -> [AppleNotice] {
@@ -50,7 +56,7 @@ extension SQLiteAppleWord {
                 n.transaction_id AS transaction_id, n.original_transaction_id AS original_transaction_id,
                 n.product_id AS product_id, n.external_purchase_id AS external_purchase_id,
                 n.app_transaction_id AS app_transaction_id, n.consumption_request_reason AS consumption_request_reason
-            FROM notifications n
+            FROM \(Self.notificationsAndVerifications)
             WHERE n.notification_type IN (\(types)) AND \(Self.knownBy)
             ORDER BY n.signed_date, n.notification_uuid
             """)
@@ -76,7 +82,8 @@ extension SQLiteAppleWord {
     package func notificationCountsByType(asOf: Int64) throws(StoreError) -> [String: Int] {
         let stmt = try db.prepare(
             """
-            SELECT n.notification_type AS notification_type, COUNT(*) AS notifications FROM notifications n
+            SELECT n.notification_type AS notification_type, COUNT(*) AS notifications
+            FROM \(Self.notificationsAndVerifications)
             WHERE \(Self.knownBy) GROUP BY n.notification_type ORDER BY n.notification_type
             """)
         try stmt.bind([.integer(asOf)])

@@ -19,10 +19,14 @@ extension AppStoreServerAPIClient {
         -> ServerAPIResult<Bool>
     {
         let path = "/inApps/v2/transactions/consumption/" + Self.escapePath(transactionID)
-        let (call, attempts) = await perform(
-            .consumptionInformation, environment: environment, path: path, query: [], method: .put, body: body,
-            signer: signers[0]
-        ) { _ in true }
+        // An app of several bundle ids: the next app's token when Apple does not know the transaction for this one.
+        let (call, attempts) = await acrossApps(
+            { signer in
+                await perform(
+                    .consumptionInformation, environment: environment, path: path, query: [], method: .put,
+                    body: body, signer: signer
+                ) { _ in true }
+            }, notFound: { Self.isNotFound($0.0) })
         return call.result(environment: environment, attempts: attempts) { $0 }
     }
 }

@@ -25,7 +25,10 @@ public enum Commitments {
             // Each charge: its latest statement (a refund comes after the purchase), its price from any.
             var charges: [(latest: CommitmentStatement, price: Money?)] = []
             for (_, same) in Dictionary(grouping: all, by: \.transactionID).sorted(by: { $0.key < $1.key }) {
-                let ordered = same.sorted { ($0.signedDate ?? 0) < ($1.signedDate ?? 0) }
+                // By Apple's signed date; statements signed at one instant keep the store's order.
+                let ordered = same.enumerated().sorted {
+                    ($0.element.signedDate ?? 0, $0.offset) < ($1.element.signedDate ?? 0, $1.offset)
+                }.map(\.element)
                 guard let latest = ordered.last else { continue }
                 guard latest.environment?.isProduction ?? true, let purchased = latest.purchaseDate, purchased <= asOf
                 else { continue }

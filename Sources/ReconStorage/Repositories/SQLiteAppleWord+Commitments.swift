@@ -19,7 +19,7 @@ extension SQLiteAppleWord {
             FROM commitment_periods c LEFT JOIN verifications v ON v.id = c.verification_id
             WHERE COALESCE(c.signed_date, c.recorded_at) <= ?1
                 AND COALESCE(v.learned_at, v.verified_at, c.recorded_at) <= ?1
-            ORDER BY c.original_transaction_id, c.transaction_id, c.signed_date, c.id
+            ORDER BY c.original_transaction_id, c.transaction_id, COALESCE(c.signed_date, 0), c.id
             """)
         try stmt.bind([.integer(asOf)])
         var result: [CommitmentStatement] = []

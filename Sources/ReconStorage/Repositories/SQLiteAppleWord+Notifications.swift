@@ -177,7 +177,7 @@ extension SQLiteAppleWord {
             """
             SELECT price_milli, currency, product_id FROM evidence
             WHERE transaction_id = ?1 AND price_milli IS NOT NULL AND currency IS NOT NULL
-            ORDER BY signed_date DESC, id DESC LIMIT 1
+            ORDER BY COALESCE(signed_date, 0) DESC, id DESC LIMIT 1
             """)
         try evidence.bind([.text(transactionID)])
         var applePrice: Money?

@@ -24,8 +24,10 @@ import Testing
     static let p0 = d18 - 95 * day
     static let month = 30 * day
 
-    func config() throws -> ReconConfig {
-        var config = ReconConfig.forTesting(databasePath: dir.file("s.sqlite"), outputDirectory: dir.file("out"))
+    /// The store in `store` (an SQLite file in the folder when nil), the reports in `out`.
+    func config(store: String? = nil, out: String = "out") throws -> ReconConfig {
+        var config = ReconConfig.forTesting(
+            databasePath: store ?? dir.file("s.sqlite"), outputDirectory: dir.file(out))
         config.bundleIDs = [SignedNotifications.bundle]
         config.trustedRoots = [try SignedNotifications.rootFile(in: dir.path)]
         config.asOf = Self.asOf
@@ -106,7 +108,7 @@ import Testing
         return all
     }
 
-    func importAll() async throws {
+    func importAll(store path: String? = nil) async throws {
         let products = try dir.write(
             "p.csv",
             "product_id,type,price,currency,duration,sample_content\ncoins,consumable,0.99,USD,,yes\n"
@@ -117,14 +119,14 @@ import Testing
                 + "u3,2026-01-01T00:00:00Z,\nu4,2026-01-01T00:00:00Z,2026-06-01T00:00:00Z\nu5,2026-01-01T00:00:00Z,\n")
         let file = try dir.write(
             "n.jsonl", try Self.notifications().map { SignedNotifications.line($0) }.joined(separator: "\n") + "\n")
-        let imported = try await config().dependencies(at: Self.asOf).importFiles(
+        let imported = try await config(store: path).dependencies(at: Self.asOf).importFiles(
             ImportRequest(
                 transactions: [try dir.write("t.csv", Self.ledger())], products: [products], notifications: [file],
                 consents: [consents]))
         #expect(imported.exitCode == 0, "\(imported.lines)")
         #expect(imported.lines.contains("notifications \(file): read 14, accepted 14, rejected 0"), "\(imported.lines)")
         // c1's request answered an hour after it came (as answer-consumption records Apple's 202).
-        let store = try ReconStore(path: dir.file("s.sqlite"))
+        let store = try ReconStore(path: try config(store: path).databasePath)
         #expect(
             try store.appleWord.startConsumptionAnswer(
                 ConsumptionAnswer(

@@ -89,11 +89,17 @@ package final class AppleWordEvidenceWriter {
                 billing_plan_type, billing_period_number, total_billing_periods, commitment_price_milli,
                 commitment_expires_date, purchase_date, expires_date, price_milli, currency, revocation_date,
                 revocation_type, revocation_percentage, signed_date, verification_id, recorded_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19
+            WHERE NOT EXISTS (
+                SELECT 1 FROM commitment_periods c
+                WHERE c.original_transaction_id = ?1 AND c.transaction_id = ?2 AND c.signed_date IS ?17
+                    AND c.revocation_date IS ?14)
             """)
     }
 
-    /// Keeps the entry's app transaction id and commitment, when it states them.
+    /// Keeps the entry's app transaction id and commitment, when it states them; a statement already kept (the same
+    /// transaction, signed date and revocation: a receipt decoded again, a notification swept again) is kept once, as
+    /// first learned.
     package func insert(_ e: EvidenceEntry, environment: StoreEnvironment?, verificationID: Int64?, at time: Int64)
         throws(StoreError)
     {

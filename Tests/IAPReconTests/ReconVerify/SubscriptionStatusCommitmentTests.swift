@@ -69,4 +69,26 @@ import Testing
         #expect(statements.map(\.transactionID) == ["m2"])
         #expect(statements.first?.terms.commitmentPrice == 119_880)
     }
+
+    @Test func aStatementKeptTwiceIsKeptOnceAsFirstLearned() throws {
+        let store = try ReconStore(path: dir.file("twice.sqlite"))
+        var entry = EvidenceEntry(
+            transactionID: "m2", originalTransactionID: "m1", productID: "premium.yearly",
+            purchaseDate: Self.now - Self.day, expiresDate: Self.now + 29 * Self.day,
+            price: Money(milliunits: 9_990, currency: "USD"), environment: .production, signedDate: Self.now - Self.day)
+        entry.commitment = CommitmentTerms(
+            billingPlanType: "MONTHLY", billingPeriodNumber: 2, totalBillingPeriods: 12, commitmentPrice: 119_880,
+            commitmentExpiresDate: Self.now + 330 * Self.day)
+        entry.appTransactionID = "app-1"
+        for learned in [Self.now - Self.day, Self.now] {
+            try store.receipts.recordVerification(
+                VerificationRecord(
+                    recordIDs: [], transactionID: "m2", source: .serverAPI, environment: .production,
+                    outcome: .valid, entries: [entry], signature: .verified),
+                runID: nil, at: learned, learnedAt: learned)
+        }
+        #expect(try store.appleWord.commitmentStatements(asOf: Self.now).count == 1)
+        #expect(try store.appleWord.commitmentStatements(asOf: Self.now - Self.day).count == 1)
+        #expect(try store.appleWord.transactions(appTransactionID: "app-1").map(\.transactionID) == ["m2"])
+    }
 }

@@ -21,9 +21,9 @@ import Synchronization
 /// Routes, under a production base (`/production`) and a sandbox base (`/sandbox`):
 /// `POST /verifyReceipt`, `GET /inApps/v1/transactions/{id}`, `GET /inApps/v2/history/{id}`,
 /// `GET /inApps/v1/lookup/{orderId}`, `GET /inApps/v2/refund/lookup/{id}`,
-/// `POST /inApps/v1/notifications/history`, `GET /inApps/v1/subscriptions/{id}`. Server API answers
-/// are JWS signed by a test ``SigningAuthority`` whose root is ``rootCertificateDER``.
-///
+/// `POST /inApps/v1/notifications/history`, `GET /inApps/v1/subscriptions/{id}`,
+/// `PUT /inApps/v2/transactions/consumption/{id}`. Server API answers are JWS signed by a test
+/// ``SigningAuthority`` whose root is ``rootCertificateDER``.
 /// ```swift
 /// let sim = try await AppStoreSimulator.start(seed: seed, faults: FaultPlan([.first(2, at: "/production/verifyReceipt", .httpStatus(503, errorCode: nil))]))
 /// defer { Task { await sim.stop() } }
@@ -250,7 +250,7 @@ public final class AppStoreSimulator: Sendable {
                     revision: request.uri.queryParameters.get("revision"), now: now, bundleID: bundleID)
             }
         }
-        addSubscriptionStatusRoute(to: router, state: state)
+        addSubscriptionRoutes(to: router, state: state)
 
         let app = Application(
             router: router,

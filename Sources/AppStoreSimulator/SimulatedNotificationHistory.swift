@@ -10,8 +10,8 @@ import IAPRecon
 /// `DID_CHANGE_RENEWAL_PREF`/`UPGRADE` for a purchase that upgraded another (its
 /// ``SimulatorTransaction/upgradedFromTransactionId``),
 /// `ONE_TIME_CHARGE` for a consumable, non-consumable or non-renewing purchase, `REFUND` (or
-/// `REVOKE` for `FAMILY_REVOKE`) at its `revocationDate`, and `REFUND_REVERSED` at its
-/// `refundReversedDate`. Each is signed by the simulator's authority at its own date, as are the
+/// `REVOKE` for `FAMILY_REVOKE`) at its `revocationDate`, `REFUND_REVERSED` at its
+/// `refundReversedDate`, and `CONSUMPTION_REQUEST` (reason `UNINTENDED_PURCHASE`) at its `consumptionRequestDate`. Each is signed by the simulator's authority at its own date, as are the
 /// transaction and renewal info inside. Pages of ``SimulatorStore/pageSize`` (Apple: 20) in
 /// signed-date order, `paginationToken` / `hasMore` as Apple pages.
 /// Apple: https://developer.apple.com/documentation/appstoreserverapi/get-notification-history
@@ -63,6 +63,12 @@ enum SimulatedNotificationHistory {
                 Event(
                     type: purchase.0, subtype: purchase.1, date: transaction.purchaseDate, transaction: transaction,
                     revoked: false))
+            if let asked = transaction.consumptionRequestDate {
+                events.append(
+                    Event(
+                        type: "CONSUMPTION_REQUEST", subtype: nil, date: asked, transaction: transaction, revoked: false
+                    ))
+            }
             if let revoked = transaction.revocationDate {
                 let type = transaction.revocationType?.uppercased() == "FAMILY_REVOKE" ? "REVOKE" : "REFUND"
                 events.append(Event(type: type, subtype: nil, date: revoked, transaction: transaction, revoked: true))
@@ -176,13 +182,14 @@ enum SimulatedNotificationHistory {
             renewal = try? JWSSigner.sign(payload: info, authority: authority)
             if event.type == "SUBSCRIBED" || event.type == "DID_RENEW" { status = 1 }
         }
-        let payload = NotificationBody(
+        var payload = NotificationBody(
             notificationType: event.type, subtype: event.subtype, notificationUUID: event.uuid,
             data: NotificationBody.Payload(
                 appAppleId: event.transaction.storeEnvironment == .production ? store.seed.appAppleId : nil,
                 bundleId: store.seed.bundleId, environment: event.transaction.storeEnvironment.rawValue,
                 signedTransactionInfo: signedTransaction, signedRenewalInfo: renewal, status: status),
             signedDate: event.date)
+        if event.type == "CONSUMPTION_REQUEST" { payload.data.consumptionRequestReason = "UNINTENDED_PURCHASE" }
         return try? payload.signed(by: authority)
     }
 }

@@ -191,6 +191,8 @@ enum SimulatedServerAPI {
         var subscriptionGroupIdentifier: String? = nil
         var offerType: Int?
         var offerDiscountType: String?
+        /// `appTransactionId`: one per Apple Account and app (App Store Server API 1.15).
+        var appTransactionId: String? = nil
     }
 
     static func payload(_ transaction: SimulatorTransaction, store: SimulatorStore, now: Date) -> TransactionPayload {
@@ -235,7 +237,7 @@ enum SimulatedServerAPI {
             revocationPercentage: transaction.revocationPercentage,
             appAccountToken: transaction.appAccountToken,
             isUpgraded: upgraded ? true : nil, offerType: transaction.offerType,
-            offerDiscountType: transaction.offerDiscountType)
+            offerDiscountType: transaction.offerDiscountType, appTransactionId: transaction.appTransactionId)
     }
 
     static func sign(

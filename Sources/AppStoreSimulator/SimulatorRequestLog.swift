@@ -22,6 +22,17 @@ public struct SimulatorRequest: Sendable, Hashable {
 public final class SimulatorRequestLog: Sendable {
     private let entries = Mutex<[SimulatorRequest]>([])
     private let receipts = Mutex<[VerifyReceiptRequest]>([])
+    private let consumption = Mutex<[ConsumptionBody]>([])
+
+    func noteConsumption(transactionID: String, environment: StoreEnvironment, body: String, status: Int) {
+        consumption.withLock {
+            $0.append(
+                ConsumptionBody(transactionID: transactionID, environment: environment, body: body, status: status))
+        }
+    }
+
+    /// Every Send Consumption Information body received, in arrival order.
+    public var consumptionBodies: [ConsumptionBody] { consumption.withLock { $0 } }
 
     /// One `verifyReceipt` request: which receipt (SHA-256 of its `receipt-data`, hex), where, when.
     public struct VerifyReceiptRequest: Sendable, Hashable {

@@ -167,6 +167,11 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
     public var offerType: Int?
     /// `offerDiscountType`: `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`.
     public var offerDiscountType: String?
+    /// When the customer asked Apple for a refund and Apple asked the developer for consumption information (a
+    /// `CONSUMPTION_REQUEST` notification), epoch ms.
+    public var consumptionRequestDate: Int64? = nil
+    /// `appTransactionId`: the Apple Account's id in the app, on every transaction it made.
+    public var appTransactionId: String? = nil
 
     /// Creates a transaction.
     public init(
@@ -211,6 +216,7 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         case originalPurchaseDate, expiresDate, quantity, type, price, currency, storefront, revocationDate
         case revocationReason, revocationType, revocationPercentage, orderId, webOrderLineItemId, appAccountToken
         case refundReversedDate, inAppOwnershipType, upgradedFromTransactionId, offerType, offerDiscountType
+        case consumptionRequestDate, appTransactionId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -240,6 +246,8 @@ public struct SimulatorTransaction: Codable, Sendable, Hashable {
         upgradedFromTransactionId = try c.decodeIDStringIfPresent(.upgradedFromTransactionId)
         offerType = try c.decodeIfPresent(Int.self, forKey: .offerType)
         offerDiscountType = try c.decodeIfPresent(String.self, forKey: .offerDiscountType)
+        consumptionRequestDate = try c.decodeTimestampIfPresent(.consumptionRequestDate)
+        appTransactionId = try c.decodeIfPresent(String.self, forKey: .appTransactionId)
     }
 
     /// The original transaction id, defaulted.

@@ -19,6 +19,8 @@ public struct NotificationBody: Encodable, Sendable, Hashable {
         public var signedRenewalInfo: String?
         /// The subscription's status (1: active), when Apple states it.
         public var status: Int?
+        /// Why the customer asked for a refund, in a `CONSUMPTION_REQUEST`.
+        public var consumptionRequestReason: String? = nil
 
         /// A payload; absent fields are left out of the JSON.
         public init(

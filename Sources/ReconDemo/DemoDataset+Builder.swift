@@ -22,6 +22,10 @@ extension DemoDataset {
         var subscriptions: [SimulatorSubscription] = []
         /// The backend's entitlements file, header first.
         var entitlementLines: [String] = []
+        /// The backend's consents file (who agreed to share consumption information), header first.
+        var consentLines: [String] = []
+        /// Notifications the backend's webhook stored (`notifications.jsonl`), one a line.
+        var notificationLines: [String] = []
         var injected: [(FindingCode, String)] = []
         /// Transactions whose Server API calls fail.
         var unreachable: [String] = []

@@ -17,6 +17,10 @@ public struct DemoDataset: Sendable {
     public var receipts: String
     /// The backend's subscription entitlements (`entitlements.csv`, CONTRACT §1.8).
     public var entitlements = ""
+    /// Who agreed to share consumption information with Apple (`consents.csv`, CONTRACT §1.10).
+    public var consents = ""
+    /// Notifications the webhook stored that the history sweep does not bring (`notifications.jsonl`, §1.4).
+    public var notifications = ""
     public var seed: SimulatorSeed
     /// Transactions whose Server API calls should fail (to show a purchase stuck pending).
     public var unreachableTransactionIDs: [String]
@@ -139,12 +143,17 @@ extension DemoDataset {
         try builder.addUpgrade()
         builder.addMonthCloseMismatches()
         try builder.addSubscriptions()
+        // Apple's requests and alarms of 2026 (CONTRACT §7): after every other case, so their draws are unchanged.
+        try builder.addConsumptionRequests()
+        try builder.addAppleAlarms()
         var dataset = DemoDataset(
             bundleID: builder.bundle, asOf: asOf, products: builder.productsCSV(), transactions: builder.ledgerCSV(),
             receipts: builder.receiptLines.joined(separator: "\n") + "\n", seed: builder.simulatorSeed(),
             unreachableTransactionIDs: builder.unreachable, injected: builder.injected,
             salesReportDays: builder.salesReportDays)
         dataset.entitlements = builder.entitlementLines.joined(separator: "\n") + "\n"
+        dataset.consents = builder.consentLines.joined(separator: "\n") + "\n"
+        dataset.notifications = builder.notificationLines.map { $0 + "\n" }.joined()
         dataset.financialPeriod = builder.financialPeriod
         dataset.otherAppSales = builder.otherAppSales
         dataset.undownloadedReportRegions = builder.undownloadedReportRegions

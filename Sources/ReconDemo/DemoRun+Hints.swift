@@ -10,6 +10,8 @@ extension DemoRun {
             "try (a refund only the sweep revealed): \(lookup) user-refunded-later",
             "try (a subscription upgrade; Apple states no amount for its prorated refund): \(lookup) user-upgrade",
             "try (Apple keeps access in the billing grace period; the backend cut it off): \(lookup) user-sub-grace-cut",
+            "try (a parent withdrew consent; --app-transaction shows every app account of that Apple Account): "
+                + "\(lookup) user-shared-account-1",
             "serve: \(shellWord(program)) serve --db \(shellWord(store))",
             "then open: http://127.0.0.1:8080/lookup?user=user-paid-nothing-1",
         ]

@@ -100,20 +100,30 @@ public enum DemoRun {
         let receipts = try write(inputs, "receipts.jsonl", dataset.receipts)
         let products = try write(inputs, "products.csv", dataset.products)
         let entitlements = try write(inputs, "entitlements.csv", dataset.entitlements)
+        let consents = try write(inputs, "consents.csv", dataset.consents)
+        let notifications = try write(inputs, "notifications.jsonl", dataset.notifications)
         let salesReports = try dataset.writeSalesReports(into: inputs)
         let finance = try dataset.writeFinancialReports(into: inputs)
         var config = simulatorConfig
         config.salesReportTimeZone = DemoDataset.salesReportTimeZone
         logger.info("App Store simulator listening", metadata: ["url": "\(simulator.baseURL.absoluteString)"])
 
-        let outcome: CommandOutput
+        var outcome: CommandOutput
         do {
             outcome = try await ReconDependencies(config: config, logger: logger).nightly(
                 ImportRequest(
                     transactions: [transactions], receipts: [receipts], products: [products],
-                    salesReports: salesReports,
-                    financialReports: finance.reports, payments: finance.payments, entitlements: [entitlements]),
+                    salesReports: salesReports, notifications: [notifications],
+                    financialReports: finance.reports, payments: finance.payments, entitlements: [entitlements],
+                    consents: [consents]),
                 progress: progress)
+            // The hourly line after the night: answer Apple's open consumption requests, then report again.
+            let answered = try await ReconDependencies(config: config, logger: logger).answerConsumption(dryRun: false)
+            let reported = try await ReconDependencies(config: config, logger: logger).report()
+            outcome = CommandOutput(
+                reported.status,
+                lines: outcome.lines + answered.lines.map { "answer-consumption: " + $0 }
+                    + reported.lines)
         } catch {
             await simulator.stop()
             throw error
@@ -125,7 +135,8 @@ public enum DemoRun {
         lines.append(
             "inputs: \(inputs)/ ("
                 + ([
-                    "transactions.csv", "receipts.jsonl", "products.csv", "entitlements.csv", "simulator-seed.json",
+                    "transactions.csv", "receipts.jsonl", "products.csv", "entitlements.csv", "consents.csv",
+                    "notifications.jsonl", "simulator-seed.json",
                     "S_D_*.txt.gz",
                 ]
                 + financeInputs).joined(separator: ", ") + ")")

@@ -90,15 +90,23 @@ public struct DetectorSet: Sendable {
     public var payment: [PaymentMismatch]
     /// Detectors fed each compared entitlement (``SubscriptionLine``).
     public var subscription: [any SubscriptionDetector]
+    /// Apple's requests and alarms (CONTRACT §7): each consumption request, each kept notification.
+    public var consumption: [ConsumptionUnanswered] = []
+    public var externalPurchase: [ExternalPurchaseUnreported] = []
+    public var consent: [ConsentRescinded] = []
 
     /// A set of detectors.
     public init(
         transaction: [any TransactionDetector], original: [any OriginalTransactionDetector],
         receipt: [any ReceiptDetector], sales: [SalesReportMismatch] = [],
         financial: [FinancialReportMismatch] = [], payment: [PaymentMismatch] = [],
-        subscription: [any SubscriptionDetector] = []
+        subscription: [any SubscriptionDetector] = [], consumption: [ConsumptionUnanswered] = [],
+        externalPurchase: [ExternalPurchaseUnreported] = [], consent: [ConsentRescinded] = []
     ) {
         self.subscription = subscription
+        self.consumption = consumption
+        self.externalPurchase = externalPurchase
+        self.consent = consent
         self.transaction = transaction
         self.original = original
         self.receipt = receipt
@@ -117,14 +125,17 @@ public struct DetectorSet: Sendable {
         original: [SharedTransaction(), RestoreAsPurchase()],
         receipt: [EnvironmentClaimMismatch(), InvalidReceipt(), BundleMismatch()],
         sales: [SalesReportMismatch()], financial: [FinancialReportMismatch()], payment: [PaymentMismatch()],
-        subscription: [PaidNotEntitled(), EntitledNotPaid(), EntitlementExpiryMismatch()]
+        subscription: [PaidNotEntitled(), EntitledNotPaid(), EntitlementExpiryMismatch()],
+        consumption: [ConsumptionUnanswered()], externalPurchase: [ExternalPurchaseUnreported()],
+        consent: [ConsentRescinded()]
     )
 
     /// Every code some detector in the set reports.
     public var codes: Set<FindingCode> {
         Set(
             transaction.map(\.code) + original.map(\.code) + receipt.map(\.code) + sales.map(\.code)
-                + financial.map(\.code) + payment.map(\.code) + subscription.map(\.code))
+                + financial.map(\.code) + payment.map(\.code) + subscription.map(\.code) + consumption.map(\.code)
+                + externalPurchase.map(\.code) + consent.map(\.code))
     }
 
     /// Runs every transaction detector over one group.

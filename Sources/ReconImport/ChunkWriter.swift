@@ -68,6 +68,9 @@ package final class ChunkWriter {
                 case .parsed(.entitlement(let e, let line)):
                     try writer.upsert(e, source: source, line: line)
                     summary.accepted += 1
+                case .parsed(.consent(let c, let line)):
+                    try store.appleWord.upsertConsent(c, file: source, line: line)
+                    summary.accepted += 1
                 case .parsed(.rejected(let rejection)):
                     try writer.reject(rejection)
                     summary.rejected += 1

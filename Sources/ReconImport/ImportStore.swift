@@ -8,6 +8,7 @@ package protocol ImportStore {
     var ledgerImport: any LedgerImportRepository { get }
     var notifications: any NotificationRepository { get }
     var appleReports: any AppleReportRepository { get }
+    var appleWord: any AppleWordRepository { get }
 }
 
 extension ReconStore: ImportStore {}

@@ -18,13 +18,16 @@ public struct ImportRequest: Sendable, Hashable {
     public var payments: [String]
     /// The backend's subscription entitlements (`.csv` or `.jsonl`).
     public var entitlements: [String]
+    /// Who agreed to share consumption information with Apple (`.csv` or `.jsonl`).
+    public var consents: [String]
 
     public init(
         transactions: [String] = [], receipts: [String] = [], products: [String] = [], salesReports: [String] = [],
         notifications: [String] = [], financialReports: [String] = [], payments: [String] = [],
-        entitlements: [String] = []
+        entitlements: [String] = [], consents: [String] = []
     ) {
         self.entitlements = entitlements
+        self.consents = consents
         self.transactions = transactions
         self.receipts = receipts
         self.products = products
@@ -36,7 +39,7 @@ public struct ImportRequest: Sendable, Hashable {
 
     public var isEmpty: Bool {
         transactions.isEmpty && receipts.isEmpty && products.isEmpty && salesReports.isEmpty && notifications.isEmpty
-            && financialReports.isEmpty && payments.isEmpty && entitlements.isEmpty
+            && financialReports.isEmpty && payments.isEmpty && entitlements.isEmpty && consents.isEmpty
     }
 }
 
@@ -61,7 +64,9 @@ public struct Importer {
     ///   is half-committed beyond whole batches; a rerun is idempotent), ``StoreError``.
     package func run(_ request: ImportRequest, into store: any ImportStore) throws -> [ImportFileSummary] {
         // Open every file first: a missing file fails before anything is written.
-        for path in request.products + request.receipts + request.transactions + request.entitlements {
+        for path in request.products + request.receipts + request.transactions + request.entitlements
+            + request.consents
+        {
             let probe = try ChunkedFile(path: path)
             probe.close()
         }
@@ -99,6 +104,7 @@ public struct Importer {
         for path in request.entitlements {
             summaries.append(try importFile(path, kind: .entitlements, into: store))
         }
+        for path in request.consents { summaries.append(try importFile(path, kind: .consents, into: store)) }
         for path in request.salesReports {
             summaries.append(try SalesReportImporter().importFile(path, into: store))
         }
@@ -206,6 +212,7 @@ public struct Importer {
             case .receipts: return .receipt(try RowParser.receipt(row), line: line)
             case .products: return .product(try RowParser.product(row), line: line)
             case .entitlements: return .entitlement(try RowParser.entitlement(row), line: line)
+            case .consents: return .consent(try RowParser.consent(row), line: line)
             case .notifications: throw RowRejection("notifications are imported with their signatures checked")
             case .salesReports: throw RowRejection("a sales report is read by SalesReportImporter")
             }
@@ -225,13 +232,14 @@ public struct Importer {
         case .notifications: return .recordID
         case .salesReports: return .productID
         case .entitlements: return .originalTransactionID
+        case .consents: return .userID
         }
     }
 
     package static func isJSONL(_ path: String, kind: InputKind) -> Bool {
         switch kind {
         case .receipts, .notifications: return !path.lowercased().hasSuffix(".csv")
-        case .products, .entitlements: return path.lowercased().hasSuffix(".jsonl")
+        case .products, .entitlements, .consents: return path.lowercased().hasSuffix(".jsonl")
         case .salesReports: return false
         case .transactions:
             let lower = path.lowercased()

@@ -9,6 +9,7 @@ package enum ParsedRow: Sendable {
     case receipt(UploadedReceipt, line: Int)
     case product(CatalogProduct, line: Int)
     case entitlement(Entitlement, line: Int)
+    case consent(Consent, line: Int)
     case rejected(RejectedRow)
     /// Not a row: a warning about the file (an unknown column).
     case warning(String)

@@ -8,7 +8,7 @@ package enum Field: Int, CaseIterable {
     case recordID, userID, productID, transactionID, originalTransactionID, purchaseDate, quantity, environment
     case price, currency, storefront, verificationStatus, deliveredAt, finishedAt, receiptID
     case receivedAt, format, data, claimedEnvironment, type, proceedsRate, proceeds, expiresAt, updatedAt
-    case duration
+    case duration, sampleContent, consentedAt, withdrawnAt
 
     /// The field's name in files and messages.
     package var name: String {
@@ -38,6 +38,9 @@ package enum Field: Int, CaseIterable {
         case .expiresAt: return "expires_at"
         case .updatedAt: return "updated_at"
         case .duration: return "duration"
+        case .sampleContent: return "sample_content"
+        case .consentedAt: return "consented_at"
+        case .withdrawnAt: return "withdrawn_at"
         }
     }
 
@@ -258,10 +261,29 @@ package enum RowParser {
             }
             duration = period
         }
-        return CatalogProduct(
+        var product = CatalogProduct(
             productID: productID, type: type, price: try row.money(price: .price, currency: .currency),
             storefront: try storefront(row.string(.storefront)), proceedsRatePPM: ppm,
             proceeds: try row.money(price: .proceeds, currency: .currency), duration: duration)
+        if let text = row.string(.sampleContent) {
+            switch text.lowercased() {
+            case "yes": product.sampleContent = true
+            case "no": product.sampleContent = false
+            default: throw RowRejection("bad value in 'sample_content': '\(text.prefix(20))' (expected yes or no)")
+            }
+        }
+        return product
+    }
+
+    /// A consent row (CONTRACT §1.10): `withdrawn_at` before `consented_at` is not a consent.
+    package static func consent(_ row: RowFields) throws(RowRejection) -> Consent {
+        let userID = try row.required(.userID)
+        let consentedAt = try row.requiredTimestamp(.consentedAt)
+        let withdrawnAt = try row.timestamp(.withdrawnAt)
+        if let withdrawnAt, withdrawnAt < consentedAt {
+            throw RowRejection("'withdrawn_at' is before 'consented_at'")
+        }
+        return Consent(userID: userID, consentedAt: consentedAt, withdrawnAt: withdrawnAt)
     }
 
     /// An entitlement row (CONTRACT §1.8).

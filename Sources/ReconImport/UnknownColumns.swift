@@ -17,11 +17,15 @@ package enum UnknownColumns {
                 .receiptID,
             ]
         case .receipts: return [.receiptID, .userID, .receivedAt, .format, .data, .claimedEnvironment]
-        case .products: return [.productID, .type, .price, .currency, .storefront, .proceedsRate, .proceeds, .duration]
+        case .products:
+            return [
+                .productID, .type, .price, .currency, .storefront, .proceedsRate, .proceeds, .duration, .sampleContent,
+            ]
         case .notifications: return []  // read by NotificationImporter, which names its own fields
         case .salesReports: return []  // read by SalesReportImporter, which reads its columns by name
         case .entitlements:
             return [.userID, .originalTransactionID, .productID, .expiresAt, .environment, .updatedAt]
+        case .consents: return [.userID, .consentedAt, .withdrawnAt]
         }
     }
 

@@ -10,6 +10,8 @@ public enum LookupSubject: Sendable, Hashable {
     case originalTransaction(String)
     /// Transactions Apple listed for an order id (resolved by the Server API beforehand).
     case order(String, transactionIDs: [String])
+    /// Every user and transaction an `appTransactionId` (one per Apple Account and app) links.
+    case appTransaction(String)
 }
 
 /// A support agent's view of a user or a transaction: one answer line, then a timeline.
@@ -132,6 +134,11 @@ package enum Lookup {
         case .order(let id, let transactionIDs):
             rows = try store.lookup.ledgerRows(transactionIDs: transactionIDs)
             title = "order \(id)"
+        case .appTransaction(let id):
+            let linked = try appTransaction(id, store: store)
+            rows = try store.lookup.ledgerRows(
+                transactionIDs: linked.transactionIDs, originalTransactionIDs: linked.originalIDs)
+            title = "app transaction \(id)"
         }
         var transactionIDs = Set(rows.map(\.transactionID))
         // Every original transaction the subject touches: a subscription's story is all of its transactions.
@@ -142,6 +149,10 @@ package enum Lookup {
             transactionIDs.insert(id)
             originals.insert(id)
         case .order(_, let ids): transactionIDs.formUnion(ids)
+        case .appTransaction(let id):
+            let linked = try appTransaction(id, store: store)
+            transactionIDs.formUnion(linked.transactionIDs)
+            originals.formUnion(linked.originalIDs)
         case .user: break
         }
         let entitlements = try store.entitlements.entitlements(
@@ -162,7 +173,18 @@ package enum Lookup {
         let verifications = try store.receipts.verifications(
             recordIDs: rows.map(\.recordID), receiptIDs: receipts.map(\.receiptID),
             transactionIDs: transactionIDs.sorted())
-        let findings = try store.lookup.findingHistory(transactionIDs: transactionIDs.sorted(), userID: userID)
+        var findings = try store.lookup.findingHistory(transactionIDs: transactionIDs.sorted(), userID: userID)
+        if case .appTransaction = subject {
+            // Every app account the Apple Account links: their findings too (a rescinded consent names users only).
+            var seen = Set(findings.map(\.finding.fingerprint))
+            for user in Set(rows.map(\.userID)).sorted() {
+                for h in try store.lookup.findingHistory(transactionIDs: [], userID: user)
+                where seen.insert(h.finding.fingerprint).inserted {
+                    findings.append(h)
+                }
+            }
+            findings.sort { Finding.reportOrder($0.finding, $1.finding) }
+        }
 
         var events: [(Int64, Int, LookupReport.Event)] = []
         func add(
@@ -255,6 +277,16 @@ package enum Lookup {
             add(event.time, event.order, event.kind, event.text, transaction: event.transactionID, user: event.userID)
         }
         if let recognition {
+            for r in try rescindedConsentEvents(
+                transactionIDs: transactionIDs.sorted(), store: store, asOf: recognition.asOf)
+            {
+                add(r.time, 5, "notification", r.text)
+            }
+            for c in try commitmentEvents(
+                originals: originals.sorted(), store: store, asOf: recognition.asOf, timeZone: recognition.timeZone)
+            {
+                add(c.time, 5, "commitment", c.text, transaction: c.transactionID)
+            }
             let groups = transactionIDs.sorted().map { id in
                 TransactionGroup(
                     transactionID: id, records: rows.filter { $0.transactionID == id },

@@ -6,6 +6,7 @@ package protocol LookupStore {
     var receipts: any ReceiptRepository { get }
     var notifications: any NotificationRepository { get }
     var entitlements: any EntitlementRepository { get }
+    var appleWord: any AppleWordRepository { get }
 }
 
 extension ReconStore: LookupStore {}

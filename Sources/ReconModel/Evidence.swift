@@ -84,6 +84,12 @@ public struct EvidenceEntry: Sendable, Hashable {
     ///
     /// A receipt speaks as of this date, however late it is uploaded or verified.
     public var receiptCreationDate: Int64?
+    /// JWS `appTransactionId`: one per Apple Account and app (App Store Server API 1.15).
+    ///
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/apptransactionid
+    public var appTransactionID: String? = nil
+    /// JWS `billingPlanType` and `commitmentInfo`: the 12-month commitment a monthly charge belongs to.
+    public var commitment: CommitmentTerms? = nil
 
     public init(
         transactionID: String, originalTransactionID: String? = nil, productID: String? = nil,

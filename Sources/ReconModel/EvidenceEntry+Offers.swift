@@ -17,11 +17,15 @@ extension EvidenceEntry {
     ///   `FREE_TRIAL`, or an offer (`offerType`) Apple priced at 0.
     /// - A discounted offer: verifyReceipt `is_in_intro_offer_period` `"true"` (field 1719,
     ///   https://developer.apple.com/documentation/appstorereceipts/is_in_intro_offer_period), or any JWS
-    ///   `offerType` (https://developer.apple.com/documentation/appstoreserverapi/offertype).
+    ///   `offerType` (https://developer.apple.com/documentation/appstoreserverapi/offertype), or `offerDiscountType`
+    ///   `ONE_TIME` (an offer code redeemed on a one-time purchase,
+    ///   https://developer.apple.com/documentation/appstoreserverapi/offerdiscounttype).
     public var offer: AppleOffer? {
         if isTrialPeriod == true || offerDiscountType?.uppercased() == "FREE_TRIAL" { return .freeTrial }
         if offerType != nil, price?.milliunits == 0 { return .freeTrial }
-        if isInIntroOfferPeriod == true || offerType != nil { return .discounted }
+        if isInIntroOfferPeriod == true || offerType != nil || offerDiscountType?.uppercased() == "ONE_TIME" {
+            return .discounted
+        }
         return nil
     }
 

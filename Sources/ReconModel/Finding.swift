@@ -40,22 +40,38 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, Comparable {
     case paidNotEntitled = "PAID_NOT_ENTITLED"
     case entitledNotPaid = "ENTITLED_NOT_PAID"
     case entitlementExpiryMismatch = "ENTITLEMENT_EXPIRY_MISMATCH"
+    case consumptionUnanswered = "CONSUMPTION_UNANSWERED"
+    case externalPurchaseUnreported = "EXTERNAL_PURCHASE_UNREPORTED"
+    case consentRescinded = "CONSENT_RESCINDED"
 
     /// The severity CONTRACT §4 assigns to the code.
     public var severity: Severity {
         switch self {
-        case .sharedTransaction, .undelivered, .productionAsSandbox, .bundleMismatch, .missingRecord, .paidNotEntitled:
+        case .sharedTransaction, .undelivered, .productionAsSandbox, .bundleMismatch, .missingRecord, .paidNotEntitled,
+            .externalPurchaseUnreported:
             return .critical
         case .duplicateRecord, .deliveredUnverified, .sandboxInProduction, .invalidReceipt,
             .productMismatch, .refundedDelivered, .salesReportMismatch, .financialReportMismatch, .paymentMismatch,
-            .entitledNotPaid:
+            .entitledNotPaid, .consumptionUnanswered:
             return .high
-        case .restoreAsPurchase, .unfinished, .stuckPending, .unknownProduct:
+        case .restoreAsPurchase, .unfinished, .stuckPending, .unknownProduct, .consentRescinded:
             return .medium
         case .environmentClaimMismatch, .priceMismatch, .entitlementExpiryMismatch:
             return .low
         }
     }
+
+    /// The severity of a finding of this code in `environment`: an unreported Sandbox token is `low` (CONTRACT §4),
+    /// every other code has one severity.
+    public func severity(in environment: StoreEnvironment?) -> Severity {
+        if self == .externalPurchaseUnreported, let environment, !environment.isProduction { return .low }
+        return severity
+    }
+
+    /// The codes whose severity depends on the environment (``severity(in:)``).
+    public static let environmentSeverities: [(code: FindingCode, environment: String, severity: Severity)] = [
+        (.externalPurchaseUnreported, StoreEnvironment.sandbox.rawValue, .low)
+    ]
 
     public static func < (lhs: FindingCode, rhs: FindingCode) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -63,7 +79,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable, Comparable {
 /// One discrepancy, with everything a finance or support person needs to act on it.
 public struct Finding: Sendable, Hashable {
     public var code: FindingCode
-    public var severity: Severity { code.severity }
+    public var severity: Severity { code.severity(in: environment) }
     public var transactionID: String
     public var originalTransactionID: String?
     /// Every user involved, sorted, without duplicates.

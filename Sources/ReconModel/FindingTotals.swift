@@ -19,13 +19,16 @@ public struct FindingTotals: Sendable, Hashable {
     }
 
     public var byCode: [FindingCode: Code] = [:]
+    /// The findings per severity (a code's severity may depend on the finding's environment, ``FindingCode/severity(in:)``).
+    public var bySeverity: [Severity: Int] = [:]
     /// Findings open before this run and no longer found.
     public var resolved = 0
 
     public init() {}
 
     /// Counts one finding.
-    public mutating func add(_ code: FindingCode, amount: Money?, isNew: Bool) {
+    public mutating func add(_ code: FindingCode, amount: Money?, isNew: Bool, severity: Severity? = nil) {
+        bySeverity[severity ?? code.severity, default: 0] += 1
         var totals = byCode[code] ?? Code()
         totals.count += 1
         if isNew { totals.new += 1 }
@@ -43,7 +46,7 @@ public struct FindingTotals: Sendable, Hashable {
 
     /// The findings of `severity`.
     public func count(_ severity: Severity) -> Int {
-        byCode.filter { $0.key.severity == severity }.values.reduce(0) { $0 + $1.count }
+        bySeverity[severity] ?? 0
     }
 
     /// Findings per code, codes without any left out (run.json).
@@ -54,9 +57,7 @@ public struct FindingTotals: Sendable, Hashable {
     /// Findings per severity, severities without any left out (run.json).
     public var countsBySeverity: [String: Int] {
         var counts: [String: Int] = [:]
-        for (code, totals) in byCode where totals.count > 0 {
-            counts[code.severity.rawValue, default: 0] += totals.count
-        }
+        for (severity, count) in bySeverity where count > 0 { counts[severity.rawValue] = count }
         return counts
     }
 }

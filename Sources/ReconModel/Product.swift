@@ -28,6 +28,10 @@ public struct CatalogProduct: Sendable, Hashable {
     /// subscription, a fallback for an auto-renewable one whose evidence states no expiry; nil when not given.
     public var duration: ServicePeriod?
 
+    /// Whether the customer could try the product before buying (CONTRACT §1.3 `sample_content`; Apple's
+    /// `sampleContentProvided`).
+    public var sampleContent = false
+
     public static let defaultProceedsRatePPM: Int64 = 700_000
 
     public init(

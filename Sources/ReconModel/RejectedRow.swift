@@ -7,6 +7,8 @@ public enum InputKind: String, Sendable, Hashable, CaseIterable {
     case notifications
     /// The backend's subscription access (CONTRACT §1.8).
     case entitlements
+    /// Who agreed to share consumption information with Apple (CONTRACT §1.10).
+    case consents
 }
 
 /// An input row that was not accepted, kept with where it came from and why.

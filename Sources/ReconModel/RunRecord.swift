@@ -49,6 +49,8 @@ public struct RunRecord: Sendable, Codable, Hashable {
     public var newFindings = 0
     public var resolvedFindings = 0
     public var revenueNetByCurrency: [String: String] = [:]
+    /// The notifications the store learned by the as-of, per `notificationType` as Apple wrote it (CONTRACT §7).
+    public var notificationsByType: [String: Int] = [:]
     public var failOn: String?
     public var exitCode: Int32 = 0
     /// Stored values a report format could not hold (written as text instead); absent when none.

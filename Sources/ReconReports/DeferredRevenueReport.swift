@@ -19,6 +19,8 @@ public struct DeferredRevenueReport: Sendable {
     public var scheduleJudgedEverything: Bool?
     /// The months the previous report closed that this one restates.
     public var restatements: [DeferredRevenueRestatement] = []
+    /// "Contracted, not yet billed" per currency: the sum of the active commitments' `unbilled` (CONTRACT §7).
+    public var contractedNotYetBilled: [String: Int64] = [:]
 
     public init() {}
 

@@ -36,6 +36,8 @@ public struct ReconciliationReport: Sendable {
     public var financialReportInStore = false
     /// The entitlements compared with Apple; nil when none is in the store.
     public var subscriptions: SubscriptionsReport? = nil
+    /// Apple's requests and alarms: consumption requests, commitments, notifications by type (CONTRACT §7).
+    public var appleWord = AppleWordReport()
     /// Revenue recognized as the service is delivered (CONTRACT §5.1): `deferred_revenue.csv`,
     /// `revenue_schedule.csv` and the `Deferred Revenue` sheet.
     public var deferred = DeferredRevenueReport()

@@ -30,8 +30,11 @@ public struct ReportStage {
     /// The files a report run writes, in the output folder.
     public static let fileNames = [
         "discrepancies.csv", "revenue_daily.csv", "rejected.csv", "reconciliation.xlsx", "run.json",
-        "revenue_changes.csv", "deferred_revenue.csv", "revenue_schedule.csv",
+        "revenue_changes.csv", "deferred_revenue.csv", "revenue_schedule.csv", "consumption_requests.csv",
     ]
+
+    /// Written besides ``fileNames`` when any evidence carries `commitmentInfo`; removed otherwise.
+    public static let commitmentsFileName = "commitments.csv"
 
     /// Written besides ``fileNames`` when a sales report is in the store (header-only when no day
     /// was compared); removed otherwise, so the folder never shows an earlier run's reconciliation.
@@ -49,7 +52,8 @@ public struct ReportStage {
     package func assemble(
         store: any ReportStore, asOf: Int64, revenue: RevenueBuilder, findings: RecordedFindings, run: RunRecord,
         sales: SalesReconciliationReport? = nil, monthClose: MonthCloseReport? = nil,
-        subscriptions: SubscriptionsReport? = nil, deferred: DeferredRevenueRollForward? = nil,
+        subscriptions: SubscriptionsReport? = nil, appleWord: AppleWordReport = AppleWordReport(),
+        deferred: DeferredRevenueRollForward? = nil,
         deferredJudgedEverything: Bool = true, deferredRestatements: [DeferredRevenueRestatement] = []
     ) throws -> ReconciliationReport {
         var run = run
@@ -78,11 +82,14 @@ public struct ReportStage {
         report.salesReportInStore = try !store.appleReports.salesReportDays().isEmpty
         report.monthClose = monthClose
         report.subscriptions = subscriptions
+        report.appleWord = appleWord
+        run.notificationsByType = appleWord.notificationsByType
         if let deferred {
             report.deferred = DeferredRevenueReport(
                 deferred, basis: recognitionBasis, judgedEverything: deferredJudgedEverything)
         }
         report.deferred.restatements = deferredRestatements
+        report.deferred.contractedNotYetBilled = appleWord.unbilledByCurrency
         if !deferredRestatements.isEmpty { run.deferredRevenueRestated = deferredRestatements.map(\.text) }
         report.financialReportInStore = try store.appleReports.hasFinancialReports()
         for total in report.totalsByCurrency {
@@ -129,6 +136,7 @@ public struct ReportStage {
         } else {
             try ReportFile.remove(subscriptionsPath)
         }
+        try writeAppleWord(report)
         timer?.lap("other CSV files")
         let warnings = report.run.warnings ?? []
         // The findings are read once, for the workbook's Discrepancies sheet and for discrepancies.csv.
@@ -141,6 +149,20 @@ public struct ReportStage {
         if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }
         for warning in workbookWarnings { logger.warning("\(warning)") }
         logger.info("reports written", metadata: ["out": "\(out)"])
+    }
+
+    /// `consumption_requests.csv` (header-only when there is none) and `commitments.csv` when any evidence carries
+    /// `commitmentInfo` (removed otherwise, so the folder never shows an earlier run's).
+    private func writeAppleWord(_ report: ReconciliationReport) throws {
+        try ReportFile.write(
+            CSVReports.consumptionRequests(report.appleWord.consumptionRequests).encoded(),
+            to: outputDirectory + "/consumption_requests.csv")
+        let commitmentsPath = outputDirectory + "/" + Self.commitmentsFileName
+        if let commitments = report.appleWord.commitments {
+            try ReportFile.write(CSVReports.commitments(commitments).encoded(), to: commitmentsPath)
+        } else {
+            try ReportFile.remove(commitmentsPath)
+        }
     }
 
     /// `month_close.csv` and `financial_reconciliation.csv` when a Financial Report is in the store (header-only

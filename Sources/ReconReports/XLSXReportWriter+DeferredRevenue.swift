@@ -38,9 +38,22 @@ extension XLSXReportWriter {
                 ]))
         }
         if months.isEmpty { rows.append(XLSXRow([.text("No counted sale up to the as-of")])) }
+        rows += contracted(report.contractedNotYetBilled)
         rows += restated(report.restatements)
         rows += waterfalls(report)
         return XLSXSheet(name: deferredRevenueSheet, rows: rows, columnWidths: [14])
+    }
+
+    /// Below the roll-forward, per currency, what 12-month commitments still bind customers to pay (CONTRACT §7): the
+    /// remaining performance obligations a finance team discloses; nothing when no commitment is active.
+    private static func contracted(_ unbilled: [String: Int64]) -> [XLSXRow] {
+        unbilled.keys.sorted().compactMap { currency in
+            guard let milli = unbilled[currency] else { return nil }
+            return XLSXRow([
+                .text("Contracted, not yet billed"), .text(currency), .empty, .empty, .empty, .empty, .empty,
+                .amount(Money(milliunits: milli, currency: currency)),
+            ])
+        }
     }
 
     /// The months the previous report closed that this one shows differently (Apple's later word), each line before

@@ -61,6 +61,8 @@ package enum Schema {
         // it (docs/store.md, "The store on Citus").
         Migration(
             name: "issue34-distribution-keys", sql: distributionKeys, postgresAfter: distributionKeysInPostgreSQL),
+        // Apple's word as of 2026: tokens, app transactions, commitments, consents, consumption answers (§7).
+        Migration(name: "issue45-apple-word-2026", sql: appleWord2026),
     ]
 
     private static let ledger = """

@@ -22,6 +22,8 @@ extension SubscriptionStatusSweep {
         package var status: SubscriptionStatus
         package var evidence: VerificationRecord
         package var purchaseDate: Int64?
+        /// The renewal info's word on a 12-month commitment.
+        package var renewalCommitment: RenewalCommitment? = nil
     }
 
     /// Asks Apple about the subscription `id` and verifies what it says; never throws: every end is an outcome.
@@ -92,6 +94,9 @@ extension SubscriptionStatusSweep {
             expiresDate: transaction.expiresDate, gracePeriodExpiresDate: renewal?.gracePeriodExpiresDate,
             autoRenew: renewal?.autoRenewStatus.map { $0 == 1 }, revocationDate: transaction.revocationDate,
             price: stated.entries.first?.price, learnedAt: 0)
-        return .answered(VerifiedStatus(status: status, evidence: record, purchaseDate: transaction.purchaseDate))
+        return .answered(
+            VerifiedStatus(
+                status: status, evidence: record, purchaseDate: transaction.purchaseDate,
+                renewalCommitment: renewal?.renewalCommitment))
     }
 }

@@ -161,6 +161,9 @@ public struct SubscriptionStatusSweep: Sendable {
             try keepEvidence(answer.evidence, store: store, run: run, into: &summary)
             var status = answer.status
             status.learnedAt = asOf
+            if let commitment = answer.renewalCommitment, commitment.signedDate <= asOf {
+                try store.appleWord.recordRenewalCommitment(commitment, learnedAt: asOf)
+            }
             if Self.speaksOf(status, purchaseDate: answer.purchaseDate, asOf: asOf) {
                 try store.entitlements.recordSubscriptionStatus(status)
                 summary.recorded += 1

@@ -7,6 +7,7 @@ package protocol VerificationStore {
     var receipts: any ReceiptRepository { get }
     var notifications: any NotificationRepository { get }
     var entitlements: any EntitlementRepository { get }
+    var appleWord: any AppleWordRepository { get }
 }
 
 extension ReconStore: VerificationStore {}

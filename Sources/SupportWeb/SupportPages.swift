@@ -81,6 +81,7 @@ enum SupportPages {
             \(field("Transaction", "transaction", query.transaction, "transaction id"))
             \(field("Original transaction", "original_transaction", query.originalTransaction, "original transaction id"))
             \(field("Order id", "order_id", query.orderID, "from the receipt e-mail"))
+            \(field("App transaction", "app_transaction", query.appTransaction, "Apple appTransactionId"))
             <label>Time zone<input name="tz" list="zones" value="\(HTML.escape(query.timeZoneName))"></label>
             <datalist id="zones">\(zoneOptions)</datalist>
             <button type="submit">Look up</button>

@@ -32,7 +32,8 @@ enum SupportRoutes {
         router.get("/api/lookup") { request, context -> Response in
             switch SearchQuery(query: request.uri.query).subject {
             case .none:
-                return errorJSON("give one of user, transaction, original_transaction, order_id", .badRequest)
+                return errorJSON(
+                    "give one of user, transaction, original_transaction, order_id, app_transaction", .badRequest)
             case .failure(let message):
                 return errorJSON(message, .badRequest)
             case .some(let subject):
@@ -122,6 +123,8 @@ struct SearchQuery: Sendable {
     var user = ""
     var transaction = ""
     var originalTransaction = ""
+    /// An Apple `appTransactionId` (CONTRACT §7).
+    var appTransaction = ""
     var orderID = ""
     var timeZoneName = "UTC"
 
@@ -151,15 +154,19 @@ struct SearchQuery: Sendable {
         user = value("user")
         transaction = value("transaction")
         originalTransaction = value("original_transaction")
+        appTransaction = value("app_transaction")
         orderID = value("order_id")
         let zone = value("tz")
         if !zone.isEmpty { timeZoneName = zone }
     }
 
     var subject: Subject {
-        let given = [user, transaction, originalTransaction, orderID].filter { !$0.isEmpty }
+        let given = [user, transaction, originalTransaction, orderID, appTransaction].filter { !$0.isEmpty }
         if given.isEmpty { return .none }
-        if given.count > 1 { return .failure("give exactly one of user, transaction, original transaction, order id") }
+        if given.count > 1 {
+            return .failure("give exactly one of user, transaction, original transaction, order id, app transaction")
+        }
+        if !appTransaction.isEmpty { return .some(.appTransaction(appTransaction)) }
         if !user.isEmpty { return .some(.user(user)) }
         if !transaction.isEmpty { return .some(.transaction(transaction)) }
         if !originalTransaction.isEmpty { return .some(.originalTransaction(originalTransaction)) }

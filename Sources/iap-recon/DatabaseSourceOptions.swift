@@ -12,6 +12,7 @@ struct DatabaseSourceOptions: SettingFlags {
     @Option(setting: "notifications-query") var notificationsQuery: String?
     @Option(setting: "products-query") var productsQuery: String?
     @Option(setting: "entitlements-query") var entitlementsQuery: String?
+    @Option(setting: "consents-query") var consentsQuery: String?
 
     /// Whether any of these flags was given.
     var isEmpty: Bool { settings.allSatisfy { $0.1 == nil } }

@@ -19,7 +19,7 @@ struct IAPReconCommand: AsyncParsableCommand {
         version: IAPReconVersion.current,
         subcommands: [
             ImportCommand.self, VerifyCommand.self, RunCommand.self, ReportCommand.self, LookupCommand.self,
-            ServeCommand.self, DemoCommand.self, SimulatorCommand.self,
+            ServeCommand.self, DemoCommand.self, SimulatorCommand.self, AnswerConsumptionCommand.self,
         ]
     )
 

@@ -26,14 +26,20 @@ struct LookupCommand: AsyncParsableCommand, SettingFlags {
     @Option(name: .customLong("order-id"), help: "The order id from the customer's Apple receipt e-mail.")
     var orderID: String?
 
+    @Option(
+        name: .customLong("app-transaction"),
+        help: "An Apple appTransactionId: every app account, transaction and finding it links.")
+    var appTransaction: String?
+
     @Option(setting: "format") var format: String?
 
     @OptionGroup var options: ConfigOptions
 
     func validate() throws {
-        let given = [user, transaction, originalTransaction, orderID].compactMap { $0 }
+        let given = [user, transaction, originalTransaction, orderID, appTransaction].compactMap { $0 }
         guard given.count == 1 else {
-            throw ValidationError("give exactly one of --user, --transaction, --original-transaction, --order-id")
+            throw ValidationError(
+                "give exactly one of --user, --transaction, --original-transaction, --order-id, --app-transaction")
         }
         try options.requireStore(store)
         var config = ReconConfig(databasePath: "")
@@ -48,6 +54,8 @@ struct LookupCommand: AsyncParsableCommand, SettingFlags {
             subject = .transaction(transaction)
         } else if let originalTransaction {
             subject = .originalTransaction(originalTransaction)
+        } else if let appTransaction {
+            subject = .appTransaction(appTransaction)
         } else {
             subject = .order(orderID ?? "", transactionIDs: [])
         }

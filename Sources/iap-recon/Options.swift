@@ -18,6 +18,7 @@ struct InputOptions: SettingFlags {
     @Option(setting: "financial-report") var financialReport: [String] = []
     @Option(setting: "payments") var payments: [String] = []
     @Option(setting: "entitlements") var entitlements: [String] = []
+    @Option(setting: "consents") var consents: [String] = []
     @Flag(setting: "strict") var strict = false
 
     /// Whether no input file was given on the command line.

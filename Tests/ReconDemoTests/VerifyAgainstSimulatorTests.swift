@@ -36,7 +36,11 @@ import Testing
                 receipts: [try dir.write("r.jsonl", dataset.receipts)],
                 products: [try dir.write("p.csv", dataset.products)],
                 salesReports: try dataset.writeSalesReports(into: dir.path), financialReports: finance.reports,
-                payments: finance.payments, entitlements: [try dir.write("e.csv", dataset.entitlements)]))
+                payments: finance.payments, entitlements: [try dir.write("e.csv", dataset.entitlements)],
+                consents: [try dir.write("c.csv", dataset.consents)]))
+        // What the webhook stored (the history sweep does not bring these).
+        _ = try await config.dependencies(at: dataset.asOf).importFiles(
+            ImportRequest(notifications: [try dir.write("n.jsonl", dataset.notifications)]))
         return (dataset, simulator, config)
     }
 

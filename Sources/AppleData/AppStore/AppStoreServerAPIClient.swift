@@ -306,6 +306,10 @@ public struct AppStoreServerAPIClient: Sendable {
                 {
                     return step
                 }
+                // Send Consumption Information answers 202 Accepted with no body.
+                if response.status == 202, method == .put, let value = decode(.null) {
+                    return .finish(.ok(value))
+                }
                 if response.status == 200 {
                     guard let json = AppleJSONValue.parse(response.body), let value = decode(json) else {
                         return .retry(reason: "malformed JSON from \(environment) \(endpoint)", retryAfter: nil)

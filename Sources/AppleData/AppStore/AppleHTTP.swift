@@ -17,6 +17,8 @@ public enum AppleEndpointKind: String, Sendable, Hashable, CaseIterable, CustomS
     case notificationHistory
     /// `GET /inApps/v1/subscriptions/{transactionId}` (Get All Subscription Statuses).
     case subscriptionStatuses
+    /// `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information V2).
+    case consumptionInformation
 
     public var description: String { rawValue }
 }
@@ -32,6 +34,7 @@ public struct AppleHTTPRequest: Sendable, Hashable, CustomStringConvertible, Cus
     public enum Method: String, Sendable, Hashable {
         case get = "GET"
         case post = "POST"
+        case put = "PUT"
     }
 
     /// The HTTP method.

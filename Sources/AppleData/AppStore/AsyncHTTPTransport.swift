@@ -101,7 +101,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     public func send(_ request: AppleHTTPRequest, timeout: Duration) async throws -> AppleHTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = request.method == .get ? .GET : .POST
+        switch request.method {
+        case .get: outgoing.method = .GET
+        case .post: outgoing.method = .POST
+        case .put: outgoing.method = .PUT
+        }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             outgoing.headers.add(name: name, value: value)
         }

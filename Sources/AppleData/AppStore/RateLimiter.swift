@@ -13,7 +13,7 @@ public actor RateLimiter {
     /// Requests per second by endpoint Apple publishes or we assume.
     public static let appleDefaults: [AppleEndpointKind: Double] = [
         .transactionInfo: 50, .transactionHistory: 50, .orderLookup: 10, .refundHistory: 10,
-        .notificationHistory: 50, .subscriptionStatuses: 50,
+        .notificationHistory: 50, .subscriptionStatuses: 50, .consumptionInformation: 50,
     ]
 
     private struct Bucket {

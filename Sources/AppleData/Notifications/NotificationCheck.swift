@@ -36,6 +36,14 @@ public struct NotificationCheck: Sendable {
         guard let signedDate = payload.signedDate else {
             return .failure(NotificationRejection("notification has no signedDate"))
         }
+        // Exactly one of `data`, `summary`, `externalPurchaseToken`, `appData`; each names the bundle id and the
+        // environment (a token by its `SANDBOX_` prefix), checked by the verifier above like `data`'s.
+        guard payload.bodyCount == 1 else {
+            return .failure(
+                NotificationRejection(
+                    "notification carries \(payload.bodyCount) of data, summary, externalPurchaseToken and appData "
+                        + "(Apple sends exactly one)"))
+        }
         let environment = payload.storeEnvironment
         var transaction: JWSTransactionDecodedPayload?
         if let jws = payload.data?.signedTransactionInfo {
@@ -69,10 +77,25 @@ public struct NotificationCheck: Sendable {
                         "signedRenewalInfo is for \(inner.rawValue), the notification for \(environment.rawValue)"))
             }
         }
-        return .success(
-            VerifiedNotification(
-                uuid: uuid, type: type, subtype: payload.subtype, signedDate: signedDate, environment: environment,
-                bundleID: payload.data?.bundleId ?? payload.summary?.bundleId, transaction: transaction,
-                renewal: renewal, signedPayload: signedPayload))
+        var appTransaction: AppTransaction?
+        if let jws = payload.appData?.signedAppTransactionInfo {
+            switch await verifier.verifyAndDecodeAppTransaction(jws) {
+            case .valid(let decoded): appTransaction = decoded
+            case .invalid(let failure):
+                return .failure(NotificationRejection("signedAppTransactionInfo: \(failure)"))
+            }
+            if let inner = appTransaction?.bundleId, let outer = payload.appData?.bundleId, inner != outer {
+                return .failure(
+                    NotificationRejection(
+                        "signedAppTransactionInfo is for bundle \(inner), the notification for \(outer)"))
+            }
+        }
+        var verified = VerifiedNotification(
+            uuid: uuid, type: type, subtype: payload.subtype, signedDate: signedDate, environment: environment,
+            bundleID: payload.payloadBundleID, transaction: transaction, renewal: renewal, signedPayload: signedPayload)
+        verified.consumptionRequestReason = payload.data?.consumptionRequestReason
+        verified.externalPurchaseToken = payload.externalPurchaseToken
+        verified.appTransaction = appTransaction
+        return .success(verified)
     }
 }

@@ -19,4 +19,15 @@ public struct VerifiedNotification: Sendable, Hashable {
     public var renewal: JWSRenewalInfoDecodedPayload?
     /// The JWS exactly as received.
     public var signedPayload: String
+    /// `data.consumptionRequestReason`, raw, of a `CONSUMPTION_REQUEST`.
+    public var consumptionRequestReason: String? = nil
+    /// The external purchase token of an `EXTERNAL_PURCHASE_TOKEN`.
+    public var externalPurchaseToken: ExternalPurchaseToken? = nil
+    /// `appData.signedAppTransactionInfo`, verified.
+    public var appTransaction: AppTransaction? = nil
+
+    /// The Apple Account's `appTransactionId` in this app, from whichever part of the notification states it.
+    public var appTransactionID: String? {
+        appTransaction?.appTransactionId ?? transaction?.appTransactionId ?? renewal?.appTransactionId
+    }
 }

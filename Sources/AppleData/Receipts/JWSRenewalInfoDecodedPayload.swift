@@ -47,6 +47,10 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     public var appTransactionId: String?
     /// ISO 8601 duration of the offer.
     public var offerPeriod: String?
+    /// What renews after a 12-month commitment's last period.
+    public var commitmentInfo: RenewalCommitmentInfo? = nil
+    /// Raw billing plan of the next renewal (`MONTHLY`).
+    public var renewalBillingPlanType: String? = nil
 
     /// A payload with the given members (all optional).
     public init(
@@ -105,6 +109,8 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
         appAccountToken = try c.lenientString(.appAccountToken)
         appTransactionId = try c.lenientString(.appTransactionId)
         offerPeriod = try c.lenientString(.offerPeriod)
+        commitmentInfo = try c.decodeIfPresent(RenewalCommitmentInfo.self, forKey: .commitmentInfo)
+        renewalBillingPlanType = try c.lenientString(.renewalBillingPlanType)
     }
 
     /// ``environment`` parsed (nil when absent).

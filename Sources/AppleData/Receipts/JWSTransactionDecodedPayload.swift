@@ -66,6 +66,11 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     public var appTransactionId: String?
     /// ISO 8601 duration of the offer (`P1M`).
     public var offerPeriod: String?
+    /// Raw billing plan: `MONTHLY` for monthly billing of a 1-year product with a 12-month commitment (iOS 26.4).
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/billingplantype
+    public var billingPlanType: String? = nil
+    /// The commitment this transaction's period belongs to (with `billingPlanType` `MONTHLY`).
+    public var commitmentInfo: TransactionCommitmentInfo? = nil
 
     /// A payload with the given members (all optional, in Apple's order).
     public init(
@@ -145,6 +150,8 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
         revocationPercentage = try c.lenientInt32(.revocationPercentage)
         appTransactionId = try c.lenientString(.appTransactionId)
         offerPeriod = try c.lenientString(.offerPeriod)
+        billingPlanType = try c.lenientString(.billingPlanType)
+        commitmentInfo = try c.decodeIfPresent(TransactionCommitmentInfo.self, forKey: .commitmentInfo)
     }
 
     /// ``environment`` parsed (nil when absent).

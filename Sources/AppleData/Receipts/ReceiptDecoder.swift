@@ -127,6 +127,16 @@ extension JWSTransactionDecodedPayload {
                     signedDate: payload.signedDate,
                     isUpgraded: payload.isUpgraded == true ? true : nil,
                     offerType: payload.offerType.map { Int($0) }, offerDiscountType: payload.offerDiscountType))
+            entries[entries.count - 1].appTransactionID = payload.appTransactionId
+            if payload.billingPlanType != nil || payload.commitmentInfo != nil {
+                let info = payload.commitmentInfo
+                entries[entries.count - 1].commitment = CommitmentTerms(
+                    billingPlanType: payload.billingPlanType,
+                    billingPeriodNumber: info?.billingPeriodNumber.map { Int($0) },
+                    totalBillingPeriods: info?.totalBillingPeriods.map { Int($0) },
+                    commitmentPrice: info?.commitmentPrice,
+                    commitmentExpiresDate: info?.commitmentExpiresDate)
+            }
         }
         return ReceiptEvidence(
             format: .signedTransaction, environment: environment, bundleID: payload.bundleId,

@@ -16,6 +16,10 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
     public var data: NotificationData?
     /// A summary, for notifications about a subscription-renewal-date extension request.
     public var summary: NotificationSummary?
+    /// The external purchase token, for `EXTERNAL_PURCHASE_TOKEN` (Notifications 2.10).
+    public var externalPurchaseToken: ExternalPurchaseToken? = nil
+    /// The app, for notifications about the app rather than a transaction (`RESCIND_CONSENT`, Notifications 2.19).
+    public var appData: AppData? = nil
     /// The notification format version (`2.0`).
     public var version: String?
     /// When the App Store signed this notification (epoch ms).
@@ -44,6 +48,8 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
         notificationUUID = try c.lenientString(.notificationUUID)
         data = try c.decodeIfPresent(NotificationData.self, forKey: .data)
         summary = try c.decodeIfPresent(NotificationSummary.self, forKey: .summary)
+        externalPurchaseToken = try c.decodeIfPresent(ExternalPurchaseToken.self, forKey: .externalPurchaseToken)
+        appData = try c.decodeIfPresent(AppData.self, forKey: .appData)
         version = try c.lenientString(.version)
         signedDate = try c.lenientInt64(.signedDate)
     }
@@ -146,7 +152,14 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
         }
     }
 
-    /// The environment stated in `data`, else in `summary`, parsed.
+    /// How many of `data`, `summary`, `externalPurchaseToken` and `appData` the notification carries: Apple sends
+    /// exactly one (https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload).
+    public var bodyCount: Int {
+        [data != nil, summary != nil, externalPurchaseToken != nil, appData != nil].count { $0 }
+    }
+
+    /// The environment stated in `data`, `summary` or `appData`, or a token's (``ExternalPurchaseToken/environment``),
+    /// parsed.
     public var storeEnvironment: StoreEnvironment? {
         payloadEnvironment.map(StoreEnvironment.init(raw:))
     }
@@ -154,6 +167,10 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
 
 extension ResponseBodyV2DecodedPayload: SignedPayload {
     package var signedDateMillis: Int64? { signedDate }
-    package var payloadBundleID: String? { data?.bundleId ?? summary?.bundleId }
-    package var payloadEnvironment: String? { data?.environment ?? summary?.environment }
+    package var payloadBundleID: String? {
+        data?.bundleId ?? summary?.bundleId ?? externalPurchaseToken?.bundleId ?? appData?.bundleId
+    }
+    package var payloadEnvironment: String? {
+        data?.environment ?? summary?.environment ?? appData?.environment ?? externalPurchaseToken?.environment
+    }
 }

@@ -73,6 +73,12 @@ public struct SignedDataVerifier: Sendable {
         await verifyAndDecode(jws, as: ResponseBodyV2DecodedPayload.self)
     }
 
+    /// Verifies and decodes a signed app transaction (`signedAppTransactionInfo`); bundle id and environment
+    /// (`receiptType`) are read from it.
+    public func verifyAndDecodeAppTransaction(_ jws: String) async -> JWSVerificationResult<AppTransaction> {
+        await verifyAndDecode(jws, as: AppTransaction.self)
+    }
+
     /// The chain verifier over ``trust``, sharing this verifier's cache.
     package var chains: ChainVerifier { ChainVerifier(trust: trust, cache: cache) }
 

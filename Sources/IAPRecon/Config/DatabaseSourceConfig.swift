@@ -22,6 +22,7 @@ public struct DatabaseSourceConfig: Sendable, Hashable {
     public var notificationsQuery: String?
     public var productsQuery: String?
     public var entitlementsQuery: String?
+    public var consentsQuery: String?
 
     public init() {}
 
@@ -33,7 +34,7 @@ public struct DatabaseSourceConfig: Sendable, Hashable {
     package var queries: [(kind: InputKind, text: String)] {
         [
             (.products, productsQuery), (.receipts, receiptsQuery), (.transactions, transactionsQuery),
-            (.entitlements, entitlementsQuery), (.notifications, notificationsQuery),
+            (.entitlements, entitlementsQuery), (.consents, consentsQuery), (.notifications, notificationsQuery),
         ].compactMap { kind, text in text.map { (kind, $0) } }
     }
 
@@ -57,7 +58,7 @@ public struct DatabaseSourceConfig: Sendable, Hashable {
                 key: "source-db", value: DatabaseSource.redacted(url),
                 expected:
                     "at least one of --transactions-query, --receipts-query, --notifications-query, --products-query, "
-                    + "--entitlements-query")
+                    + "--entitlements-query, --consents-query")
         }
         var source = try DatabaseSource(url: url, environment: environment)
         for (kind, text) in queries {

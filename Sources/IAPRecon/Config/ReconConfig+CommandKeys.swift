@@ -40,6 +40,9 @@ extension ReconConfig {
             Key(
                 "entitlements", "The backend's subscription entitlements, .csv or .jsonl (repeatable)",
                 file(\.entitlements), default: "none", flag: .option("file")),
+            Key(
+                "consents", "Who agreed to share consumption information with Apple, .csv or .jsonl (repeatable)",
+                file(\.consents), default: "none", flag: .option("file")),
             Key("strict", "Exit non-zero when any input row is rejected", .bool(\.strict), flag: .toggle),
             Key(
                 "as-of", "Fix \"now\" (ISO 8601 with offset, or epoch ms) so a rerun reproduces the same reports",

@@ -195,6 +195,11 @@ extension ReconConfig {
                 "entitlements-query",
                 "SQL (or @FILE) whose rows are the backend's subscription entitlements, read from source-db",
                 .optionalText(\.databaseSource.entitlementsQuery), default: "none", flag: .option("sql")),
+            Key(
+                "consents-query",
+                "SQL (or @FILE) whose rows are who agreed to share consumption information (user_id, consented_at, "
+                    + "withdrawn_at), read from source-db",
+                .optionalText(\.databaseSource.consentsQuery), default: "none", flag: .option("sql")),
         ]
     }
 

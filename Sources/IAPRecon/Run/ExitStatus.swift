@@ -22,7 +22,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// `findingsAtOrAboveFailOn` when a finding at or above `failOn` exists, else `done`.
     public static func forFindings(_ findings: FindingTotals, failOn: Severity?) -> ExitStatus {
         guard let failOn else { return .done }
-        let atOrAbove = findings.byCode.contains { $0.key.severity <= failOn && $0.value.count > 0 }
+        let atOrAbove = findings.bySeverity.contains { $0.key <= failOn && $0.value > 0 }
         return atOrAbove ? .findingsAtOrAboveFailOn : .done
     }
 }

@@ -90,7 +90,7 @@ public struct NightlyRun {
             var report = try reportStage.assemble(
                 store: deps.store, asOf: recorder.asOf, revenue: detected.revenue, findings: findings,
                 run: recorder.record, sales: detected.sales, monthClose: detected.monthClose,
-                subscriptions: detected.subscriptions, deferred: detected.deferred,
+                subscriptions: detected.subscriptions, appleWord: detected.appleWord, deferred: detected.deferred,
                 deferredJudgedEverything: detected.judgedEverything, deferredRestatements: detected.deferredRestatements
             )
             timer.lap("assemble")

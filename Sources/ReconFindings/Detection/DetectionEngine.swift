@@ -19,6 +19,8 @@ public struct DetectionEngine {
     package var entitlements: any EntitlementRepository
     package var findingRecords: any FindingRepository
     package var revenueRecords: any RevenueRepository
+    /// Apple's requests and alarms, the commitments, the consents and the answers sent.
+    package var appleWords: any AppleWordRepository
     public var clock: any ReconClock
     public var logger: Logger
 
@@ -31,6 +33,7 @@ public struct DetectionEngine {
         entitlements = store.entitlements
         findingRecords = store.findings
         revenueRecords = store.revenue
+        appleWords = store.appleWord
         self.clock = clock
         self.logger = logger
     }
@@ -178,6 +181,7 @@ public struct DetectionEngine {
             payment: stage.detectors.payment)
         for finding in built.findings { try spool.add(finding) }
         let subscriptions = try compareSubscriptions(stage, spool: spool)
+        let appleWord = try appleWord(stage, spool: spool)
         try spool.flush()
         timer.lap("sales, month close, subscriptions")
         let findings: FindingTotals
@@ -194,7 +198,7 @@ public struct DetectionEngine {
             findings: RecordedFindings(totals: findings, runID: recorded ? runID : nil),
             revenue: revenue, deferred: deferred, recognitionMonths: recognitionMonths,
             deferredRestatements: restated ?? [], sales: report,
-            monthClose: built.report, subscriptions: subscriptions, plan: plan,
+            monthClose: built.report, subscriptions: subscriptions, appleWord: appleWord, plan: plan,
             revenueCounters: revenueCounters, judgedTransactions: judgedTransactions)
     }
 }

@@ -24,6 +24,8 @@ public struct DetectionResult {
     public var monthClose: MonthCloseReport?
     /// The entitlements beside Apple's state of their subscriptions; nil when none is in the store.
     public var subscriptions: SubscriptionsReport?
+    /// Apple's requests and alarms: consumption requests, commitments, notifications by type.
+    public var appleWord: AppleWordReport
     /// How the transactions were judged, and what the store keeps of them once the report is written.
     package var plan: TransactionPlan
     /// The counts beside the revenue lines, with how many transactions make up each currency's.

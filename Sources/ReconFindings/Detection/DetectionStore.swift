@@ -9,6 +9,7 @@ package protocol DetectionStore {
     var entitlements: any EntitlementRepository { get }
     var findings: any FindingRepository { get }
     var revenue: any RevenueRepository { get }
+    var appleWord: any AppleWordRepository { get }
 }
 
 extension ReconStore: DetectionStore {}

@@ -182,14 +182,17 @@ extension SQLiteFindings {
         let statement = try db.prepare(
             """
             SELECT code AS code, amount_milli AS amount_milli, currency AS currency,
-                known_first_seen_at IS NULL AS is_new
+                known_first_seen_at IS NULL AS is_new, severity_rank AS severity_rank
             FROM temp.run_findings
             """)
         var totals = FindingTotals()
         while try statement.step() {
             let row = SQLiteRow(statement, table: "run_findings")
             guard let code = FindingCode(rawValue: row.text("code")) else { continue }
-            totals.add(code, amount: row.money("amount_milli", "currency"), isNew: row.int64("is_new") != 0)
+            let rank = row.int64("severity_rank")
+            totals.add(
+                code, amount: row.money("amount_milli", "currency"), isNew: row.int64("is_new") != 0,
+                severity: Severity.allCases.first { Int64($0.rank) == rank })
         }
         return totals
     }
@@ -198,16 +201,27 @@ extension SQLiteFindings {
     private static let knownCodes = FindingCode.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
 
     /// An SQL expression: the severity rank (``Severity/rank``) of the code in `column`.
+    ///
+    /// The environment is read from the column named like `column` with `environment` for `code` (``Finding`` rows
+    /// keep both): an unreported Sandbox token is `low` (``FindingCode/severity(in:)``).
     package static func severityRank(_ column: String) -> String {
-        "CASE \(column) "
-            + FindingCode.allCases.map { "WHEN '\($0.rawValue)' THEN \($0.severity.rank) " }.joined() + "ELSE 9 END"
+        "CASE " + environmentCases(column) { "\($0.rank)" } + "ELSE CASE \(column) "
+            + FindingCode.allCases.map { "WHEN '\($0.rawValue)' THEN \($0.severity.rank) " }.joined() + "ELSE 9 END END"
+    }
+
+    /// The `WHEN` arms of the codes whose severity depends on the environment.
+    private static func environmentCases(_ column: String, _ value: (Severity) -> String) -> String {
+        let environment = column.replacingOccurrences(of: "code", with: "environment")
+        return FindingCode.environmentSeverities.map {
+            "WHEN \(column) = '\($0.code.rawValue)' AND \(environment) = '\($0.environment)' THEN \(value($0.severity)) "
+        }.joined()
     }
 
     /// An SQL expression: the severity name of the code in `column`.
     package static func severityName(_ column: String) -> String {
-        "CASE \(column) "
+        "CASE " + environmentCases(column) { "'\($0.rawValue)'" } + "ELSE CASE \(column) "
             + FindingCode.allCases.map { "WHEN '\($0.rawValue)' THEN '\($0.severity.rawValue)' " }.joined()
-            + "ELSE NULL END"
+            + "ELSE NULL END END"
     }
 }
 

@@ -46,13 +46,14 @@ package final class SQLiteLedgerWriter {
         upsertProduct = try store.db.prepare(
             """
             INSERT INTO products (product_id, storefront, type, price_milli, currency, proceeds_rate_ppm,
-                source_file, source_line, imported_at, proceeds_milli, duration)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                source_file, source_line, imported_at, proceeds_milli, duration, sample_content)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             ON CONFLICT (product_id, storefront) DO UPDATE SET type = excluded.type,
                 price_milli = excluded.price_milli, currency = excluded.currency,
                 proceeds_rate_ppm = excluded.proceeds_rate_ppm, source_file = excluded.source_file,
                 source_line = excluded.source_line, imported_at = excluded.imported_at,
-                proceeds_milli = excluded.proceeds_milli, duration = excluded.duration
+                proceeds_milli = excluded.proceeds_milli, duration = excluded.duration,
+                sample_content = excluded.sample_content
             """)
         insertRejection = try store.db.prepare(
             """
@@ -219,6 +220,7 @@ package final class SQLiteLedgerWriter {
             p.price.map { .integer($0.milliunits) } ?? .null, p.price.map { .text($0.currency) } ?? .null,
             .integer(p.proceedsRatePPM), .text(source), .integer(Int64(line)), .integer(now),
             p.proceeds.map { .integer($0.milliunits) } ?? .null, p.duration.map { .text($0.rawValue) } ?? .null,
+            .integer(p.sampleContent ? 1 : 0),
         ])
     }
 

@@ -68,6 +68,7 @@ extension SQLiteNotifications {
                 .integer(verificationID), .text(origin.name), .optionalText(file), .optionalInteger(line),
                 .optionalInteger(receivedAt), .text(n.signedPayload), .integer(now),
             ])
+            try SQLiteAppleWord(store: store).recordNotificationWords(n, learnedAt: learnedAt)
             return true
         }
     }

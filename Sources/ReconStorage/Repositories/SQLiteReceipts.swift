@@ -170,8 +170,11 @@ extension SQLiteReceipts {
 /// Prepared inserts of evidence entries.
 package final class EvidenceWriter {
     private let insert: SQLiteStatement
+    /// What an entry says beyond the evidence table: its app transaction id and commitment.
+    private let appleWord: AppleWordEvidenceWriter
 
     package init(store: ReconStore) throws(StoreError) {
+        appleWord = try AppleWordEvidenceWriter(store: store)
         insert = try store.db.prepare(
             """
             INSERT INTO evidence (source, receipt_id, verification_id, transaction_id, original_transaction_id, product_id,
@@ -211,6 +214,7 @@ package final class EvidenceWriter {
             // own transaction id, which Apple's is for a purchase neither restored nor renewed.
             .text(e.originalTransactionID ?? e.transactionID),
         ])
+        try appleWord.insert(e, environment: environment, verificationID: verificationID, at: time)
     }
 }
 

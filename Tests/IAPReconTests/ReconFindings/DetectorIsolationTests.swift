@@ -41,6 +41,9 @@ import Testing
         .paidNotEntitled: SubscriptionFindingsTests.paidNotEntitled,
         .entitledNotPaid: SubscriptionFindingsTests.entitledNotPaid,
         .entitlementExpiryMismatch: SubscriptionFindingsTests.expiryMismatch,
+        .consumptionUnanswered: AppleWordFindingTests.consumptionUnanswered,
+        .externalPurchaseUnreported: AppleWordFindingTests.externalPurchaseUnreported,
+        .consentRescinded: AppleWordFindingTests.consentRescinded,
     ]
 
     /// Only the detectors of `code` (a code may be checked per transaction and per receipt).
@@ -50,7 +53,10 @@ import Testing
             transaction: all.transaction.filter { $0.code == code }, original: all.original.filter { $0.code == code },
             receipt: all.receipt.filter { $0.code == code }, sales: all.sales.filter { $0.code == code },
             financial: all.financial.filter { $0.code == code }, payment: all.payment.filter { $0.code == code },
-            subscription: all.subscription.filter { $0.code == code })
+            subscription: all.subscription.filter { $0.code == code },
+            consumption: all.consumption.filter { $0.code == code },
+            externalPurchase: all.externalPurchase.filter { $0.code == code },
+            consent: all.consent.filter { $0.code == code })
     }
 
     static func findings(of code: FindingCode, _ testCase: DetectorCase) -> [ExpectedFinding] {

@@ -229,6 +229,8 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
     var finance: FinanceInput? = nil
     /// The backend's entitlements and Apple's word on their subscriptions, if any.
     var subscriptions: SubscriptionInput? = nil
+    /// Apple's requests and alarms (CONTRACT §7), if any.
+    var apple: AppleInput? = nil
     var expected: [ExpectedFinding]
 
     var testDescription: String { name }
@@ -245,6 +247,13 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
         var entitlements: [Entitlement]
         var statuses: [SubscriptionStatus] = []
         var evidence: [EvidenceRecord] = []
+    }
+
+    /// Kept notifications, the consumption requests read from them, and the users each app transaction id links.
+    struct AppleInput: Sendable {
+        var notices: [AppleNotice] = []
+        var requests: [ConsumptionRequestLine] = []
+        var users: [String: [String]] = [:]
     }
 
     /// Apple's Financial Report rows and payment summaries of a case (days in America/Los_Angeles).
@@ -296,6 +305,21 @@ struct DetectorCase: Sendable, CustomTestStringConvertible {
                 guard let line = comparison.line(entitlement, status: status, evidence: evidence) else { continue }
                 for detector in detectors.subscription {
                     detector.inspect(line, tolerance: Fx.day, asOf: context.asOf, into: &collector)
+                }
+            }
+            all = collector.sorted
+        }
+        if let apple {
+            var collector = FindingCollector()
+            for finding in all { collector.report(finding) }
+            for line in apple.requests {
+                for detector in detectors.consumption { detector.inspect(line, asOf: context.asOf, into: &collector) }
+            }
+            for notice in apple.notices {
+                for detector in detectors.externalPurchase { detector.inspect(notice, into: &collector) }
+                if notice.type == "RESCIND_CONSENT" {
+                    let users = notice.appTransactionID.flatMap { apple.users[$0] } ?? []
+                    for detector in detectors.consent { detector.inspect(notice, users: users, into: &collector) }
                 }
             }
             all = collector.sorted

@@ -35,7 +35,8 @@ import Testing
     /// kept them, with their rows.
     static func withoutDistributionKeys() throws -> String {
         let shapes = try SQLiteDatabase(path: ":memory:")
-        var sql = ""
+        // The later migrations first (``AppleWordSchemaTests``).
+        var sql = AppleWordSchemaTests.withoutAppleWord2026
         for name in rebuilt {
             try shapes.execute(Schema.create(name, as: name, distributed: false))
             let columns = try shapes.prepare("SELECT group_concat(name, ', ') FROM pragma_table_info('\(name)')")

@@ -58,7 +58,7 @@ import Testing
         let excel = " is not a date Excel can store (1900-01-01...9999-12-31); written as text"
         #expect(
             warnings == [
-                "reconciliation.xlsx sheet 'Summary' cell A52: 0001-01-01" + excel,
+                "reconciliation.xlsx sheet 'Summary' cell A55: 0001-01-01" + excel,  // below one row per finding code
                 "reconciliation.xlsx sheet 'Revenue' cell A2: 0001-01-01" + excel,
                 "reconciliation.xlsx sheet 'Pending' cell E2: 0001-01-01 00:00:00" + excel,
             ])

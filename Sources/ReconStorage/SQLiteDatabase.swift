@@ -101,11 +101,11 @@ package final class SQLiteDatabase {
         return SQLiteStatement(handle: stmt, database: self)
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
     /// Whether the store is on a Citus cluster (``CitusLayout``): the writers then note what the reference tables'
     /// triggers note elsewhere.
     package var isCitus: Bool { postgres?.isCitus ?? false }
 
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
     package func transaction<T>(_ body: () throws -> T) throws -> T {
         // PostgreSQL: one writer at a time is the advisory lock's work (``RunLock``), not the transaction's.
         try execute(postgres == nil ? "BEGIN IMMEDIATE" : "BEGIN", context: "starting a transaction")

@@ -17,6 +17,7 @@ import Testing
         ("run", apple + ["PGPASSWORD", "PGPASSFILE"]),
         ("report", ["PGPASSWORD", "PGPASSFILE"]),
         ("lookup", serverAPI + ["PGPASSWORD", "PGPASSFILE"]),
+        ("answer-consumption", serverAPI + ["PGPASSWORD", "PGPASSFILE"]),
         ("serve", ["IAP_RECON_SERVE_TOKEN"] + serverAPI + ["PGPASSWORD", "PGPASSFILE"]),
     ]
     static let serverAPI = ["IAP_RECON_API_KEY_FILE", "IAP_RECON_API_KEY_ID", "IAP_RECON_ISSUER_ID"]

@@ -65,6 +65,9 @@ extension ReconConfig {
                 "port", "serve: the port (0 picks a free one; the URL is printed)", .number(\.servePort, 0...65_535),
                 flag: .option("port")),
             Key("format", "lookup: text or json", .choice(\.lookupFormat, ["text", "json"]), flag: .option("format")),
+            Key(
+                "dry-run", "answer-consumption: print what would be sent; send and write nothing",
+                .bool(\.consumptionDryRun), flag: .toggle),
         ]
     }
 

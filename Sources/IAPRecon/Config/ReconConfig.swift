@@ -109,6 +109,8 @@ public struct ReconConfig: Sendable, Hashable {
     public var servePort = 8080
     /// `lookup`: `text` or `json`.
     public var lookupFormat = "text"
+    /// `answer-consumption --dry-run`: print what would be sent; send and write nothing.
+    public var consumptionDryRun = false
 
     /// A store as it may be shown: a file's path, or a `postgresql://` URL without its password (still a `--db`
     /// that works, with the password in `PGPASSWORD`).

@@ -1,8 +1,10 @@
 import ReconModel
 
-/// The store on a Citus cluster (docs/store.md, "The store on Citus"): on a database where the `citus` extension is
-/// installed, the store distributes itself when it is created, and an undistributed store is distributed by the next
-/// command that writes, as a migration. Nothing is asked of the operator beyond the extension and the workers.
+/// The store on a Citus cluster (docs/store.md, "The store on Citus").
+///
+/// On a database where the `citus` extension is installed, the store distributes itself when it is created, and an
+/// undistributed store is distributed by the next command that writes, as a migration. Nothing is asked of the
+/// operator beyond the extension and the workers.
 ///
 /// - The tables that grow with the ledger are hash-distributed by the original transaction id they belong to and
 ///   co-located with `transactions` (one subscription's rows, results and notes on one shard), as
@@ -34,14 +36,16 @@ package enum CitusLayout {
             Distributed(table: "notifications", column: "notification_uuid", colocateWith: nil),
         ]
 
-    /// The distributed tables whose change-noting triggers stay: each writes to its own row's shard. They are set
-    /// aside while rows are copied into shards (on a worker a trigger would fire before the tables it writes to are
+    /// The distributed tables whose change-noting triggers stay: each writes to its own row's shard.
+    ///
+    /// They are set aside while rows are copied into shards (on a worker a trigger would fire before the tables it writes to are
     /// there).
     static let triggered = ["transactions", "evidence"]
 
-    /// The triggers of reference tables, dropped: on Citus a trigger runs on every copy of a reference table, where
-    /// no statement may reach a distributed table (`cannot execute a distributed query from a query on a shard`). What
-    /// they noted the writers note themselves on Citus (``SQLiteDatabase/isCitus``): the receipts' in the ledger's
+    /// The triggers of reference tables, dropped on Citus.
+    ///
+    /// A trigger runs on every copy of a reference table, where no statement may reach a distributed table (`cannot
+    /// execute a distributed query from a query on a shard`). What they noted the writers note themselves on Citus (``SQLiteDatabase/isCitus``): the receipts' in the ledger's
     /// import and the decode stage, Apple's reports' days in their imports.
     static let referenceTriggers: [(table: String, trigger: String)] =
         ["receipts", "receipt_checks"].flatMap { table in
@@ -51,7 +55,8 @@ package enum CitusLayout {
             ["insert", "update", "delete"].map { (table, "\(table)_days_\($0)") }
         }
 
-    /// What a session on a Citus cluster sets for itself, for itself alone:
+    /// What a session on a Citus cluster sets for itself, for itself alone.
+    ///
     /// - the change-noting triggers on the distributed tables, each writing to its own row's shard
     ///   (`dirty_transactions`, `dirty_originals` are co-located with the ledger): `citus.enable_unsafe_triggers`;
     /// - a transaction's statements over many shards on one connection per node (`citus.multi_shard_modify_mode`

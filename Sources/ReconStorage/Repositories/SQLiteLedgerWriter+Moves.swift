@@ -58,9 +58,10 @@ extension SQLiteLedgerWriter {
             """, context: "moving records to their new original transaction id")
     }
 
-    /// On Citus, notes the transactions of the evidence of every receipt this import wrote new or changed (its import
-    /// time is this import's), as the receipts' triggers do elsewhere (``CitusLayout/referenceTriggers``); only once
-    /// a report has kept something. One statement per chunk, run on each shard beside its evidence.
+    /// On Citus, notes the transactions of the evidence of every receipt this import wrote new or changed.
+    ///
+    /// A receipt written new or changed has this import's time, as the receipts' triggers note elsewhere
+    /// (``CitusLayout/referenceTriggers``); only once a report has kept something. One statement per chunk, run on each shard beside its evidence.
     func noteChangedReceipts() throws(StoreError) {
         try store.db.prepare(
             """

@@ -69,6 +69,7 @@ package enum ReceiptChecksRow {
             failure: failure, environment: row.environment("check_environment"),
             bundleID: row.optionalText("check_bundle_id"),
             signature: try row.value("check_signature", as: SignatureStatus.self),
-            transactionIDs: (transactionIDs.flatMap { row.optionalText($0) } ?? "").split(separator: " ").map(String.init))
+            transactionIDs: (transactionIDs.flatMap { row.optionalText($0) } ?? "").split(separator: " ")
+                .map(String.init))
     }
 }

@@ -160,7 +160,9 @@ extension PostgresTests {
             #expect(throws: Never.self) { _ = try RunLock(store: second, holder: "iap-recon import") }
         }
 
-        /// A holder killed by SIGKILL keeps the lock until its backend notices. A writer that finds the holder's
+        /// A holder killed by SIGKILL keeps the lock until its backend notices.
+        ///
+        /// A writer that finds the holder's
         /// process gone on its own host waits a few seconds, ends that backend and takes the lock; a holder that still
         /// runs (here: process 1) is refused at once, as one on another host is.
         @Test func aWriterTakesTheLockOfAHolderWhoseProcessIsGone() throws {

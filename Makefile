@@ -80,7 +80,8 @@ install: deps
 	install -m 0755 "$$($(SWIFT) build $(STATIC_FLAGS) --show-bin-path $(RELEASE_FLAGS))/iap-recon" \
 		"$(DESTDIR)$(PREFIX)/bin/iap-recon"
 	install -m 0755 scripts/iap-recon-nightly "$(DESTDIR)$(PREFIX)/bin/iap-recon-nightly"
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/iap-recon and $(DESTDIR)$(PREFIX)/bin/iap-recon-nightly"
+	install -m 0755 scripts/iap-recon-hourly "$(DESTDIR)$(PREFIX)/bin/iap-recon-hourly"
+	@echo "installed iap-recon, iap-recon-nightly and iap-recon-hourly in $(DESTDIR)$(PREFIX)/bin"
 
 # Serially: the suite runs HTTP servers and subprocesses whose timeouts should not race the
 # CPU-heavy tests for this machine's two cores.

@@ -43,6 +43,6 @@ import Testing
         #expect(
             lookup.stdout.contains("\n2026-11-20T12:00:00Z  verification  verifyReceipt status 0"), "\(lookup.stdout)")
         #expect(
-            lookup.stdout.contains("\nstore: as of 2026-11-20T12:00:00Z, its latest run (run);"), "\(lookup.stdout)")
+            lookup.stdout.contains("\nstore: as of 2026-11-20T12:00:00Z, its latest run (report);"), "\(lookup.stdout)")
     }
 }

@@ -63,11 +63,13 @@ import Testing
     /// `serve`'s and `lookup`'s own flags; `run` takes every other one (its options are all the groups').
     static let serveFlags: Set = ["host", "port"]
     static let lookupFlags: Set = ["format"]
+    static let answerFlags: Set = ["dry-run"]
 
     /// The help of the command that takes the flag `name`.
     static func help(of name: String) -> String {
         if serveFlags.contains(name) { return ServeCommand.helpMessage(columns: 10_000) }
         if lookupFlags.contains(name) { return LookupCommand.helpMessage(columns: 10_000) }
+        if answerFlags.contains(name) { return AnswerConsumptionCommand.helpMessage(columns: 10_000) }
         return RunCommand.helpMessage(columns: 10_000)
     }
 
@@ -80,6 +82,10 @@ import Testing
         }
         if lookupFlags.contains(name) {
             let command = try LookupCommand.parse(db + ["--user", "u"] + arguments)
+            return command.store.settings + command.settings + command.options.settings
+        }
+        if answerFlags.contains(name) {
+            let command = try AnswerConsumptionCommand.parse(db + arguments)
             return command.store.settings + command.settings + command.options.settings
         }
         let command = try RunCommand.parse(db + arguments)
@@ -109,10 +115,11 @@ import Testing
     /// No flag is read twice or missed: the groups' settings name each flag's row once.
     @Test func theFlagGroupsCoverTheTableOnce() throws {
         let named = try Self.settings("run", []).map(\.0)
-        let ownFlags = Self.serveFlags.union(Self.lookupFlags)
+        let ownFlags = Self.serveFlags.union(Self.lookupFlags).union(Self.answerFlags)
         #expect(named.sorted() == Self.flagNames.filter { !ownFlags.contains($0) }.sorted())
         #expect(try Self.settings("port", []).map(\.0).filter(Self.serveFlags.contains).sorted() == ["host", "port"])
         #expect(try Self.settings("format", []).map(\.0).filter(Self.lookupFlags.contains) == ["format"])
+        #expect(try Self.settings("dry-run", []).map(\.0).filter(Self.answerFlags.contains) == ["dry-run"])
     }
 
     /// ``ReconConfig/checked()`` refuses a value its row's kind does not allow, naming the row.

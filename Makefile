@@ -63,7 +63,7 @@ bench-deps: deps
 	$(call ensure_packages,$(BENCH_PACKAGES))
 
 citus: test-deps
-	@if [ -x "$(CITUS_SOURCE)/build.sh" ]; then $(SUDO) bash "$(CITUS_SOURCE)/build.sh"; \
+	@if [ -f "$(CITUS_SOURCE)/build.sh" ]; then $(SUDO) bash "$(CITUS_SOURCE)/build.sh"; \
 	else echo "no Citus source at $(CITUS_SOURCE) (set CITUS_SOURCE): the Citus suite will fail" >&2; fi
 
 reliability-deps: test-deps citus

@@ -56,13 +56,9 @@ public struct NotificationImporter: Sendable {
                 return false
             case .success(let notification):
                 let now = run.nowMillis()
-                // The backend knew it when its webhook received it (`received_at`; Apple posts a notification when
-                // it signs it, so `signedDate` when the line does not say), not when this import read the file: a
-                // report or `answer-consumption` at an as-of after that sees it.
-                let received = min(now, receivedAt ?? notification.signedDate)
                 try store.notifications.recordNotification(
                     notification, origin: .file(path: source, line: line.line, receivedAt: receivedAt), at: now,
-                    learnedAt: run.learnedAt(received))
+                    learnedAt: run.learnedAt(now))
                 return true
             }
         }

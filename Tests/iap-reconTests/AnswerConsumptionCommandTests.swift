@@ -11,12 +11,12 @@ import Testing
     static let signedDate = Int64(Date().timeIntervalSince1970 * 1000) / 1000 * 1000 - 3_600_000
 
     /// A store with one consented user's consumption request about transaction 7000 (Apple's app transaction 71134).
-    func store(signedAt signedDate: Int64 = signedDate) throws -> [String] {
+    func store() throws -> [String] {
         let authority = try SigningAuthority()
         var transaction = JWSTransactionDecodedPayload(
             transactionId: "7000", originalTransactionId: "7000", bundleId: "com.example.app", productId: "coins",
-            purchaseDate: signedDate - 3_600_000, quantity: 1, type: "Consumable",
-            inAppOwnershipType: "PURCHASED", signedDate: signedDate, environment: "Production", price: 990,
+            purchaseDate: Self.signedDate - 3_600_000, quantity: 1, type: "Consumable",
+            inAppOwnershipType: "PURCHASED", signedDate: Self.signedDate, environment: "Production", price: 990,
             currency: "USD")
         transaction.appTransactionId = "71134"
         var payload = NotificationBody.Payload(
@@ -25,7 +25,7 @@ import Testing
         payload.consumptionRequestReason = "UNINTENDED_PURCHASE"
         let body = NotificationBody(
             notificationType: "CONSUMPTION_REQUEST", notificationUUID: "0f4c7d0e-5d7c-4a4e-9c59-8a1f6b2d3e02",
-            data: payload, signedDate: signedDate)
+            data: payload, signedDate: Self.signedDate)
         let config = [
             "--trusted-root", try dir.write("root.pem", authority.rootPEM), "--bundle-id", "com.example.app",
         ]
@@ -38,30 +38,14 @@ import Testing
                 try dir.write(
                     "t.csv",
                     "record_id,user_id,product_id,transaction_id,purchase_date,price,currency,verification_status,"
-                        + "delivered_at\nr1,u1,coins,7000,\(signedDate - 3_600_000),0.99,USD,verified,"
-                        + "\(signedDate - 3_599_000)\n"),
+                        + "delivered_at\nr1,u1,coins,7000,\(Self.signedDate - 3_600_000),0.99,USD,verified,"
+                        + "\(Self.signedDate - 3_599_000)\n"),
                 "--consents",
                 try dir.write("c.jsonl", "{\"user_id\":\"u1\",\"consented_at\":\"2026-01-01T00:00:00Z\"}\n"),
             ] + config)
         #expect(imported.exitCode == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("consents \(dir.file("c.jsonl")): read 1, accepted 1, rejected 0"))
         return config
-    }
-
-    /// A request the backend's webhook received weeks before this import read its file: an answer at an as-of
-    /// within its 12 hours sees it (the backend knew it then), one before it was signed does not.
-    @Test func aRequestImportedLaterIsKnownFromWhenTheWebhookHadIt() throws {
-        let signed = Timestamp.parse("2026-11-20T10:00:00Z") ?? 0
-        let config = try store(signedAt: signed)
-        let within = try runIAPRecon(
-            ["answer-consumption", "--db", dir.file("s.sqlite"), "--as-of", "2026-11-20T11:00:00Z", "--dry-run"]
-                + config)
-        #expect(within.exitCode == 0, "\(within.stderr)")
-        #expect(within.stdout.contains("would send PUT /inApps/v2/transactions/consumption/7000"), "\(within.stdout)")
-        let before = try runIAPRecon(
-            ["answer-consumption", "--db", dir.file("s.sqlite"), "--as-of", "2026-11-20T09:00:00Z", "--dry-run"]
-                + config)
-        #expect(!before.stdout.contains("would send"), "\(before.stdout)")
     }
 
     @Test func aDryRunPrintsTheV2BodyAndWithoutCredentialsNothingIsSent() throws {

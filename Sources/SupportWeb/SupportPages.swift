@@ -118,8 +118,9 @@ enum SupportPages {
         var users: [String] = []
         var transactions: [String] = []
         for event in report.events {
-            if let user = event.userID, !users.contains(user) { users.append(user) }
-            if let id = event.transactionID, !transactions.contains(id) { transactions.append(id) }
+            if let user = event.userID, !user.isEmpty, !users.contains(user) { users.append(user) }
+            // A finding that names no transaction (a rescinded consent) carries an empty id: no link to nothing.
+            if let id = event.transactionID, !id.isEmpty, !transactions.contains(id) { transactions.append(id) }
         }
         guard !users.isEmpty || !transactions.isEmpty else { return "" }
         var text = "<h2>Related</h2>\n"

@@ -22,7 +22,7 @@ extension ReconStore {
             LEFT JOIN transactions t ON t.receipt_id = r.receipt_id
                 AND t.verification_status = 'pending' AND t.recon_verdict IS NULL
             WHERE v.outcome IN ('valid', 'invalid') AND v.source = 'verifyReceipt' AND t.receipt_id IS NULL
-            GROUP BY r.receipt_id ORDER BY r.receipt_id
+            GROUP BY r.receipt_id ORDER BY r.receipt_id NULLS FIRST
             """)
         var result: [(data: String, settledAt: Int64)] = []
         while try statement.step() { result.append((statement.text(0), statement.int64(1))) }

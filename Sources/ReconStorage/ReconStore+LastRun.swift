@@ -16,7 +16,7 @@ extension ReconStore {
     public func lastRun() throws(StoreError) -> LastRun? {
         let stmt = try db.prepare(
             """
-            SELECT command, as_of FROM runs WHERE finished_at IS NOT NULL ORDER BY as_of DESC, run_id DESC LIMIT 1
+            SELECT command, as_of FROM runs WHERE finished_at IS NOT NULL ORDER BY as_of DESC, run_id DESC NULLS LAST LIMIT 1
             """)
         guard try stmt.step() else { return nil }
         return LastRun(command: stmt.text(0), asOf: stmt.int64(1))

@@ -146,7 +146,7 @@ public final class ReconStore {
             do {
                 try db.transaction {
                     try db.execute(migration.sql, context: "applying migration \(migration.name)")
-                    try db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)")
+                    try db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)")
                         .run([.text(migration.name), .integer(clock.nowMillis())])
                 }
             } catch let error as StoreError {

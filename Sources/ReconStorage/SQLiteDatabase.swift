@@ -10,8 +10,9 @@ package enum SQLiteValue: Sendable, Hashable {
     case text(String)
 }
 
-/// The store's one connection: to an SQLite file, or to a PostgreSQL database (``PostgresSession``), whose
-/// statements are the same SQL read in PostgreSQL's dialect (``PostgresDialect``).
+/// The store's one connection: to an SQLite file, or to a PostgreSQL database (``PostgresSession``).
+///
+/// Both run the same statements, written once in the SQL both read (``SQLDialect``); nothing rewrites them.
 ///
 /// Owns the `sqlite3*` handle and closes it in `deinit`.
 ///
@@ -23,14 +24,15 @@ package final class SQLiteDatabase {
     private let handle: Handle!
     /// The connection when the store is in PostgreSQL; nil for an SQLite file.
     package let postgres: PostgresSession?
-    /// How the store's SQL reads in PostgreSQL.
-    package var dialect = PostgresDialect()
+    /// The words the two engines say differently (``SQLDialect``).
+    package let dialect: SQLDialect
 
     /// A store in PostgreSQL, over `session`; `path` names it (never with its password).
     package init(postgres session: PostgresSession) {
         path = session.name
         handle = nil
         postgres = session
+        dialect = .postgres
     }
 
     /// Opens (creating if needed) the database at `path`.
@@ -43,6 +45,7 @@ package final class SQLiteDatabase {
     package init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
         postgres = nil
+        dialect = .sqlite
         if !readOnly, path != ":memory:", !FileManager.default.fileExists(atPath: path) {
             // Create the file ourselves so its mode is 0600 from the first byte.
             let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0o600)
@@ -75,7 +78,9 @@ package final class SQLiteDatabase {
     /// Runs one or more statements without results.
     package func execute(_ sql: String, context: @autoclosure () -> String = "running SQL") throws(StoreError) {
         if let postgres {
-            for statement in dialect.statements(sql) { try postgres.execute(statement, context: context()) }
+            for statement in SQLToken.split(sql) {
+                try postgres.execute(statement, context: context())
+            }
             return
         }
         var errorMessage: UnsafeMutablePointer<CChar>?
@@ -87,11 +92,22 @@ package final class SQLiteDatabase {
         }
     }
 
+    /// Sets SQLite's `PRAGMA` `setting` (`name = value`, one or more joined by `;`); PostgreSQL has none of these and
+    /// its store is left as it is.
+    package func pragma(_ setting: String, context: @autoclosure () -> String = "setting up SQLite") throws(StoreError)
+    {
+        guard dialect == .sqlite else { return }
+        try execute(
+            setting.split(separator: ";").map { "PRAGMA " + $0.trimmingCharacters(in: .whitespaces) }.joined(
+                separator: ";"),
+            context: context())
+    }
+
     /// Compiles `sql` into a reusable statement.
     package func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
         if let postgres {
             return SQLiteStatement(
-                postgres: PostgresStatement(session: postgres, sql: dialect.translate(sql)), database: self)
+                postgres: PostgresStatement(session: postgres, sql: sql), database: self)
         }
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
@@ -108,7 +124,7 @@ package final class SQLiteDatabase {
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
     package func transaction<T>(_ body: () throws -> T) throws -> T {
         // PostgreSQL: one writer at a time is the advisory lock's work (``RunLock``), not the transaction's.
-        try execute(postgres == nil ? "BEGIN IMMEDIATE" : "BEGIN", context: "starting a transaction")
+        try execute(dialect.beginWrite, context: "starting a transaction")
         do {
             let result = try body()
             try execute("COMMIT", context: "committing a transaction")
@@ -123,7 +139,7 @@ package final class SQLiteDatabase {
     /// it sees the same committed state, even while a writer is mid-transaction (WAL).
     package func readTransaction<T>(_ body: () throws -> T) throws -> T {
         try execute(
-            postgres == nil ? "BEGIN DEFERRED" : "BEGIN ISOLATION LEVEL REPEATABLE READ",
+            dialect.beginRead,
             context: "starting a read transaction")
         defer { try? execute("COMMIT") }
         return try body()
@@ -153,8 +169,8 @@ package final class SQLiteDatabase {
     package func tableExists(_ name: String) throws(StoreError) -> Bool {
         let sql =
             postgres == nil
-            ? "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
-            : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
+            ? "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = $1"
+            : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1"
         return try scalar(sql, [.text(name)]) ?? 0 > 0
     }
 
@@ -197,12 +213,48 @@ package final class SQLiteStatement {
         self.handle = handle
         self.database = database
         postgres = nil
+        slots = Self.slots(of: handle)
+    }
+
+    /// SQLite's index of each parameter `$n`, at `n - 1` (0 where the statement does not name `$n`).
+    ///
+    /// SQLite reads `$1` as a named parameter and numbers named parameters in the order they first appear, so a
+    /// statement that says `$2` before `$1` binds by these, not by position.
+    private let slots: [Int32]
+
+    /// SQLite's index of the parameter `$number`.
+    func slot(_ number: Int32) throws(StoreError) -> Int32 {
+        guard number >= 1, Int(number) <= slots.count, slots[Int(number) - 1] != 0 else {
+            throw .sqlite(
+                code: SQLITE_RANGE, message: "the statement has no $\(number)", context: "binding a parameter")
+        }
+        return slots[Int(number) - 1]
+    }
+
+    private static func slots(of handle: OpaquePointer) -> [Int32] {
+        var slots: [Int32] = []
+        let count = sqlite3_bind_parameter_count(handle)
+        guard count > 0 else { return [] }
+        for index in 1...count {
+            guard let name = sqlite3_bind_parameter_name(handle, index).map({ String(cString: $0) }),
+                name.first == "$", let number = Int(name.dropFirst()), number >= 1
+            else {
+                // `?` or `?NNN`: its position is its number.
+                while slots.count < Int(index) { slots.append(0) }
+                slots[Int(index) - 1] = index
+                continue
+            }
+            while slots.count < number { slots.append(0) }
+            slots[number - 1] = index
+        }
+        return slots
     }
 
     fileprivate init(postgres: PostgresStatement, database: SQLiteDatabase) {
         handle = nil
         self.postgres = postgres
         self.database = database
+        slots = []
     }
 
     deinit {
@@ -219,9 +271,10 @@ package final class SQLiteStatement {
         }
     }
 
-    /// Binds one value to the 1-based parameter `index`.
-    package func bind(_ value: SQLiteValue, at index: Int32) throws(StoreError) {
-        if let postgres { return postgres.bind(value, at: Int(index)) }
+    /// Binds one value to the parameter `$index`.
+    package func bind(_ value: SQLiteValue, at number: Int32) throws(StoreError) {
+        if let postgres { return postgres.bind(value, at: Int(number)) }
+        let index = try slot(number)
         let rc: Int32
         switch value {
         case .null: rc = sqlite3_bind_null(handle, index)

@@ -13,12 +13,12 @@ extension SQLiteStatement {
 
     package func bindInt64(_ value: Int64, at index: Int32) throws(StoreError) {
         if let postgres { return postgres.bind(.integer(value), at: Int(index)) }
-        try check(sqlite3_bind_int64(handle, index, value), index)
+        try check(sqlite3_bind_int64(handle, try slot(index), value), index)
     }
 
     package func bindNull(at index: Int32) throws(StoreError) {
         if let postgres { return postgres.bind(.null, at: Int(index)) }
-        try check(sqlite3_bind_null(handle, index), index)
+        try check(sqlite3_bind_null(handle, try slot(index)), index)
     }
 
     /// Binds `count` bytes of UTF-8 at `pointer` as text, without copying them: they must stay
@@ -29,8 +29,9 @@ extension SQLiteStatement {
             let text = String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
             return postgres.bind(.text(text), at: Int(index))
         }
+        let slot = try slot(index)
         let rc = pointer.withMemoryRebound(to: CChar.self, capacity: count) {
-            sqlite3_bind_text(handle, index, $0, Int32(count), nil)
+            sqlite3_bind_text(handle, slot, $0, Int32(count), nil)
         }
         try check(rc, index)
     }
@@ -42,13 +43,14 @@ extension SQLiteStatement {
     package func bindText(_ text: String, at index: Int32) throws(StoreError) {
         if let postgres { return postgres.bind(.text(text), at: Int(index)) }
         var text = text
+        let slot = try slot(index)
         let rc = text.withUTF8 { bytes in
             // An empty string is text, not NULL: SQLite binds NULL for a null pointer.
             guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                return sqlite3_bind_text(handle, index, "", 0, iaprecon_sqlite_transient())
+                return sqlite3_bind_text(handle, slot, "", 0, iaprecon_sqlite_transient())
             }
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text(handle, index, $0, Int32(bytes.count), iaprecon_sqlite_transient())
+                sqlite3_bind_text(handle, slot, $0, Int32(bytes.count), iaprecon_sqlite_transient())
             }
         }
         try check(rc, index)

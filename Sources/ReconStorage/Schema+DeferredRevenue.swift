@@ -26,19 +26,19 @@ extension Schema {
     /// The schedule a night writes without reading the ledger again. `refunds` lists Apple's refunds (``SQLiteRevenue/refundsText(_:)``);
     /// `last_change` is the last instant anything about the sale changes, so the sales still active in a month are
     /// found by the index.
-    package static func recognitionSalesColumns(distributed: Bool) -> String {
+    package static func recognitionSalesColumns(distributed: Bool, dialect: SQLDialect = .sqlite) -> String {
         """
-        transaction_id TEXT \(distributed ? "" : "PRIMARY KEY ")NOT NULL,
-        original_transaction_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        product_id TEXT NOT NULL,
-        currency TEXT NOT NULL,
-        amount_milli INTEGER NOT NULL,
-        start_at INTEGER NOT NULL,
-        end_at INTEGER,
-        period_source TEXT NOT NULL,
-        refunds TEXT NOT NULL,
-        last_change INTEGER NOT NULL\(distributed ? ",\nPRIMARY KEY (transaction_id, original_transaction_id)" : "")
+        transaction_id \(dialect.text) \(distributed ? "" : "PRIMARY KEY ")NOT NULL,
+        original_transaction_id \(dialect.text) NOT NULL,
+        user_id \(dialect.text) NOT NULL,
+        product_id \(dialect.text) NOT NULL,
+        currency \(dialect.text) NOT NULL,
+        amount_milli \(dialect.integer) NOT NULL,
+        start_at \(dialect.integer) NOT NULL,
+        end_at \(dialect.integer),
+        period_source \(dialect.text) NOT NULL,
+        refunds \(dialect.text) NOT NULL,
+        last_change \(dialect.integer) NOT NULL\(distributed ? ",\nPRIMARY KEY (transaction_id, original_transaction_id)" : "")
         """
     }
 

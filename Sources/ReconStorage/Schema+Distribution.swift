@@ -27,15 +27,6 @@ extension Schema {
         """
     }
 
-    /// The evidence's key in PostgreSQL: its identity and its distribution column, as Citus requires of a key.
-    ///
-    /// SQLite keeps the row id as its key (`id INTEGER PRIMARY KEY` is the table's order); in PostgreSQL the key is an
-    /// index beside the table, and one on the identity alone would keep the table from being distributed.
-    package static let distributionKeysInPostgreSQL = """
-        ALTER TABLE evidence DROP CONSTRAINT IF EXISTS evidence_pkey,
-            ADD CONSTRAINT evidence_pkey PRIMARY KEY (id, group_original_transaction_id)
-        """
-
     /// The secondary indexes of the tables `issue34-distribution-keys` rebuilds, as before.
     package static let distributedTableIndexes = """
         CREATE INDEX transaction_results_by_next_change ON transaction_results(next_change_at)

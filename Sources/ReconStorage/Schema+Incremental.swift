@@ -141,14 +141,14 @@ extension Schema {
     /// A kept finding of a group (a transaction id or an original transaction id), in the order found, with the
     /// words around its age when it states one (``AgedText``); `distributed`: with the group's original transaction
     /// id (the finding's own may be absent) in its key.
-    package static func keptFindingColumns(distributed: Bool) -> String {
+    package static func keptFindingColumns(distributed: Bool, dialect: SQLDialect = .sqlite) -> String {
         """
-        \(distributedColumn(distributed, "group_original_transaction_id"))group_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        fingerprint TEXT NOT NULL, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
-        transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
-        environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
-        receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
+        \(distributedColumn(distributed, "group_original_transaction_id", dialect: dialect))group_id \(dialect.text) NOT NULL,
+        seq \(dialect.integer) NOT NULL,
+        fingerprint \(dialect.text) NOT NULL, severity_rank \(dialect.integer) NOT NULL, code \(dialect.text) NOT NULL,
+        transaction_id \(dialect.text) NOT NULL, original_transaction_id \(dialect.text), user_ids \(dialect.text) NOT NULL, product_id \(dialect.text),
+        environment \(dialect.text), amount_milli \(dialect.integer), currency \(dialect.text), detail \(dialect.text) NOT NULL, record_ids \(dialect.text) NOT NULL,
+        receipt_id \(dialect.text), subject \(dialect.text), aged_before \(dialect.text), aged_since \(dialect.integer), aged_after \(dialect.text),
         \(distributedKey("group_id, seq", by: "group_original_transaction_id", distributed))
         """
     }
@@ -157,8 +157,10 @@ extension Schema {
     ///
     /// First, not last: SQLite 3.40's `PRAGMA integrity_check` reports NULLs in a `WITHOUT ROWID` table whose key
     /// column comes after a NOT NULL column followed by a nullable one, though the rows are whole.
-    package static func distributedColumn(_ distributed: Bool, _ column: String = "original_transaction_id") -> String {
-        distributed ? "\(column) TEXT NOT NULL,\n" : ""
+    package static func distributedColumn(
+        _ distributed: Bool, _ column: String = "original_transaction_id", dialect: SQLDialect = .sqlite
+    ) -> String {
+        distributed ? "\(column) \(dialect.text) NOT NULL,\n" : ""
     }
 
     /// A key of `columns`, ending with the distribution column `column` when `distributed`.
@@ -176,64 +178,65 @@ extension Schema {
 
     /// The tables of each transaction's results; `distributed`: as `issue34-distribution-column` left them, each
     /// with its transaction's original transaction id in its key.
-    package static func resultTables(distributed: Bool) -> [(name: String, body: String)] {
+    package static func resultTables(distributed: Bool, dialect: SQLDialect = .sqlite) -> [(name: String, body: String)]
+    {
         [
             (
                 "transaction_results",
                 """
-                \(distributedColumn(distributed))transaction_id TEXT \(distributed ? "" : "PRIMARY KEY ")NOT NULL,
-                next_change_at INTEGER,
-                excluded_currency TEXT,
-                excluded_milli INTEGER,
-                recovered_currency TEXT,
-                recovered_milli INTEGER,
-                unpriced INTEGER NOT NULL,
-                duplicates INTEGER NOT NULL\(distributed ? ",\n" + distributedKey("transaction_id", true) : "")
+                \(distributedColumn(distributed, dialect: dialect))transaction_id \(dialect.text) \(distributed ? "" : "PRIMARY KEY ")NOT NULL,
+                next_change_at \(dialect.integer),
+                excluded_currency \(dialect.text),
+                excluded_milli \(dialect.integer),
+                recovered_currency \(dialect.text),
+                recovered_milli \(dialect.integer),
+                unpriced \(dialect.integer) NOT NULL,
+                duplicates \(dialect.integer) NOT NULL\(distributed ? ",\n" + distributedKey("transaction_id", true) : "")
                 """
             ),
-            ("transaction_findings", keptFindingColumns(distributed: distributed)),
+            ("transaction_findings", keptFindingColumns(distributed: distributed, dialect: dialect)),
             (
                 "original_results",
                 """
-                original_transaction_id TEXT PRIMARY KEY NOT NULL,
-                next_change_at INTEGER
+                original_transaction_id \(dialect.text) PRIMARY KEY NOT NULL,
+                next_change_at \(dialect.integer)
                 """
             ),
-            ("original_findings", keptFindingColumns(distributed: distributed)),
+            ("original_findings", keptFindingColumns(distributed: distributed, dialect: dialect)),
             (
                 "revenue_parts",
                 """
-                \(distributedColumn(distributed))transaction_id TEXT NOT NULL,
-                seq INTEGER NOT NULL,
-                day INTEGER NOT NULL,
-                product_id TEXT NOT NULL,
-                currency TEXT NOT NULL,
-                units INTEGER NOT NULL,
-                gross_milli INTEGER NOT NULL,
-                refunds_milli INTEGER NOT NULL,
-                rate_ppm INTEGER NOT NULL,
-                net_milli INTEGER NOT NULL,
-                stated_milli INTEGER,
-                stated_currency TEXT,
-                stated_source TEXT,
+                \(distributedColumn(distributed, dialect: dialect))transaction_id \(dialect.text) NOT NULL,
+                seq \(dialect.integer) NOT NULL,
+                day \(dialect.integer) NOT NULL,
+                product_id \(dialect.text) NOT NULL,
+                currency \(dialect.text) NOT NULL,
+                units \(dialect.integer) NOT NULL,
+                gross_milli \(dialect.integer) NOT NULL,
+                refunds_milli \(dialect.integer) NOT NULL,
+                rate_ppm \(dialect.integer) NOT NULL,
+                net_milli \(dialect.integer) NOT NULL,
+                stated_milli \(dialect.integer),
+                stated_currency \(dialect.text),
+                stated_source \(dialect.text),
                 \(distributedKey("day, product_id, currency, transaction_id, seq", distributed))
                 """
             ),
-            ("ledger_events", ledgerEventsColumns(distributed: distributed)),
-            ("recognition_sales", recognitionSalesColumns(distributed: distributed)),
+            ("ledger_events", ledgerEventsColumns(distributed: distributed, dialect: dialect)),
+            ("recognition_sales", recognitionSalesColumns(distributed: distributed, dialect: dialect)),
             (
                 "revenue_lines",
                 """
-                day INTEGER NOT NULL,
-                product_id TEXT NOT NULL,
-                currency TEXT NOT NULL,
-                units INTEGER NOT NULL,
-                gross_milli INTEGER NOT NULL,
-                refunds_milli INTEGER NOT NULL,
-                estimated_milli INTEGER NOT NULL,
-                proceeds_milli INTEGER NOT NULL,
-                proceeds_currency TEXT NOT NULL,
-                proceeds_source TEXT NOT NULL,
+                day \(dialect.integer) NOT NULL,
+                product_id \(dialect.text) NOT NULL,
+                currency \(dialect.text) NOT NULL,
+                units \(dialect.integer) NOT NULL,
+                gross_milli \(dialect.integer) NOT NULL,
+                refunds_milli \(dialect.integer) NOT NULL,
+                estimated_milli \(dialect.integer) NOT NULL,
+                proceeds_milli \(dialect.integer) NOT NULL,
+                proceeds_currency \(dialect.text) NOT NULL,
+                proceeds_source \(dialect.text) NOT NULL,
                 PRIMARY KEY (day, product_id, currency)
                 """
             ),
@@ -242,8 +245,11 @@ extension Schema {
 
     /// `CREATE TABLE qualified` with the columns and keys of the result table `name` (``resultTables``; `distributed`
     /// false: as before `issue34-distribution-column`).
-    package static func create(_ name: String, as qualified: String, distributed: Bool = true) -> String {
-        let body = resultTables(distributed: distributed).first { $0.name == name }?.body ?? ""
-        return "CREATE TABLE \(qualified) (\n\(body)\n) WITHOUT ROWID;"
+    package static func create(
+        _ name: String, as qualified: String, distributed: Bool = true, temporary: Bool = false,
+        dialect: SQLDialect = .sqlite
+    ) -> String {
+        let body = resultTables(distributed: distributed, dialect: dialect).first { $0.name == name }?.body ?? ""
+        return "CREATE \(temporary ? "TEMP " : "")TABLE \(qualified) (\n\(body)\n)\(dialect.withoutRowID);"
     }
 }

@@ -26,21 +26,21 @@ extension Schema {
         """
 
     /// The columns of `ledger_events` (``LedgerEvent``), in a result table's form (``resultTables(distributed:)``).
-    package static func ledgerEventsColumns(distributed: Bool) -> String {
+    package static func ledgerEventsColumns(distributed: Bool, dialect: SQLDialect = .sqlite) -> String {
         """
-        \(distributedColumn(distributed))transaction_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        day INTEGER NOT NULL,
-        record_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        product_id TEXT NOT NULL,
-        storefront TEXT NOT NULL,
-        currency TEXT NOT NULL,
-        units INTEGER NOT NULL,
-        amount_milli INTEGER NOT NULL,
-        proceeds_milli INTEGER,
-        proceeds_currency TEXT,
-        rate_ppm INTEGER NOT NULL,
+        \(distributedColumn(distributed, dialect: dialect))transaction_id \(dialect.text) NOT NULL,
+        seq \(dialect.integer) NOT NULL,
+        day \(dialect.integer) NOT NULL,
+        record_id \(dialect.text) NOT NULL,
+        user_id \(dialect.text) NOT NULL,
+        product_id \(dialect.text) NOT NULL,
+        storefront \(dialect.text) NOT NULL,
+        currency \(dialect.text) NOT NULL,
+        units \(dialect.integer) NOT NULL,
+        amount_milli \(dialect.integer) NOT NULL,
+        proceeds_milli \(dialect.integer),
+        proceeds_currency \(dialect.text),
+        rate_ppm \(dialect.integer) NOT NULL,
         \(distributedKey("transaction_id, seq", distributed))
         """
     }

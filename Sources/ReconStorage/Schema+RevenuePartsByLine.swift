@@ -13,7 +13,7 @@ extension Schema {
     package static let revenuePartsByLine = """
         \(create("revenue_parts", as: "revenue_parts_by_line_new", distributed: false))
         INSERT INTO revenue_parts_by_line_new SELECT * FROM revenue_parts
-            ORDER BY day, product_id, currency, transaction_id, seq;
+            ORDER BY day, product_id NULLS FIRST, currency NULLS FIRST, transaction_id NULLS FIRST, seq;
         DROP TABLE revenue_parts;
         ALTER TABLE revenue_parts_by_line_new RENAME TO revenue_parts;
         \(revenuePartsByTransaction)

@@ -8,9 +8,8 @@ package enum Schema {
     /// A named schema change.
     package struct Migration {
         package let name: String
+        /// The migration in SQLite; PostgreSQL's statements are ``PostgresMigrations/statements(of:)``.
         package let sql: String
-        /// What PostgreSQL runs after `sql` (and after creating a store whole): keys SQLite keeps otherwise.
-        package var postgresAfter = ""
     }
 
     package static let migrations: [Migration] = [
@@ -60,7 +59,7 @@ package enum Schema {
         // The original transaction id in the key of every table kept per transaction, so each can be distributed by
         // it (docs/store.md, "The store on Citus").
         Migration(
-            name: "issue34-distribution-keys", sql: distributionKeys, postgresAfter: distributionKeysInPostgreSQL),
+            name: "issue34-distribution-keys", sql: distributionKeys),
         // Apple's word as of 2026: tokens, app transactions, commitments, consents, consumption answers (§7).
         Migration(name: "issue45-apple-word-2026", sql: appleWord2026),
     ]

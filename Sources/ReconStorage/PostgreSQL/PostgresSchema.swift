@@ -1,55 +1,14 @@
 import ReconModel
 
-/// The store's schema in PostgreSQL: the same tables, columns, indexes and triggers as SQLite's, derived
-/// from it, so there is one schema in two dialects.
+/// The store's schema in PostgreSQL: the same tables, columns, indexes and triggers as SQLite's, made by the same
+/// migrations, each written for PostgreSQL (``PostgresMigrations``).
 ///
-/// SQLite's migrations are the truth. A new PostgreSQL store gets the schema they make, built in memory
-/// and read back from `sqlite_schema`, in one transaction; a store of an older version gets each
-/// migration it lacks, in PostgreSQL's dialect, each in its own transaction. `schema_migrations` lists
-/// them by name in order, so a store written by a newer version is refused, as a file is.
+/// A new store gets every migration in one transaction; a store of an older version gets each migration it lacks, each
+/// in its own transaction. `schema_migrations` lists them by name in order, so a store written by a newer version is
+/// refused, as a file is.
 package enum PostgresSchema {
     /// The advisory lock that serializes creating and migrating a store (`pg_advisory_xact_lock`).
     static let migrationLock: Int64 = 0x6961_7072_6563_0001
-
-    /// The schema SQLite's migrations make: its tables, its statements in PostgreSQL's dialect, and the columns
-    /// never NULL in any table.
-    package typealias Derived = (tables: [String], statements: [String], notNull: Set<String>)
-
-    /// ``derived()``, worked out once per process: `serve` opens the store for every request.
-    private static let derivedOnce = Result { () throws(StoreError) -> Derived in try derived() }
-
-    /// The statements of the schema SQLite's migrations make, and the columns never NULL in any table.
-    package static func derived() throws(StoreError) -> Derived {
-        let sqlite = try SQLiteDatabase(path: ":memory:")
-        for migration in Schema.migrations {
-            try sqlite.execute(migration.sql, context: "deriving the schema (\(migration.name))")
-        }
-        let objects = try sqlite.prepare(
-            "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
-        )
-        var tables: [String] = []
-        var definitions: [String] = []
-        while try objects.step() {
-            if objects.text(0) == "table" { tables.append(objects.text(1)) }
-            definitions.append(objects.text(2))
-        }
-        var nullable: Set<String> = []
-        var notNull: Set<String> = []
-        for table in tables {
-            let columns = try sqlite.prepare("SELECT name, \"notnull\", pk FROM pragma_table_info(?)")
-            try columns.bind([.text(table)])
-            while try columns.step() {
-                let name = columns.text(0).lowercased()
-                if columns.int64(1) != 0 || columns.int64(2) != 0 {
-                    notNull.insert(name)
-                } else {
-                    nullable.insert(name)
-                }
-            }
-        }
-        let dialect = PostgresDialect(notNullColumns: notNull.subtracting(nullable))
-        return (tables, definitions.flatMap(dialect.statements), dialect.notNullColumns)
-    }
 
     /// Opens the store's schema on `db` as `opening` says: created when absent (``ReconStore/Opening/createIfAbsent``),
     /// migrated forward when older, refused when newer or when the database holds other tables of its names.
@@ -59,11 +18,9 @@ package enum PostgresSchema {
     package static func open(_ db: SQLiteDatabase, opening: ReconStore.Opening, clock: any ReconClock)
         throws(StoreError)
     {
-        let schema = try derivedOnce.get()
-        db.dialect = PostgresDialect(notNullColumns: schema.notNull)
         if try !db.tableExists("schema_migrations") {
             guard opening == .createIfAbsent else { throw .noStore(path: db.path) }
-            try create(db, schema: schema, clock: clock)
+            try create(db, clock: clock)
         }
         let applied = try appliedMigrations(db)
         let known = Schema.migrations.count
@@ -75,13 +32,27 @@ package enum PostgresSchema {
             try migrate(db, from: applied.count, clock: clock)
         }
         if opening != .readOnly, db.postgres?.isCitus == true {
-            try CitusLayout.distribute(db, tables: schema.tables + ["schema_migrations", "store_writer"])
+            try CitusLayout.distribute(db, tables: try tables(db))
         }
         if opening == .readOnly {
+            db.postgres?.readsWhole = true
             // A second guard, as SQLite's `query_only`: even a statement that slips through cannot write.
             try db.execute(
                 "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", context: "opening \(db.path) read-only")
         }
+    }
+
+    /// The store's tables in the database (a report's staged tables left by a failed run are not the store's).
+    private static func tables(_ db: SQLiteDatabase) throws(StoreError) -> [String] {
+        let names = try db.prepare(
+            """
+            SELECT table_name FROM information_schema.tables
+            WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE '%\\_staged'
+            ORDER BY table_name
+            """)
+        var tables: [String] = []
+        while try names.step() { tables.append(names.text(0)) }
+        return tables
     }
 
     private static func appliedMigrations(_ db: SQLiteDatabase) throws(StoreError) -> [String] {
@@ -91,33 +62,36 @@ package enum PostgresSchema {
         return applied
     }
 
-    /// Creates the whole schema in one transaction, unless another process did first; refuses a database that
-    /// holds tables of the store's names it did not create.
-    private static func create(_ db: SQLiteDatabase, schema: Derived, clock: any ReconClock) throws(StoreError) {
+    /// Creates the schema in one transaction, unless another process did first.
+    ///
+    /// Refuses a database that holds tables of the store's names it did not create. `count`: the first migrations only, as an older version made it.
+    package static func create(
+        _ db: SQLiteDatabase, clock: any ReconClock, migrations count: Int = Schema.migrations.count
+    ) throws(StoreError) {
         do {
             try db.transaction {
                 try db.execute("SELECT pg_advisory_xact_lock(\(migrationLock))", context: "creating the store")
                 if try db.tableExists("schema_migrations") { return }
-                let foreign = try schema.tables.filter { table throws(StoreError) in try db.tableExists(table) }
+                let foreign = try PostgresMigrations.tables.filter { table throws(StoreError) in
+                    try db.tableExists(table)
+                }
                 if !foreign.isEmpty { throw StoreError.foreignTables(path: db.path, tables: foreign) }
                 try db.execute(
                     """
                     CREATE TABLE schema_migrations (
-                        seq INTEGER NOT NULL UNIQUE, name TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)
+                        seq BIGINT NOT NULL UNIQUE, name TEXT COLLATE "C" PRIMARY KEY NOT NULL, applied_at BIGINT NOT NULL)
                     """, context: "creating the store")
                 // Who holds the writer's lock (``ReconStore/takeWriterLock(holder:)``): PostgreSQL's own.
                 try db.execute(
-                    "CREATE TABLE store_writer (id INTEGER PRIMARY KEY, holder TEXT NOT NULL, backend_pid INTEGER NOT NULL)",
+                    "CREATE TABLE store_writer (id BIGINT PRIMARY KEY, holder TEXT COLLATE \"C\" NOT NULL, backend_pid BIGINT NOT NULL)",
                     context: "creating the store")
-                for statement in schema.statements {
-                    try db.postgres?.execute(statement, context: "creating the store")
+                for migration in Schema.migrations.prefix(count) {
+                    for statement in PostgresMigrations.statements(of: migration.name) {
+                        try db.postgres?.execute(statement, context: "creating the store (\(migration.name))")
+                    }
                 }
-                // The keys PostgreSQL keeps otherwise than SQLite (``Schema/Migration/postgresAfter``).
-                for migration in Schema.migrations where !migration.postgresAfter.isEmpty {
-                    try db.postgres?.execute(migration.postgresAfter, context: "creating the store")
-                }
-                let record = try db.prepare("INSERT INTO schema_migrations (seq, name, applied_at) VALUES (?, ?, ?)")
-                for (seq, migration) in Schema.migrations.enumerated() {
+                let record = try db.prepare("INSERT INTO schema_migrations (seq, name, applied_at) VALUES ($1, $2, $3)")
+                for (seq, migration) in Schema.migrations.prefix(count).enumerated() {
                     try record.run([.integer(Int64(seq + 1)), .text(migration.name), .integer(clock.nowMillis())])
                 }
             }
@@ -128,21 +102,19 @@ package enum PostgresSchema {
         }
     }
 
-    /// Applies the migrations after the first `count`, in PostgreSQL's dialect, each in its own transaction.
+    /// Applies the migrations after the first `count`, each in its own transaction.
     private static func migrate(_ db: SQLiteDatabase, from count: Int, clock: any ReconClock) throws(StoreError) {
         for (offset, migration) in Schema.migrations.enumerated().dropFirst(count) {
             do {
                 try db.transaction {
                     try db.execute("SELECT pg_advisory_xact_lock(\(migrationLock))", context: "migrating the store")
                     let done = try db.scalar(
-                        "SELECT COUNT(*) FROM schema_migrations WHERE name = ?", [.text(migration.name)])
+                        "SELECT COUNT(*) FROM schema_migrations WHERE name = $1", [.text(migration.name)])
                     if done ?? 0 > 0 { return }
-                    try db.execute(migration.sql, context: "applying migration \(migration.name)")
-                    if !migration.postgresAfter.isEmpty {
-                        try db.postgres?.execute(
-                            migration.postgresAfter, context: "applying migration \(migration.name)")
+                    for statement in PostgresMigrations.statements(of: migration.name) {
+                        try db.postgres?.execute(statement, context: "applying migration \(migration.name)")
                     }
-                    try db.prepare("INSERT INTO schema_migrations (seq, name, applied_at) VALUES (?, ?, ?)")
+                    try db.prepare("INSERT INTO schema_migrations (seq, name, applied_at) VALUES ($1, $2, $3)")
                         .run([.integer(Int64(offset + 1)), .text(migration.name), .integer(clock.nowMillis())])
                 }
             } catch let error as StoreError {

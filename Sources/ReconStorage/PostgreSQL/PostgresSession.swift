@@ -21,6 +21,9 @@ package final class PostgresSession {
     package private(set) var inTransaction = false
     /// Whether the database has the `citus` extension: the store is then distributed (``CitusLayout``).
     package private(set) var isCitus = false
+    /// Whether the store was opened read-only (`lookup`, `serve`): its queries read a user's or a transaction's rows,
+    /// never the ledger, so each is one round trip, without a cursor.
+    package var readsWhole = false
     /// How many transactions have begun: a cursor declared in one ends with it.
     package private(set) var transactionSerial = 0
     private var cursorSerial = 0

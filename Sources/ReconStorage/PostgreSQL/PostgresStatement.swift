@@ -10,7 +10,7 @@ import ReconModel
 /// one arrives, so the server reads it while this process works through the last.
 package final class PostgresStatement {
     private let session: PostgresSession
-    /// The statement in PostgreSQL's dialect.
+    /// The statement, as written.
     package let sql: String
     private var values: [SQLiteValue]
     private var result: PostgresResult?
@@ -39,11 +39,23 @@ package final class PostgresStatement {
     package init(session: PostgresSession, sql: String) {
         self.session = session
         self.sql = sql
-        values = Array(repeating: .null, count: PostgresDialect.parameterCount(sql))
+        values = Array(repeating: .null, count: Self.parameterCount(sql))
         let head = sql.prefix(12).uppercased()
         isQuery = head.hasPrefix("SELECT") || head.hasPrefix("WITH") || head.hasPrefix("VALUES")
         template = head.hasPrefix("INSERT") ? PostgresInsertTemplate(sql) : nil
         serial = session.nextStatementSerial()
+    }
+
+    /// How many parameters `sql` takes: its largest `$n`.
+    static func parameterCount(_ sql: String) -> Int {
+        var largest = 0
+        var characters = Substring(sql)
+        while let dollar = characters.firstIndex(of: "$") {
+            characters = characters[characters.index(after: dollar)...]
+            let digits = characters.prefix(while: { $0.isASCII && $0.isNumber })
+            if let number = Int(digits) { largest = max(largest, number) }
+        }
+        return largest
     }
 
     deinit {
@@ -105,7 +117,7 @@ package final class PostgresStatement {
 
     private func start() throws(StoreError) {
         position = 0
-        if isQuery, !small {
+        if isQuery, !small, !session.readsWhole {
             let name = session.nextCursorName()
             let hold = session.inTransaction ? "" : " WITH HOLD"
             _ = try session.query(

@@ -36,7 +36,7 @@ extension ReconStore {
         }
         try db.prepare(
             """
-            INSERT INTO store_writer (id, holder, backend_pid) VALUES (1, ?, pg_backend_pid())
+            INSERT INTO store_writer (id, holder, backend_pid) VALUES (1, $1, pg_backend_pid())
             ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, backend_pid = excluded.backend_pid
             """
         ).run([.text(holder)])

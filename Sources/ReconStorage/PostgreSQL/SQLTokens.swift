@@ -1,6 +1,7 @@
-/// SQL text as tokens, enough to rewrite one dialect's statements into another's without touching
-/// what is quoted: words, numbers, `'strings'`, `"identifiers"`, parameters, comments, spaces and
-/// single punctuation characters (`||` and `<>` are two).
+/// SQL text as tokens: enough to split a script into its statements and to read an INSERT's table and columns.
+///
+/// For ``PostgresInsertTemplate``, without touching what is quoted: words, numbers, `'strings'`, `"identifiers"`,
+/// parameters, comments, spaces and single punctuation characters (`||` and `<>` are two). Nothing is rewritten.
 package struct SQLToken: Equatable {
     package enum Kind: Equatable {
         case word, number, string, quoted, parameter, comment, space, punctuation
@@ -129,5 +130,10 @@ package struct SQLToken: Equatable {
         }
         if current.contains(where: { !$0.isBlank }) { statements.append(current) }
         return statements
+    }
+
+    /// The statements of `sql`, split at top-level semicolons, each as written.
+    package static func split(_ sql: String) -> [String] {
+        statements(tokens(sql)).map { $0.map(\.text).joined().trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }

@@ -21,21 +21,21 @@ extension SQLiteAppleReports {
             let find = try db.prepare(
                 """
                 SELECT report_id, region FROM financial_reports
-                WHERE period_start = ?1 AND period_end = ?2 AND currency = ?3
+                WHERE period_start = $1 AND period_end = $2 AND currency = $3
                 """)
-            let dropRows = try db.prepare("DELETE FROM financial_report_rows WHERE report_id = ?")
-            let dropReport = try db.prepare("DELETE FROM financial_reports WHERE report_id = ?")
+            let dropRows = try db.prepare("DELETE FROM financial_report_rows WHERE report_id = $1")
+            let dropReport = try db.prepare("DELETE FROM financial_reports WHERE report_id = $1")
             let insertReport = try db.prepare(
                 """
                 INSERT INTO financial_reports (period_start, period_end, region, currency, source_file, imported_at)
-                VALUES (?, ?, ?, ?, ?, ?) RETURNING report_id
+                VALUES ($1, $2, $3, $4, $5, $6) RETURNING report_id
                 """)
             let insertRow = try db.prepare(
                 """
                 INSERT INTO financial_report_rows (report_id, product_id, product_type, country_code, quantity,
                     partner_share_milli, extended_partner_share_milli, partner_share_currency, is_return,
                     customer_price_milli, customer_currency, source_line)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
                 """)
             let period = report.period
             let now = clock.nowMillis()
@@ -66,7 +66,7 @@ extension SQLiteAppleReports {
                     // What the reports' trigger notes elsewhere (``CitusLayout/referenceTriggers``): the period's days.
                     try db.prepare(
                         """
-                        INSERT INTO dirty_report_days (first_day, last_day) SELECT ?1, ?2
+                        INSERT INTO dirty_report_days (first_day, last_day) SELECT $1, $2
                         WHERE EXISTS (SELECT 1 FROM detection_state) ON CONFLICT DO NOTHING
                         """
                     ).run([.integer(Int64(period.start)), .integer(Int64(period.end))])
@@ -102,7 +102,7 @@ extension SQLiteAppleReports {
                 f.partner_share_milli, f.extended_partner_share_milli, f.partner_share_currency, f.is_return,
                 f.customer_price_milli, f.customer_currency, f.source_line
             FROM financial_report_rows f JOIN financial_reports r ON r.report_id = f.report_id
-            ORDER BY r.period_start, r.period_end, r.currency, f.product_id, f.country_code, r.region, f.source_line, f.id
+            ORDER BY r.period_start, r.period_end, r.currency NULLS FIRST, f.product_id NULLS FIRST, f.country_code, r.region, f.source_line NULLS FIRST, f.id
             """)
         var rows: [FinancialReportRow] = []
         while try stmt.step() {

@@ -9,15 +9,15 @@ extension SQLiteAppleReports {
         let month = Int64(summary.month.month)
         try store.ledgerImport.beginBatch()
         do throws(StoreError) {
-            try db.prepare("DELETE FROM payment_regions WHERE fiscal_year = ? AND fiscal_month = ?")
+            try db.prepare("DELETE FROM payment_regions WHERE fiscal_year = $1 AND fiscal_month = $2")
                 .run([.integer(year), .integer(month)])
-            try db.prepare("DELETE FROM payment_summaries WHERE fiscal_year = ? AND fiscal_month = ?")
+            try db.prepare("DELETE FROM payment_summaries WHERE fiscal_year = $1 AND fiscal_month = $2")
                 .run([.integer(year), .integer(month)])
             try db.prepare(
                 """
                 INSERT INTO payment_summaries (fiscal_year, fiscal_month, total_paid_milli, bank_currency, source_file,
                     imported_at)
-                VALUES (?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6)
                 """
             ).run([
                 .integer(year), .integer(month), summary.totalPaid.map { .integer($0.milliunits) } ?? .null,
@@ -28,7 +28,7 @@ extension SQLiteAppleReports {
                 INSERT INTO payment_regions (fiscal_year, fiscal_month, region, currency, units_sold, earned_milli,
                     pre_tax_subtotal_milli, input_tax_milli, adjustments_milli, withholding_tax_milli, total_owed_milli,
                     exchange_rate, proceeds_milli, bank_currency, source_line)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
                 ON CONFLICT (fiscal_year, fiscal_month, region, currency) DO UPDATE SET
                     units_sold = excluded.units_sold, earned_milli = excluded.earned_milli,
                     pre_tax_subtotal_milli = excluded.pre_tax_subtotal_milli,
@@ -65,7 +65,7 @@ extension SQLiteAppleReports {
             summaries[month] = PaymentSummary(
                 month: month, regions: [], totalPaid: row.money("total_paid_milli", "bank_currency"))
         }
-        let regions = try db.prepare("SELECT * FROM payment_regions ORDER BY currency, region")
+        let regions = try db.prepare("SELECT * FROM payment_regions ORDER BY currency NULLS FIRST, region")
         while try regions.step() {
             let row = SQLiteRow(regions, table: "payment_regions")
             let month = FiscalMonth(year: Int(row.int64("fiscal_year")), month: Int(row.int64("fiscal_month")))

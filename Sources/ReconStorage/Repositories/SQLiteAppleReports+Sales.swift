@@ -23,7 +23,7 @@ extension SQLiteAppleReports {
         let stmt = try db.prepare(
             """
             SELECT \(SalesReportRowsRow.columns) FROM sales_report_rows
-            ORDER BY day, product_id, storefront, currency, source_line, id
+            ORDER BY day, product_id NULLS FIRST, storefront NULLS FIRST, currency NULLS FIRST, source_line NULLS FIRST, id
             """)
         var rows: [SalesReportRow] = []
         while try stmt.step() { rows.append(SalesReportRowsRow.read(stmt)) }
@@ -47,21 +47,21 @@ package final class SQLiteSalesReportWriter {
         self.store = store
         self.source = source
         now = store.clock.nowMillis()
-        clearDay = try store.db.prepare("DELETE FROM sales_report_rows WHERE day = ?")
+        clearDay = try store.db.prepare("DELETE FROM sales_report_rows WHERE day = $1")
         coverDay = try store.db.prepare(
             """
-            INSERT INTO sales_report_days (day, source_file, imported_at) VALUES (?1, ?2, ?3)
-            ON CONFLICT (day) DO UPDATE SET source_file = ?2, imported_at = ?3
+            INSERT INTO sales_report_days (day, source_file, imported_at) VALUES ($1, $2, $3)
+            ON CONFLICT (day) DO UPDATE SET source_file = $2, imported_at = $3
             """)
         insertRow = try store.db.prepare(
             """
             INSERT INTO sales_report_rows (day, product_id, product_type, country_code, storefront, currency, units,
                 customer_price_milli, proceeds_milli, proceeds_currency, parent_identifier, source_file, source_line)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
             """)
         ledger = try SQLiteLedgerWriter(store: store)
         // This file's earlier rejections are replaced by this import's.
-        try store.db.prepare("DELETE FROM rejected_rows WHERE kind = ? AND source_file = ?")
+        try store.db.prepare("DELETE FROM rejected_rows WHERE kind = $1 AND source_file = $2")
             .run([.text(InputKind.salesReports.rawValue), .text(source)])
     }
 
@@ -74,7 +74,7 @@ package final class SQLiteSalesReportWriter {
             // What the rows' trigger notes elsewhere (``CitusLayout/referenceTriggers``): the day's rows change.
             try store.db.prepare(
                 """
-                INSERT INTO dirty_report_days (first_day, last_day) SELECT ?1, ?1
+                INSERT INTO dirty_report_days (first_day, last_day) SELECT $1, $1
                 WHERE EXISTS (SELECT 1 FROM detection_state) ON CONFLICT DO NOTHING
                 """
             ).run([.integer(Int64(day))])

@@ -17,9 +17,9 @@ extension SQLiteAppleWord {
                 c.revocation_date AS revocation_date, c.revocation_type AS revocation_type,
                 c.revocation_percentage AS revocation_percentage, c.signed_date AS signed_date
             FROM commitment_periods c LEFT JOIN verifications v ON v.id = c.verification_id
-            WHERE COALESCE(c.signed_date, c.recorded_at) <= ?1
-                AND COALESCE(v.learned_at, v.verified_at, c.recorded_at) <= ?1
-            ORDER BY c.original_transaction_id, c.transaction_id, COALESCE(c.signed_date, 0), c.id
+            WHERE COALESCE(c.signed_date, c.recorded_at) <= $1
+                AND COALESCE(v.learned_at, v.verified_at, c.recorded_at) <= $1
+            ORDER BY c.original_transaction_id NULLS FIRST, c.transaction_id NULLS FIRST, COALESCE(c.signed_date, 0) NULLS FIRST, c.id
             """)
         try stmt.bind([.integer(asOf)])
         var result: [CommitmentStatement] = []
@@ -51,8 +51,8 @@ extension SQLiteAppleWord {
             """
             SELECT original_transaction_id, environment, signed_date, auto_renew_status, commitment_auto_renew_status,
                 is_in_billing_retry_period
-            FROM renewal_commitments WHERE signed_date <= ?1 AND learned_at <= ?1
-            ORDER BY original_transaction_id, signed_date
+            FROM renewal_commitments WHERE signed_date <= $1 AND learned_at <= $1
+            ORDER BY original_transaction_id NULLS FIRST, signed_date NULLS FIRST
             """)
         try stmt.bind([.integer(asOf)])
         var result: [String: RenewalCommitment] = [:]
@@ -80,7 +80,7 @@ package final class AppleWordEvidenceWriter {
         link = try store.db.prepare(
             """
             INSERT INTO app_transaction_links (app_transaction_id, transaction_id, original_transaction_id, signed_date)
-            VALUES (?1, ?2, ?3, ?4)
+            VALUES ($1, $2, $3, $4)
             ON CONFLICT (app_transaction_id, transaction_id) DO NOTHING
             """)
         commitment = try store.db.prepare(
@@ -89,11 +89,11 @@ package final class AppleWordEvidenceWriter {
                 billing_plan_type, billing_period_number, total_billing_periods, commitment_price_milli,
                 commitment_expires_date, purchase_date, expires_date, price_milli, currency, revocation_date,
                 revocation_type, revocation_percentage, signed_date, verification_id, recorded_at)
-            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19
             WHERE NOT EXISTS (
                 SELECT 1 FROM commitment_periods c
-                WHERE c.original_transaction_id = ?1 AND c.transaction_id = ?2 AND c.signed_date IS ?17
-                    AND c.revocation_date IS ?14)
+                WHERE c.original_transaction_id = $1 AND c.transaction_id = $2 AND c.signed_date IS NOT DISTINCT FROM $17
+                    AND c.revocation_date IS NOT DISTINCT FROM $14)
             """)
     }
 

@@ -8,9 +8,9 @@ extension SQLiteAppleWord {
         try db.prepare(
             """
             INSERT INTO consents (user_id, consented_at, withdrawn_at, source_file, source_line, imported_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            ON CONFLICT (user_id) DO UPDATE SET consented_at = ?2, withdrawn_at = ?3, source_file = ?4,
-                source_line = ?5, imported_at = ?6
+            VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (user_id) DO UPDATE SET consented_at = $2, withdrawn_at = $3, source_file = $4,
+                source_line = $5, imported_at = $6
             """
         ).run([
             .text(consent.userID), .integer(consent.consentedAt), .optionalInteger(consent.withdrawnAt), .text(file),
@@ -20,7 +20,8 @@ extension SQLiteAppleWord {
 
     /// Every consent, by user.
     package func consents() throws(StoreError) -> [String: Consent] {
-        let stmt = try db.prepare("SELECT user_id, consented_at, withdrawn_at FROM consents ORDER BY user_id")
+        let stmt = try db.prepare(
+            "SELECT user_id, consented_at, withdrawn_at FROM consents ORDER BY user_id NULLS FIRST")
         var result: [String: Consent] = [:]
         while try stmt.step() {
             let row = SQLiteRow(stmt, table: "consents")
@@ -57,15 +58,15 @@ extension SQLiteAppleWord {
     package func startConsumptionAnswer(_ answer: ConsumptionAnswer) throws(StoreError) -> Bool {
         let known =
             try db.scalar(
-                "SELECT COUNT(*) FROM consumption_answers WHERE notification_uuid = ?1 AND failure IS NULL",
+                "SELECT COUNT(*) FROM consumption_answers WHERE notification_uuid = $1 AND failure IS NULL",
                 [.text(answer.notificationUUID)]) ?? 0
         guard known == 0 else { return false }
         try db.prepare(
             """
             INSERT INTO consumption_answers (notification_uuid, transaction_id, body, sent_at, answered_at,
                 http_status, failure)
-            VALUES (?1, ?2, ?3, ?4, NULL, NULL, NULL)
-            ON CONFLICT (notification_uuid) DO UPDATE SET transaction_id = ?2, body = ?3, sent_at = ?4,
+            VALUES ($1, $2, $3, $4, NULL, NULL, NULL)
+            ON CONFLICT (notification_uuid) DO UPDATE SET transaction_id = $2, body = $3, sent_at = $4,
                 answered_at = NULL, http_status = NULL, failure = NULL
             """
         ).run([
@@ -79,7 +80,7 @@ extension SQLiteAppleWord {
         notificationUUID: String, httpStatus: Int?, answeredAt: Int64?, failure: String?
     ) throws(StoreError) {
         try db.prepare(
-            "UPDATE consumption_answers SET http_status = ?1, answered_at = ?2, failure = ?3 WHERE notification_uuid = ?4"
+            "UPDATE consumption_answers SET http_status = $1, answered_at = $2, failure = $3 WHERE notification_uuid = $4"
         ).run([
             .optionalInteger(httpStatus.map(Int64.init)), .optionalInteger(answeredAt), .optionalText(failure),
             .text(notificationUUID),

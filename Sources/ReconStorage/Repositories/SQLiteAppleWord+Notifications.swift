@@ -7,9 +7,9 @@ extension SQLiteAppleWord {
     package func recordNotificationWords(_ n: VerifiedNotification, learnedAt: Int64) throws(StoreError) {
         try db.prepare(
             """
-            UPDATE notifications SET external_purchase_id = ?1, app_transaction_id = ?2, consumption_request_reason = ?3,
-                learned_at = ?4
-            WHERE notification_uuid = ?5
+            UPDATE notifications SET external_purchase_id = $1, app_transaction_id = $2, consumption_request_reason = $3,
+                learned_at = $4
+            WHERE notification_uuid = $5
             """
         ).run([
             .optionalText(n.externalPurchaseToken?.externalPurchaseId), .optionalText(n.appTransactionID),
@@ -26,7 +26,7 @@ extension SQLiteAppleWord {
             """
             INSERT INTO renewal_commitments (original_transaction_id, environment, signed_date, auto_renew_status,
                 commitment_auto_renew_status, is_in_billing_retry_period, learned_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT (original_transaction_id, environment, signed_date) DO NOTHING
             """
         ).run([
@@ -40,7 +40,7 @@ extension SQLiteAppleWord {
     /// The condition on `notifications n` (joined with its verification `v`) of a notification signed and learned by
     /// `?1`; one kept before the store noted `learned_at` on notifications counts as learned when its verification was.
     private static let knownBy =
-        "n.signed_date <= ?1 AND COALESCE(n.learned_at, v.learned_at, v.verified_at, n.recorded_at) <= ?1"
+        "n.signed_date <= $1 AND COALESCE(n.learned_at, v.learned_at, v.verified_at, n.recorded_at) <= $1"
 
     /// `notifications n` with its verification `v`.
     private static let notificationsAndVerifications =
@@ -58,7 +58,7 @@ extension SQLiteAppleWord {
                 n.app_transaction_id AS app_transaction_id, n.consumption_request_reason AS consumption_request_reason
             FROM \(Self.notificationsAndVerifications)
             WHERE n.notification_type IN (\(types)) AND \(Self.knownBy)
-            ORDER BY n.signed_date, n.notification_uuid
+            ORDER BY n.signed_date NULLS FIRST, n.notification_uuid
             """)
         try stmt.bind([.integer(asOf)])
         var result: [AppleNotice] = []
@@ -101,7 +101,7 @@ extension SQLiteAppleWord {
             """
             SELECT DISTINCT t.user_id AS user_id FROM app_transaction_links l
             JOIN transactions t ON t.transaction_id = l.transaction_id OR t.original_transaction_id = l.original_transaction_id
-            WHERE l.app_transaction_id = ?1 ORDER BY t.user_id
+            WHERE l.app_transaction_id = $1 ORDER BY t.user_id NULLS FIRST
             """)
         try stmt.bind([.text(appTransactionID)])
         var users: [String] = []
@@ -111,7 +111,7 @@ extension SQLiteAppleWord {
 
     /// The app transaction ids Apple's evidence states for any of `transactionIDs`, sorted.
     package func appTransactionIDs(transactionIDs: [String]) throws(StoreError) -> [String] {
-        let stmt = try db.prepare("SELECT app_transaction_id FROM app_transaction_links WHERE transaction_id = ?1")
+        let stmt = try db.prepare("SELECT app_transaction_id FROM app_transaction_links WHERE transaction_id = $1")
         var found: Set<String> = []
         for id in Set(transactionIDs) {
             try stmt.bind([.text(id)])
@@ -125,7 +125,7 @@ extension SQLiteAppleWord {
     /// The ledger's users of an original transaction id, sorted.
     package func users(originalTransactionID: String) throws(StoreError) -> [String] {
         let stmt = try db.prepare(
-            "SELECT DISTINCT user_id FROM transactions WHERE original_transaction_id = ?1 ORDER BY user_id")
+            "SELECT DISTINCT user_id FROM transactions WHERE original_transaction_id = $1 ORDER BY user_id NULLS FIRST")
         try stmt.bind([.text(originalTransactionID)])
         var users: [String] = []
         while try stmt.step() { users.append(SQLiteRow(stmt, table: "transactions").text("user_id")) }
@@ -138,8 +138,8 @@ extension SQLiteAppleWord {
     )] {
         let stmt = try db.prepare(
             """
-            SELECT transaction_id, original_transaction_id FROM app_transaction_links WHERE app_transaction_id = ?1
-            ORDER BY original_transaction_id, transaction_id
+            SELECT transaction_id, original_transaction_id FROM app_transaction_links WHERE app_transaction_id = $1
+            ORDER BY original_transaction_id NULLS FIRST, transaction_id NULLS FIRST
             """)
         try stmt.bind([.text(appTransactionID)])
         var result: [(transactionID: String, originalID: String)] = []
@@ -155,7 +155,7 @@ extension SQLiteAppleWord {
         let stmt = try db.prepare(
             """
             SELECT user_id, product_id, delivered_at, price_milli, currency, quantity FROM transactions
-            WHERE transaction_id = ?1 ORDER BY record_id
+            WHERE transaction_id = $1 ORDER BY record_id NULLS FIRST
             """)
         try stmt.bind([.text(transactionID)])
         var users: Set<String> = []
@@ -176,8 +176,8 @@ extension SQLiteAppleWord {
         let evidence = try db.prepare(
             """
             SELECT price_milli, currency, product_id FROM evidence
-            WHERE transaction_id = ?1 AND price_milli IS NOT NULL AND currency IS NOT NULL
-            ORDER BY COALESCE(signed_date, 0) DESC, id DESC LIMIT 1
+            WHERE transaction_id = $1 AND price_milli IS NOT NULL AND currency IS NOT NULL
+            ORDER BY COALESCE(signed_date, 0) DESC NULLS LAST, id DESC LIMIT 1
             """)
         try evidence.bind([.text(transactionID)])
         var applePrice: Money?

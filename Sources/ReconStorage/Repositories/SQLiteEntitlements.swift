@@ -13,9 +13,9 @@ extension SQLiteLedgerWriter {
                 """
                 INSERT INTO entitlements (user_id, original_transaction_id, product_id, expires_at, environment,
                     updated_at, source_file, source_line, imported_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                ON CONFLICT (user_id, original_transaction_id) DO UPDATE SET product_id = ?3, expires_at = ?4,
-                    environment = ?5, updated_at = ?6, source_file = ?7, source_line = ?8, imported_at = ?9
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                ON CONFLICT (user_id, original_transaction_id) DO UPDATE SET product_id = $3, expires_at = $4,
+                    environment = $5, updated_at = $6, source_file = $7, source_line = $8, imported_at = $9
                 """)
             entitlementStatement = statement
         }
@@ -33,7 +33,7 @@ extension SQLiteEntitlements {
         let stmt = try db.prepare(
             """
             SELECT user_id, original_transaction_id, product_id, expires_at, environment, updated_at
-            FROM entitlements ORDER BY original_transaction_id, user_id
+            FROM entitlements ORDER BY original_transaction_id NULLS FIRST, user_id NULLS FIRST
             """)
         var rows: [Entitlement] = []
         while try stmt.step() {
@@ -55,7 +55,7 @@ extension SQLiteEntitlements {
             let stmt = try db.prepare(
                 """
                 SELECT user_id, original_transaction_id, product_id, expires_at, environment, updated_at
-                FROM entitlements WHERE \(column) = ?
+                FROM entitlements WHERE \(column) = $1
                 """)
             try stmt.bind([.text(value)])
             while try stmt.step() {
@@ -88,10 +88,10 @@ extension SQLiteEntitlements {
             """
             INSERT INTO subscription_statuses (original_transaction_id, environment, status, product_id, expires_date,
                 grace_period_expires_date, auto_renew_status, revocation_date, price_milli, currency, learned_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-            ON CONFLICT (original_transaction_id, environment) DO UPDATE SET status = ?3, product_id = ?4,
-                expires_date = ?5, grace_period_expires_date = ?6, auto_renew_status = ?7, revocation_date = ?8,
-                price_milli = ?9, currency = ?10, learned_at = ?11
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+            ON CONFLICT (original_transaction_id, environment) DO UPDATE SET status = $3, product_id = $4,
+                expires_date = $5, grace_period_expires_date = $6, auto_renew_status = $7, revocation_date = $8,
+                price_milli = $9, currency = $10, learned_at = $11
             """
         ).run([
             .text(s.originalTransactionID), .text(s.environment.rawValue), .integer(Int64(s.status.rawValue)),
@@ -106,7 +106,7 @@ extension SQLiteEntitlements {
     public func subscriptionStatuses(learnedBy asOf: Int64) throws(StoreError) -> [SubscriptionStatus] {
         let stmt = try db.prepare(
             """
-            SELECT * FROM subscription_statuses WHERE learned_at <= ? ORDER BY original_transaction_id, environment
+            SELECT * FROM subscription_statuses WHERE learned_at <= $1 ORDER BY original_transaction_id NULLS FIRST, environment NULLS FIRST
             """)
         try stmt.bind([.integer(asOf)])
         return try Self.statuses(stmt)
@@ -115,7 +115,7 @@ extension SQLiteEntitlements {
     /// Apple's answers about any of the subscriptions, by original transaction id and environment.
     public func subscriptionStatuses(originalTransactionIDs: [String]) throws(StoreError) -> [SubscriptionStatus] {
         let stmt = try db.prepare(
-            "SELECT * FROM subscription_statuses WHERE original_transaction_id = ? ORDER BY environment")
+            "SELECT * FROM subscription_statuses WHERE original_transaction_id = $1 ORDER BY environment NULLS FIRST")
         var rows: [SubscriptionStatus] = []
         for id in Set(originalTransactionIDs).sorted() {
             try stmt.bind([.text(id)])
@@ -151,7 +151,7 @@ extension SQLiteEntitlements {
         let stmt = try db.prepare(
             """
             SELECT \(EvidenceRow.columns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
-            WHERE e.original_transaction_id = ? ORDER BY e.recorded_at, e.id
+            WHERE e.original_transaction_id = $1 ORDER BY e.recorded_at, e.id
             """)
         try stmt.bind([.text(originalTransactionID)])
         var result: [EvidenceRecord] = []

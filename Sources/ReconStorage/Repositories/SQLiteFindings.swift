@@ -10,26 +10,29 @@ extension SQLiteFindings {
     /// From here temporary tables and sorts go to temporary files (`temp_store=FILE`), not memory: the findings and
     /// the sorts of detection and the report grow with the ledger, the report's memory must not.
     package func startRunFindings() throws(StoreError) -> any RunFindingSpool {
+        try db.pragma("temp_store = FILE", context: "keeping this run's findings")
+        let (text, integer) = (db.dialect.text, db.dialect.integer)
         try db.execute(
             """
-            PRAGMA temp_store = FILE;
-            DROP TABLE IF EXISTS temp.run_findings;
+            DROP TABLE IF EXISTS run_findings;
             CREATE TEMP TABLE run_findings (
-                fingerprint TEXT NOT NULL UNIQUE, severity_rank INTEGER NOT NULL, code TEXT NOT NULL,
-                transaction_id TEXT NOT NULL, original_transaction_id TEXT, user_ids TEXT NOT NULL, product_id TEXT,
-                environment TEXT, amount_milli INTEGER, currency TEXT, detail TEXT NOT NULL, record_ids TEXT NOT NULL,
-                receipt_id TEXT, subject TEXT, aged_before TEXT, aged_since INTEGER, aged_after TEXT,
-                known_first_seen_at INTEGER, unchanged INTEGER
+                fingerprint \(text) NOT NULL UNIQUE, severity_rank \(integer) NOT NULL, code \(text) NOT NULL,
+                transaction_id \(text) NOT NULL, original_transaction_id \(text), user_ids \(text) NOT NULL,
+                product_id \(text), environment \(text), amount_milli \(integer), currency \(text),
+                detail \(text) NOT NULL, record_ids \(text) NOT NULL, receipt_id \(text), subject \(text),
+                aged_before \(text), aged_since \(integer), aged_after \(text), known_first_seen_at \(integer),
+                unchanged \(integer)
             );
             """, context: "keeping this run's findings")
         return SQLiteRunFindingSpool(
             db: db,
             insert: try db.prepare(
                 """
-                INSERT OR IGNORE INTO temp.run_findings (fingerprint, severity_rank, code, transaction_id,
+                INSERT INTO run_findings (fingerprint, severity_rank, code, transaction_id,
                     original_transaction_id, user_ids, product_id, environment, amount_milli, currency, detail,
                     record_ids, receipt_id, subject, aged_before, aged_since, aged_after)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+                ON CONFLICT DO NOTHING
                 """))
     }
 
@@ -51,10 +54,10 @@ extension SQLiteFindings {
                     first_seen_at, last_seen_run, last_seen_at, resolved_run, resolved_at, subject, aged_before,
                     aged_since, aged_after)
                 SELECT fingerprint, code, \(Self.severityName("code")), transaction_id, original_transaction_id,
-                    replace(user_ids, char(31), ' '), product_id, environment, amount_milli, currency,
-                    CASE WHEN aged_since IS NULL THEN detail ELSE '' END, record_ids, receipt_id, ?1, ?2, ?1, ?2,
+                    replace(user_ids, '\(RunFindingsRow.userSeparator)', ' '), product_id, environment, amount_milli, currency,
+                    CASE WHEN aged_since IS NULL THEN detail ELSE '' END, record_ids, receipt_id, $1, $2, $1, $2,
                     NULL, NULL, subject, aged_before, aged_since, aged_after
-                FROM temp.run_findings WHERE unchanged IS NOT 1
+                FROM run_findings WHERE unchanged IS DISTINCT FROM 1
                 ORDER BY severity_rank, code, transaction_id, fingerprint
                 ON CONFLICT (fingerprint) DO UPDATE SET code = excluded.code, severity = excluded.severity,
                     transaction_id = excluded.transaction_id, original_transaction_id = excluded.original_transaction_id,
@@ -74,30 +77,32 @@ extension SQLiteFindings {
             // An unchanged finding has the users it was written with; the others' are split from their list.
             // The first user id is NULL typed as the list (`NULLIF`): PostgreSQL wants one collation through the
             // recursion.
+            let separator = RunFindingsRow.userSeparator
+            let find = db.dialect.position(of: "'\(separator)'", in: "rest")
             try db.execute(
                 """
-                INSERT OR IGNORE INTO finding_users (fingerprint, user_id)
+                INSERT INTO finding_users (fingerprint, user_id)
                 WITH RECURSIVE split(fingerprint, rest, user_id) AS (
-                    SELECT fingerprint, user_ids || char(31), NULLIF(user_ids, user_ids) FROM temp.run_findings
-                    WHERE unchanged IS NOT 1 AND user_ids <> ''
+                    SELECT fingerprint, user_ids || '\(separator)', NULLIF(user_ids, user_ids) FROM run_findings
+                    WHERE unchanged IS DISTINCT FROM 1 AND user_ids <> ''
                     UNION ALL
-                    SELECT fingerprint, substr(rest, instr(rest, char(31)) + 1),
-                        substr(rest, 1, instr(rest, char(31)) - 1)
+                    SELECT fingerprint, substr(rest, \(find) + 1), substr(rest, 1, \(find) - 1)
                     FROM split WHERE rest <> ''
                 )
                 SELECT fingerprint, user_id FROM split WHERE user_id IS NOT NULL
+                ON CONFLICT DO NOTHING
                 """, context: "recording the findings' users")
             // Open until now, so last seen by the latest recording before this one.
             try db.prepare(
                 """
-                UPDATE findings SET resolved_run = ?1, resolved_at = ?2,
+                UPDATE findings SET resolved_run = $1, resolved_at = $2,
                     last_seen_run = COALESCE((SELECT run FROM findings_recorded), last_seen_run),
                     last_seen_at = COALESCE((SELECT at FROM findings_recorded), last_seen_at)
-                WHERE resolved_at IS NULL AND fingerprint NOT IN (SELECT fingerprint FROM temp.run_findings)
+                WHERE resolved_at IS NULL AND fingerprint NOT IN (SELECT fingerprint FROM run_findings)
                 """
             ).run([.integer(runID), .integer(time)])
             try db.prepare(
-                "INSERT INTO findings_recorded (id, run, at) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET run = ?1, at = ?2"
+                "INSERT INTO findings_recorded (id, run, at) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET run = $1, at = $2"
             )
             .run([.integer(runID), .integer(time)])
             var totals = try runFindingTotals()
@@ -105,7 +110,7 @@ extension SQLiteFindings {
                 try db.scalar(
                     """
                     SELECT COUNT(*) FROM findings
-                    WHERE resolved_run = ?1 AND resolved_at = ?2 AND code IN (\(Self.knownCodes))
+                    WHERE resolved_run = $1 AND resolved_at = $2 AND code IN (\(Self.knownCodes))
                     """, [.integer(runID), .integer(time)]) ?? 0)
             return totals
         }
@@ -123,7 +128,7 @@ extension SQLiteFindings {
     public func forEachRunFinding(at time: Int64, _ body: (FindingHistory) throws -> Void) throws {
         let statement = try db.prepare(
             """
-            SELECT \(RunFindingsRow.columns) FROM temp.run_findings r
+            SELECT \(RunFindingsRow.columns) FROM run_findings r
             ORDER BY r.severity_rank, r.code, r.transaction_id, r.fingerprint
             """)
         try statement.bind([.integer(time)])
@@ -138,7 +143,7 @@ extension SQLiteFindings {
         let statement = try db.prepare(
             """
             SELECT \(FindingsRow.columns) FROM findings f
-            WHERE f.resolved_run = ?1 AND f.resolved_at = ?2 AND f.code IN (\(Self.knownCodes))
+            WHERE f.resolved_run = $1 AND f.resolved_at = $2 AND f.code IN (\(Self.knownCodes))
             ORDER BY \(Self.severityRank("f.code")), f.code, f.transaction_id, f.fingerprint
             """)
         try statement.bind([.integer(runID), .integer(time)])
@@ -156,23 +161,27 @@ extension SQLiteFindings {
     private func lookUpFirstSightings(comparing: Bool) throws(StoreError) {
         let same = [
             "f.code = r.code", "f.severity = \(Self.severityName("r.code"))", "f.transaction_id = r.transaction_id",
-            "f.original_transaction_id IS r.original_transaction_id",
-            "f.user_ids = replace(r.user_ids, char(31), ' ')", "f.product_id IS r.product_id",
-            "f.environment IS r.environment", "f.amount_milli IS r.amount_milli", "f.currency IS r.currency",
-            "f.record_ids = r.record_ids", "f.receipt_id IS r.receipt_id", "f.subject IS r.subject",
+            "f.original_transaction_id IS NOT DISTINCT FROM r.original_transaction_id",
+            "f.user_ids = replace(r.user_ids, '\(RunFindingsRow.userSeparator)', ' ')",
+            "f.product_id IS NOT DISTINCT FROM r.product_id",
+            "f.environment IS NOT DISTINCT FROM r.environment", "f.amount_milli IS NOT DISTINCT FROM r.amount_milli",
+            "f.currency IS NOT DISTINCT FROM r.currency",
+            "f.record_ids = r.record_ids", "f.receipt_id IS NOT DISTINCT FROM r.receipt_id",
+            "f.subject IS NOT DISTINCT FROM r.subject",
             // A detail that states an age reads the same while its words around the age do.
-            "f.aged_since IS r.aged_since", "f.aged_before IS r.aged_before", "f.aged_after IS r.aged_after",
+            "f.aged_since IS NOT DISTINCT FROM r.aged_since", "f.aged_before IS NOT DISTINCT FROM r.aged_before",
+            "f.aged_after IS NOT DISTINCT FROM r.aged_after",
             "(r.aged_since IS NOT NULL OR f.detail = r.detail)",
         ].joined(separator: " AND ")
         // A join, not a subquery per spooled finding: PostgreSQL ran the subquery once per row (1.4 s for a night's
         // findings at 1,000,000 rows). A finding with no open history keeps NULL in both.
         try db.execute(
             """
-            UPDATE temp.run_findings SET known_first_seen_at = NULL, unchanged = NULL
+            UPDATE run_findings SET known_first_seen_at = NULL, unchanged = NULL
                 WHERE known_first_seen_at IS NOT NULL OR unchanged IS NOT NULL;
-            UPDATE temp.run_findings AS r SET known_first_seen_at = f.first_seen_at,
+            UPDATE run_findings AS r SET known_first_seen_at = f.first_seen_at,
                 unchanged = \(comparing ? "CASE WHEN \(same) THEN 1 ELSE 0 END" : "NULL")
-                FROM main.findings AS f
+                FROM findings AS f
                 WHERE f.fingerprint = r.fingerprint AND f.resolved_at IS NULL
             """, context: "looking up the findings' history")
     }
@@ -183,7 +192,7 @@ extension SQLiteFindings {
             """
             SELECT code AS code, amount_milli AS amount_milli, currency AS currency,
                 known_first_seen_at IS NULL AS is_new, severity_rank AS severity_rank
-            FROM temp.run_findings
+            FROM run_findings
             """)
         var totals = FindingTotals()
         while try statement.step() {

@@ -23,11 +23,11 @@ extension SQLiteLedger {
             if let prepared = statements[page.count] {
                 rows = prepared
             } else {
-                let marks = Array(repeating: "?", count: page.count).joined(separator: ", ")
+                let marks = (1...page.count).map { "$\($0)" }.joined(separator: ", ")
                 rows = try db.prepare(
                     """
                     SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id IN (\(marks))
-                    ORDER BY original_transaction_id, purchase_date, record_id
+                    ORDER BY original_transaction_id NULLS FIRST, purchase_date NULLS FIRST, record_id NULLS FIRST
                     """)
                 statements[page.count] = rows
             }

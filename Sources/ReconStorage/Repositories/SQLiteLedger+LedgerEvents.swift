@@ -14,7 +14,7 @@ extension SQLiteLedger {
             SELECT day, record_id, transaction_id, user_id, product_id, storefront, currency, units, amount_milli,
                 proceeds_milli, proceeds_currency, rate_ppm
             FROM ledger_events
-            WHERE day BETWEEN ?1 AND ?2 AND transaction_id NOT IN (SELECT transaction_id FROM temp.rerun)
+            WHERE day BETWEEN $1 AND $2 AND transaction_id NOT IN (SELECT transaction_id FROM rerun)
             """)
         try stmt.bind([.integer(Int64(firstDay)), .integer(Int64(lastDay))])
         while try stmt.step() {
@@ -37,14 +37,14 @@ extension SQLiteLedger {
     /// they name: what "the ledger's products" must answer for Apple's rows to be told apart (``SalesReportApp``),
     /// found through an index rather than by reading the ledger.
     package func ledgerProducts(among productIDs: Set<String>, asOf: Int64) throws(StoreError) -> Set<String> {
-        let exists = try db.prepare("SELECT 1 FROM transactions WHERE product_id = ? AND purchase_date <= ? LIMIT 1")
+        let exists = try db.prepare("SELECT 1 FROM transactions WHERE product_id = $1 AND purchase_date <= $2 LIMIT 1")
         var found: Set<String> = []
         for productID in productIDs.sorted() {
             try exists.bind([.text(productID), .integer(asOf)])
             if try exists.step() { found.insert(productID) }
             exists.reset()
         }
-        let any = try db.prepare("SELECT product_id FROM transactions WHERE purchase_date <= ? LIMIT 1")
+        let any = try db.prepare("SELECT product_id FROM transactions WHERE purchase_date <= $1 LIMIT 1")
         try any.bind([.integer(asOf)])
         if try any.step() { found.insert(any.text(0)) }
         return found

@@ -14,9 +14,9 @@ extension SQLiteLedger {
         let ids = try db.prepare(
             """
             SELECT DISTINCT t.receipt_id FROM transactions t
-            WHERE t.receipt_id > ?1 AND \(Self.pendingCondition)
+            WHERE t.receipt_id > $1 AND \(Self.pendingCondition)
                 AND EXISTS (SELECT 1 FROM receipts r WHERE r.receipt_id = t.receipt_id)
-            ORDER BY t.receipt_id LIMIT ?2
+            ORDER BY t.receipt_id NULLS FIRST LIMIT $2
             """)
         try ids.bind([.text(cursor ?? ""), .integer(Int64(limit))])
         var receiptIDs: [String] = []
@@ -25,7 +25,7 @@ extension SQLiteLedger {
         let rows = try db.prepare(
             """
             SELECT \(TransactionsRow.columns) FROM transactions t
-            WHERE t.receipt_id = ? AND \(Self.pendingCondition) ORDER BY t.purchase_date, t.record_id
+            WHERE t.receipt_id = $1 AND \(Self.pendingCondition) ORDER BY t.purchase_date NULLS FIRST, t.record_id NULLS FIRST
             """)
         var groups: [PendingReceiptGroup] = []
         groups.reserveCapacity(receiptIDs.count)
@@ -44,9 +44,9 @@ extension SQLiteLedger {
         let stmt = try db.prepare(
             """
             SELECT \(TransactionsRow.columns) FROM transactions t
-            WHERE t.record_id > ?1 AND \(Self.pendingCondition)
+            WHERE t.record_id > $1 AND \(Self.pendingCondition)
                 AND (t.receipt_id IS NULL OR NOT EXISTS (SELECT 1 FROM receipts r WHERE r.receipt_id = t.receipt_id))
-            ORDER BY t.record_id LIMIT ?2
+            ORDER BY t.record_id NULLS FIRST LIMIT $2
             """)
         try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
         var rows: [LedgerTransaction] = []

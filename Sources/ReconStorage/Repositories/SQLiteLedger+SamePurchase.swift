@@ -26,7 +26,7 @@ extension SQLiteLedger {
                     AND (e.product_type = 'Non-Consumable' OR e.product_id IN (\(nonConsumable)))
             ),
             shared(o) AS (SELECT o FROM ids GROUP BY o HAVING COUNT(DISTINCT tx) > 1)
-            SELECT o, tx, MIN(booked_at) FROM ids WHERE o IN (SELECT o FROM shared) GROUP BY o, tx ORDER BY o, tx
+            SELECT o, tx, MIN(booked_at) FROM ids WHERE o IN (SELECT o FROM shared) GROUP BY o, tx ORDER BY o NULLS FIRST, tx NULLS FIRST
             """)
         var members: [SamePurchaseIndex.Member] = []
         while try originals.step() {
@@ -46,7 +46,7 @@ extension SQLiteLedger {
             booked(tx, booked_at) AS (
                 SELECT t.transaction_id, MIN(\(booked)) FROM transactions t
                 WHERE t.transaction_id IN (SELECT tx FROM members) GROUP BY t.transaction_id)
-            SELECT m.w, m.tx, b.booked_at FROM members m LEFT JOIN booked b ON b.tx = m.tx ORDER BY m.w, m.tx
+            SELECT m.w, m.tx, b.booked_at FROM members m LEFT JOIN booked b ON b.tx = m.tx ORDER BY m.w NULLS FIRST, m.tx NULLS FIRST
             """)
         while try periods.step() {
             members.append(

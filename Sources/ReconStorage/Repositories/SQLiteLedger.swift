@@ -5,7 +5,8 @@ import ReconModel
 extension SQLiteLedger {
     /// The catalog, by product id; rows in storefront order (default row first).
     public func catalog() throws(StoreError) -> [String: [CatalogProduct]] {
-        let stmt = try db.prepare("SELECT \(ProductsRow.columns) FROM products ORDER BY product_id, storefront")
+        let stmt = try db.prepare(
+            "SELECT \(ProductsRow.columns) FROM products ORDER BY product_id NULLS FIRST, storefront NULLS FIRST")
         var result: [String: [CatalogProduct]] = [:]
         while try stmt.step() {
             let product = try ProductsRow.read(stmt)
@@ -29,7 +30,7 @@ extension SQLiteLedger {
             """
             SELECT \(TransactionsRow.columns) FROM transactions
             WHERE verification_status = 'pending' AND recon_verdict IS NULL
-            ORDER BY purchase_date, record_id LIMIT ?
+            ORDER BY purchase_date, record_id LIMIT $1
             """)
         try stmt.bind([.integer(Int64(limit))])
         while try stmt.step() { try body(try TransactionsRow.read(stmt)) }
@@ -54,10 +55,11 @@ extension SQLiteLedger {
     /// Memory: one group.
     public func forEachTransactionGroup(_ body: (TransactionGroup) throws -> Void) throws {
         try forEachTransactionGroup(
-            ledgerSQL: "SELECT \(TransactionsRow.columns) FROM transactions ORDER BY transaction_id, record_id",
+            ledgerSQL:
+                "SELECT \(TransactionsRow.columns) FROM transactions ORDER BY transaction_id NULLS FIRST, record_id NULLS FIRST",
             evidenceSQL: """
                 SELECT \(EvidenceRow.columns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
-                ORDER BY e.transaction_id, e.recorded_at, e.id
+                ORDER BY e.transaction_id NULLS FIRST, e.recorded_at, e.id
                 """, body)
     }
 
@@ -99,7 +101,7 @@ extension SQLiteLedger {
         try forEachOriginalTransactionGroup(
             ids: """
                 SELECT original_transaction_id FROM transactions
-                GROUP BY original_transaction_id HAVING COUNT(*) > 1 ORDER BY original_transaction_id
+                GROUP BY original_transaction_id HAVING COUNT(*) > 1 ORDER BY original_transaction_id NULLS FIRST
                 """, body)
     }
 
@@ -115,7 +117,7 @@ extension SQLiteLedger {
         }
         let rows = try db.prepare(
             """
-            SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id = ?
+            SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id = $1
             ORDER BY purchase_date, record_id
             """)
         while try ids.step() {

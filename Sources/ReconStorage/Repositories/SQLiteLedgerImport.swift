@@ -20,9 +20,9 @@ extension SQLiteLedgerImport {
     /// pages that existed before); if another connection holds the store, WAL simply stays on. Sorts spill to
     /// temporary files, not memory, so memory stays flat in rows.
     package func beginBulkLoad() throws(StoreError) {
-        try? db.execute("PRAGMA journal_mode=DELETE")
-        try db.execute("PRAGMA temp_store=FILE", context: "preparing a bulk load")
-        try db.execute(db.postgres == nil ? "BEGIN IMMEDIATE" : "BEGIN", context: "starting a bulk load")
+        try? db.pragma("journal_mode=DELETE")
+        try db.pragma("temp_store=FILE", context: "preparing a bulk load")
+        try db.execute(db.dialect.beginWrite, context: "starting a bulk load")
         do {
             // Every row is new: the next report judges everything rather than list each one as changed.
             try store.revenue.forgetDetectionState()
@@ -50,8 +50,8 @@ extension SQLiteLedgerImport {
 
     /// After a bulk load, committed or not: WAL and in-memory temporary storage are back on.
     package func endBulkLoad() {
-        try? db.execute("PRAGMA temp_store=MEMORY")
-        try? db.execute("PRAGMA journal_mode=WAL")
+        try? db.pragma("temp_store=MEMORY")
+        try? db.pragma("journal_mode=WAL")
     }
 
     /// Drops the ledger's triggers for a bulk first load, keeping their SQL in `temp.bulk_load_triggers` for
@@ -70,15 +70,15 @@ extension SQLiteLedgerImport {
         }
         try db.execute(
             """
-            DROP TABLE IF EXISTS temp.bulk_load_triggers;
+            DROP TABLE IF EXISTS bulk_load_triggers;
             CREATE TEMP TABLE bulk_load_triggers AS
                 SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' AND tbl_name = 'transactions';
             """, context: "preparing a bulk load")
-        let names = try db.prepare("SELECT name FROM temp.bulk_load_triggers ORDER BY name")
+        let names = try db.prepare("SELECT name FROM bulk_load_triggers ORDER BY name")
         var dropped: [String] = []
         while try names.step() { dropped.append(names.text(0)) }
         for name in dropped {
-            try db.execute("DROP TRIGGER main.\"\(name)\"", context: "preparing a bulk load")
+            try db.execute("DROP TRIGGER \"\(name)\"", context: "preparing a bulk load")
         }
     }
 
@@ -88,11 +88,11 @@ extension SQLiteLedgerImport {
             try db.execute("ALTER TABLE transactions ENABLE TRIGGER USER", context: "finishing a bulk load")
             return
         }
-        let kept = try db.prepare("SELECT sql FROM temp.bulk_load_triggers ORDER BY name")
+        let kept = try db.prepare("SELECT sql FROM bulk_load_triggers ORDER BY name")
         var definitions: [String] = []
         while try kept.step() { definitions.append(kept.text(0)) }
         for sql in definitions { try db.execute(sql, context: "finishing a bulk load") }
-        try db.execute("DROP TABLE temp.bulk_load_triggers", context: "finishing a bulk load")
+        try db.execute("DROP TABLE bulk_load_triggers", context: "finishing a bulk load")
     }
 
     /// Drops the ledger's secondary indexes before a bulk first load.
@@ -118,8 +118,8 @@ extension SQLiteLedgerImport {
         if db.postgres != nil {
             try db.execute("SET LOCAL maintenance_work_mem = '256MB'", context: "preparing index builds")
         }
-        try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -4096", context: "preparing index builds")
-        defer { try? db.execute("PRAGMA threads = 0; PRAGMA cache_size = -65536") }
+        try db.pragma("threads = 2; cache_size = -4096", context: "preparing index builds")
+        defer { try? db.pragma("threads = 0; cache_size = -65536") }
         for index in Schema.transactionIndexes {
             // PostgreSQL aborts the transaction at a failed statement: the unique index is tried under a savepoint,
             // so the load can go on when a record id appears twice.
@@ -168,7 +168,7 @@ extension SQLiteLedgerImport {
                     SELECT DISTINCT ON (record_id) record_id, original_transaction_id, source_file_id, source_line
                     FROM transactions WHERE record_id IN (
                         SELECT record_id FROM transactions GROUP BY record_id HAVING COUNT(*) > 1)
-                    ORDER BY record_id, source_file_id DESC, source_line DESC)
+                    ORDER BY record_id NULLS FIRST, source_file_id DESC, source_line DESC)
                 DELETE FROM transactions WHERE record_id IN (SELECT record_id FROM last_rows)
                     AND (record_id, original_transaction_id, source_file_id, source_line) NOT IN (
                         SELECT record_id, original_transaction_id, source_file_id, source_line FROM last_rows)
@@ -188,15 +188,15 @@ extension SQLiteLedgerImport {
 
     /// Gives an import a larger page cache (restored by ``endImport()``).
     package func beginImport() throws(StoreError) {
-        try db.execute("PRAGMA cache_size = -65536", context: "preparing an import")
+        try db.pragma("cache_size = -65536", context: "preparing an import")
     }
 
     package func endImport() {
-        try? db.execute("PRAGMA cache_size = -8192")
+        try? db.pragma("cache_size = -8192")
     }
 
     package func beginBatch() throws(StoreError) {
-        try db.execute("BEGIN IMMEDIATE", context: "starting an import batch")
+        try db.execute(db.dialect.beginWrite, context: "starting an import batch")
     }
 
     package func commitBatch() throws(StoreError) {

@@ -17,15 +17,16 @@ extension SQLiteLedgerWriter {
         if let noteWritten {
             statement = noteWritten
         } else {
+            let text = store.db.dialect.text
             try store.db.execute(
                 """
                 CREATE TEMP TABLE IF NOT EXISTS written_records (
-                    record_id TEXT NOT NULL, line INTEGER NOT NULL, original_transaction_id TEXT NOT NULL,
-                    PRIMARY KEY (record_id, line)
-                ) WITHOUT ROWID
+                    record_id \(text) NOT NULL, line \(store.db.dialect.integer) NOT NULL,
+                    original_transaction_id \(text) NOT NULL, PRIMARY KEY (record_id, line)
+                )\(store.db.dialect.withoutRowID)
                 """, context: "noting the records written")
             statement = try store.db.prepare(
-                "INSERT INTO temp.written_records (record_id, line, original_transaction_id) VALUES (?, ?, ?)")
+                "INSERT INTO written_records (record_id, line, original_transaction_id) VALUES ($1, $2, $3)")
             noteWritten = statement
         }
         statement.reset()
@@ -49,12 +50,12 @@ extension SQLiteLedgerWriter {
         try store.db.execute(
             """
             WITH last_written AS MATERIALIZED (
-                SELECT w.record_id, w.original_transaction_id FROM temp.written_records w
-                WHERE w.line = (SELECT MAX(l.line) FROM temp.written_records l WHERE l.record_id = w.record_id))
+                SELECT w.record_id, w.original_transaction_id FROM written_records w
+                WHERE w.line = (SELECT MAX(l.line) FROM written_records l WHERE l.record_id = w.record_id))
             DELETE FROM transactions WHERE record_id IN (SELECT record_id FROM last_written)
                 AND (record_id, original_transaction_id) NOT IN (
                     SELECT record_id, original_transaction_id FROM last_written);
-            DELETE FROM temp.written_records;
+            DELETE FROM written_records;
             """, context: "moving records to their new original transaction id")
     }
 
@@ -68,7 +69,7 @@ extension SQLiteLedgerWriter {
             INSERT INTO dirty_transactions (transaction_id, original_transaction_id)
             SELECT DISTINCT e.transaction_id, e.group_original_transaction_id
             FROM evidence e JOIN receipts r ON r.receipt_id = e.receipt_id
-            WHERE r.imported_at = ?1 AND EXISTS (SELECT 1 FROM detection_state)
+            WHERE r.imported_at = $1 AND EXISTS (SELECT 1 FROM detection_state)
             ON CONFLICT DO NOTHING
             """
         ).run([.integer(now)])

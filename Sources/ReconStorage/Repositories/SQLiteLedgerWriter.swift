@@ -36,18 +36,18 @@ package final class SQLiteLedgerWriter {
             """
             INSERT INTO receipts (receipt_id, user_id, received_at, format, data, claimed_environment,
                 source_file, source_line, imported_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
             ON CONFLICT (receipt_id) DO UPDATE SET user_id = excluded.user_id, received_at = excluded.received_at,
                 format = excluded.format, data = excluded.data, claimed_environment = excluded.claimed_environment,
                 source_file = excluded.source_file, source_line = excluded.source_line,
-                imported_at = CASE WHEN receipts.format IS excluded.format AND receipts.data IS excluded.data
-                    AND receipts.user_id IS excluded.user_id THEN receipts.imported_at ELSE excluded.imported_at END
+                imported_at = CASE WHEN receipts.format IS NOT DISTINCT FROM excluded.format AND receipts.data IS NOT DISTINCT FROM excluded.data
+                    AND receipts.user_id IS NOT DISTINCT FROM excluded.user_id THEN receipts.imported_at ELSE excluded.imported_at END
             """)
         upsertProduct = try store.db.prepare(
             """
             INSERT INTO products (product_id, storefront, type, price_milli, currency, proceeds_rate_ppm,
                 source_file, source_line, imported_at, proceeds_milli, duration, sample_content)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
             ON CONFLICT (product_id, storefront) DO UPDATE SET type = excluded.type,
                 price_milli = excluded.price_milli, currency = excluded.currency,
                 proceeds_rate_ppm = excluded.proceeds_rate_ppm, source_file = excluded.source_file,
@@ -58,7 +58,7 @@ package final class SQLiteLedgerWriter {
         insertRejection = try store.db.prepare(
             """
             INSERT INTO rejected_rows (kind, source_file, line, record_id, reason, raw, rejected_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT (source_file, line, raw) DO UPDATE SET reason = excluded.reason, record_id = excluded.record_id
             """)
     }
@@ -67,7 +67,7 @@ package final class SQLiteLedgerWriter {
         INSERT INTO transactions (record_id, user_id, product_id, transaction_id, original_transaction_id,
             purchase_date, quantity, environment, price_milli, currency, storefront, verification_status,
             delivered_at, finished_at, receipt_id, source_file_id, source_line, imported_at, row_hash)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
         """
 
     /// The ledger row's statement: a plain insert in a bulk load, else an upsert by record id (and original
@@ -89,12 +89,12 @@ package final class SQLiteLedgerWriter {
                         finished_at = excluded.finished_at, receipt_id = excluded.receipt_id,
                         source_file_id = excluded.source_file_id, source_line = excluded.source_line,
                         imported_at = excluded.imported_at, row_hash = excluded.row_hash,
-                        recon_verdict = CASE WHEN transactions.transaction_id IS excluded.transaction_id
-                            AND transactions.receipt_id IS excluded.receipt_id
-                            AND transactions.environment IS excluded.environment THEN transactions.recon_verdict END,
-                        recon_verification_id = CASE WHEN transactions.transaction_id IS excluded.transaction_id
-                            AND transactions.receipt_id IS excluded.receipt_id
-                            AND transactions.environment IS excluded.environment
+                        recon_verdict = CASE WHEN transactions.transaction_id IS NOT DISTINCT FROM excluded.transaction_id
+                            AND transactions.receipt_id IS NOT DISTINCT FROM excluded.receipt_id
+                            AND transactions.environment IS NOT DISTINCT FROM excluded.environment THEN transactions.recon_verdict END,
+                        recon_verification_id = CASE WHEN transactions.transaction_id IS NOT DISTINCT FROM excluded.transaction_id
+                            AND transactions.receipt_id IS NOT DISTINCT FROM excluded.receipt_id
+                            AND transactions.environment IS NOT DISTINCT FROM excluded.environment
                             THEN transactions.recon_verification_id END
                     """)
         transactionStatement = statement
@@ -106,8 +106,8 @@ package final class SQLiteLedgerWriter {
     /// The id of an input file's path in `import_files` (created on first use).
     private func fileID(_ path: String) throws(StoreError) -> Int64 {
         if let id = fileIDs[path] { return id }
-        try store.db.prepare("INSERT OR IGNORE INTO import_files (path) VALUES (?)").run([.text(path)])
-        let id = try store.db.scalar("SELECT file_id FROM import_files WHERE path = ?", [.text(path)]) ?? 0
+        try store.db.prepare("INSERT INTO import_files (path) VALUES ($1) ON CONFLICT DO NOTHING").run([.text(path)])
+        let id = try store.db.scalar("SELECT file_id FROM import_files WHERE path = $1", [.text(path)]) ?? 0
         fileIDs[path] = id
         return id
     }
@@ -227,7 +227,7 @@ package final class SQLiteLedgerWriter {
     /// Forgets the rejections an earlier import of `source` left, so a re-import's rejections
     /// replace them (a row fixed at the source leaves `rejected.csv`).
     package func forgetRejections(of source: String, kind: InputKind) throws(StoreError) {
-        try store.db.prepare("DELETE FROM rejected_rows WHERE source_file = ? AND kind = ?")
+        try store.db.prepare("DELETE FROM rejected_rows WHERE source_file = $1 AND kind = $2")
             .run([.text(source), .text(kind.rawValue)])
     }
 

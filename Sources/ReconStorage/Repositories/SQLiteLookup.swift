@@ -18,9 +18,9 @@ extension SQLiteLookup {
                 }
             }
         }
-        if let userID { try collect("user_id = ?", [userID]) }
-        try collect("transaction_id = ?", transactionIDs)
-        try collect("original_transaction_id = ?", originalTransactionIDs)
+        if let userID { try collect("user_id = $1", [userID]) }
+        try collect("transaction_id = $1", transactionIDs)
+        try collect("original_transaction_id = $1", originalTransactionIDs)
         return rows.values.sorted { ($0.purchaseDate, $0.recordID) < ($1.purchaseDate, $1.recordID) }
     }
 
@@ -39,8 +39,8 @@ extension SQLiteLookup {
                 }
             }
         }
-        try collect("receipt_id = ?", ids)
-        if let userID { try collect("user_id = ?", [userID]) }
+        try collect("receipt_id = $1", ids)
+        if let userID { try collect("user_id = $1", [userID]) }
         return result.values.sorted { $0.receiptID < $1.receiptID }
     }
 
@@ -52,7 +52,7 @@ extension SQLiteLookup {
             let stmt = try db.prepare(
                 """
                 SELECT \(EvidenceRow.columns), e.id AS id FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
-                WHERE \(column) = ? ORDER BY e.recorded_at, e.id
+                WHERE \(column) = $1 ORDER BY e.recorded_at, e.id
                 """)
             for value in values {
                 try stmt.bind([.text(value)])
@@ -78,10 +78,10 @@ extension SQLiteLookup {
                 }
             }
         }
-        try collect("transaction_id = ?", transactionIDs)
-        try collect("original_transaction_id = ?", transactionIDs)
+        try collect("transaction_id = $1", transactionIDs)
+        try collect("original_transaction_id = $1", transactionIDs)
         if let userID {
-            try collect("fingerprint IN (SELECT fingerprint FROM finding_users WHERE user_id = ?)", [userID])
+            try collect("fingerprint IN (SELECT fingerprint FROM finding_users WHERE user_id = $1)", [userID])
         }
         return result.values.sorted { Finding.reportOrder($0.finding, $1.finding) }
     }

@@ -19,7 +19,7 @@ extension SQLiteNotifications {
         try write {
             let known =
                 try db.scalar(
-                    "SELECT COUNT(*) FROM notifications WHERE notification_uuid = ?", [.text(n.uuid)]) ?? 0
+                    "SELECT COUNT(*) FROM notifications WHERE notification_uuid = $1", [.text(n.uuid)]) ?? 0
             if known > 0 { return false }
             let evidence = n.transaction?.evidence
             let entries = evidence?.entries ?? []
@@ -28,7 +28,7 @@ extension SQLiteNotifications {
                 """
                 INSERT INTO verifications (record_id, receipt_id, transaction_id, source, environment, bundle_id,
                     outcome, detail, attempts, verified_at, learned_at)
-                VALUES (NULL, NULL, ?, 'notification', ?, ?, 'valid', ?, 1, ?, ?)
+                VALUES (NULL, NULL, $1, 'notification', $2, $3, 'valid', $4, 1, $5, $6)
                 """,
                 [
                     .optionalText(n.transaction?.transactionId), .optionalText(n.environment?.rawValue),
@@ -56,7 +56,7 @@ extension SQLiteNotifications {
                 INSERT INTO notifications (notification_uuid, notification_type, subtype, signed_date, environment,
                     bundle_id, transaction_id, original_transaction_id, product_id, revocation_date, revocation_type,
                     verification_id, source, source_file, source_line, received_at, signed_payload, recorded_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
                 """
             ).run([
                 .text(n.uuid), .text(n.type), .optionalText(n.subtype), .integer(n.signedDate),
@@ -78,8 +78,8 @@ extension SQLiteNotifications {
         try db.prepare(
             """
             INSERT INTO rejected_rows (kind, source_file, line, record_id, reason, raw, rejected_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-            ON CONFLICT (source_file, line, raw) DO UPDATE SET reason = ?5, record_id = ?4
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (source_file, line, raw) DO UPDATE SET reason = $5, record_id = $4
             """
         ).run([
             .text(row.kind.rawValue), .text(row.source), .integer(Int64(row.line)), .optionalText(row.recordID),
@@ -90,7 +90,7 @@ extension SQLiteNotifications {
     /// Forgets a notification file's earlier rejections before it is imported again (a line
     /// fixed at the source leaves `rejected.csv`).
     package func clearNotificationRejections(file: String) throws(StoreError) {
-        try db.prepare("DELETE FROM rejected_rows WHERE kind = 'notifications' AND source_file = ?").run([.text(file)])
+        try db.prepare("DELETE FROM rejected_rows WHERE kind = 'notifications' AND source_file = $1").run([.text(file)])
     }
 
     /// How many notifications are kept.
@@ -105,7 +105,7 @@ extension SQLiteNotifications {
         var found: [String: StoredNotification] = [:]
         for (column, ids) in [("transaction_id", transactionIDs), ("original_transaction_id", originalTransactionIDs)] {
             let stmt = try db.prepare(
-                "SELECT \(NotificationsRow.columns) FROM notifications WHERE \(column) = ?")
+                "SELECT \(NotificationsRow.columns) FROM notifications WHERE \(column) = $1")
             for id in Set(ids) {
                 try stmt.bind([.text(id)])
                 while try stmt.step() {
@@ -127,7 +127,7 @@ extension SQLiteNotifications {
         let stmt = try db.prepare(
             """
             SELECT \(NotificationSweepsRow.columns) FROM notification_sweeps
-            WHERE environment = ? AND completed_at IS NULL ORDER BY id DESC LIMIT 1
+            WHERE environment = $1 AND completed_at IS NULL ORDER BY id DESC LIMIT 1
             """)
         try stmt.bind([.text(environment.rawValue)])
         return try stmt.step() ? NotificationSweepsRow.window(stmt) : nil
@@ -140,7 +140,7 @@ extension SQLiteNotifications {
         let stmt = try db.prepare(
             """
             SELECT \(NotificationSweepsRow.columns) FROM notification_sweeps
-            WHERE environment = ? AND completed_at IS NOT NULL ORDER BY end_date DESC, id DESC LIMIT 1
+            WHERE environment = $1 AND completed_at IS NOT NULL ORDER BY end_date DESC, id DESC LIMIT 1
             """)
         try stmt.bind([.text(environment.rawValue)])
         return try stmt.step() ? NotificationSweepsRow.window(stmt) : nil
@@ -159,7 +159,7 @@ extension SQLiteNotifications {
         environment: StoreEnvironment, startDate: Int64, endDate: Int64
     ) throws(StoreError) -> NotificationSweepWindow {
         let id = try db.insert(
-            "INSERT INTO notification_sweeps (environment, start_date, end_date, started_at) VALUES (?, ?, ?, ?)",
+            "INSERT INTO notification_sweeps (environment, start_date, end_date, started_at) VALUES ($1, $2, $3, $4)",
             [.text(environment.rawValue), .integer(startDate), .integer(endDate), .integer(clock.nowMillis())],
             returning: "id")
         return NotificationSweepWindow(
@@ -173,8 +173,8 @@ extension SQLiteNotifications {
     {
         try db.prepare(
             """
-            UPDATE notification_sweeps SET pagination_token = ?, pages = pages + 1, notifications = notifications + ?
-            WHERE id = ?
+            UPDATE notification_sweeps SET pagination_token = $1, pages = pages + 1, notifications = notifications + $2
+            WHERE id = $3
             """
         ).run([.optionalText(paginationToken), .integer(Int64(newNotifications)), .integer(id)])
     }
@@ -182,13 +182,13 @@ extension SQLiteNotifications {
     /// Moves an open window's start to `startDate` (Apple no longer keeps what came before), from its first page
     /// again: Apple's pagination token belongs to the dates it was asked with.
     public func restartNotificationSweep(_ id: Int64, startDate: Int64) throws(StoreError) {
-        try db.prepare("UPDATE notification_sweeps SET start_date = ?, pagination_token = NULL WHERE id = ?")
+        try db.prepare("UPDATE notification_sweeps SET start_date = $1, pagination_token = NULL WHERE id = $2")
             .run([.integer(startDate), .integer(id)])
     }
 
     /// Marks a window complete: every page is in.
     public func completeNotificationSweep(_ id: Int64) throws(StoreError) {
-        try db.prepare("UPDATE notification_sweeps SET completed_at = ? WHERE id = ?")
+        try db.prepare("UPDATE notification_sweeps SET completed_at = $1 WHERE id = $2")
             .run([.integer(clock.nowMillis()), .integer(id)])
     }
 }

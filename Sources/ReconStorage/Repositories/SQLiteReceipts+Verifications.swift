@@ -19,7 +19,7 @@ extension SQLiteReceipts {
                 """
                 INSERT INTO verifications (record_id, receipt_id, transaction_id, source, endpoint, http_status,
                     apple_status, environment, bundle_id, outcome, detail, attempts, verified_at, run_id, learned_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
                 """,
                 [
                     .optionalText(v.recordIDs.first), .optionalText(v.receiptID), .optionalText(v.transactionID),
@@ -38,7 +38,7 @@ extension SQLiteReceipts {
             }
             if let verdict = v.verdict {
                 let update = try db.prepare(
-                    "UPDATE transactions SET recon_verdict = ?, recon_verification_id = ? WHERE record_id = ?")
+                    "UPDATE transactions SET recon_verdict = $1, recon_verification_id = $2 WHERE record_id = $3")
                 for recordID in v.recordIDs {
                     try update.run([.text(verdict.rawValue), .integer(id), .text(recordID)])
                 }
@@ -58,7 +58,7 @@ extension SQLiteReceipts {
         for (column, ids) in queries {
             let stmt = try db.prepare(
                 """
-                SELECT \(VerificationsRow.columns) FROM verifications WHERE \(column) = ?
+                SELECT \(VerificationsRow.columns) FROM verifications WHERE \(column) = $1
                 """)
             for id in ids {
                 try stmt.bind([.text(id)])
@@ -75,7 +75,7 @@ extension SQLiteReceipts {
 extension SQLiteReceipts {
     /// How many verifications from `source` are stored (for resume checks and run records).
     public func verificationCount(source: EvidenceSource) throws(StoreError) -> Int {
-        Int(try db.scalar("SELECT COUNT(*) FROM verifications WHERE source = ?", [.text(source.rawValue)]) ?? 0)
+        Int(try db.scalar("SELECT COUNT(*) FROM verifications WHERE source = $1", [.text(source.rawValue)]) ?? 0)
     }
 }
 

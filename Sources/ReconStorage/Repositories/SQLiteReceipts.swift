@@ -12,8 +12,8 @@ extension SQLiteReceipts {
             """
             SELECT \(ReceiptsRow.uploadColumns)
             FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
-            WHERE r.receipt_id > ?1 AND (c.receipt_id IS NULL OR c.checked_at < r.imported_at)
-            ORDER BY r.receipt_id LIMIT ?2
+            WHERE r.receipt_id > $1 AND (c.receipt_id IS NULL OR c.checked_at < r.imported_at)
+            ORDER BY r.receipt_id NULLS FIRST LIMIT $2
             """)
         try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
         var receipts: [UploadedReceipt] = []
@@ -30,10 +30,10 @@ extension SQLiteReceipts {
                 """
                 INSERT INTO receipt_checks (receipt_id, status, reason, environment, receipt_type, bundle_id,
                     app_version, original_app_version, creation_date, signature, signature_detail, data_sha256, checked_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-                ON CONFLICT (receipt_id) DO UPDATE SET status = ?2, reason = ?3, environment = ?4, receipt_type = ?5,
-                    bundle_id = ?6, app_version = ?7, original_app_version = ?8, creation_date = ?9, signature = ?10,
-                    signature_detail = ?11, data_sha256 = ?12, checked_at = ?13
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                ON CONFLICT (receipt_id) DO UPDATE SET status = $2, reason = $3, environment = $4, receipt_type = $5,
+                    bundle_id = $6, app_version = $7, original_app_version = $8, creation_date = $9, signature = $10,
+                    signature_detail = $11, data_sha256 = $12, checked_at = $13
                 """)
             let writer = try EvidenceWriter(store: store)
             let ids = decodes.map(\.0.receiptID)
@@ -98,7 +98,7 @@ extension SQLiteReceipts {
             let chunk = ids[start..<min(start + 500, ids.count)]
             start += chunk.count
             try body(
-                chunk.indices.map { "?\($0 - chunk.startIndex + 1)" }.joined(separator: ", "), chunk.map { .text($0) })
+                chunk.indices.map { "$\($0 - chunk.startIndex + 1)" }.joined(separator: ", "), chunk.map { .text($0) })
         }
     }
 
@@ -113,20 +113,20 @@ extension SQLiteReceipts {
             LEFT JOIN verifications v ON v.id = (
                 SELECT latest.id FROM verifications latest WHERE latest.receipt_id = r.receipt_id
                     AND latest.source = 'verifyReceipt' AND latest.apple_status IS NOT NULL
-                    AND (?1 IS NULL OR COALESCE(latest.learned_at, latest.verified_at) <= ?1)
+                    AND ($1 IS NULL OR COALESCE(latest.learned_at, latest.verified_at) <= $1)
                 ORDER BY latest.id DESC LIMIT 1)
-            ORDER BY r.receipt_id
+            ORDER BY r.receipt_id NULLS FIRST
             """)
         try receipts.bind([.optionalInteger(learnedBy)])
         // Offline entries, merged in receipt order like the ledger rows below (no query per receipt).
         let entries = try db.prepare(
             """
             SELECT \(EvidenceRow.columns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
-            WHERE e.receipt_id IS NOT NULL AND e.source = 'offline' ORDER BY e.receipt_id, e.id
+            WHERE e.receipt_id IS NOT NULL AND e.source = 'offline' ORDER BY e.receipt_id NULLS FIRST, e.id
             """)
         var nextEntry: EvidenceRecord? = try entries.step() ? EvidenceRow.read(entries) : nil
         let records = try db.prepare(
-            "SELECT \(TransactionsRow.columns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id, record_id"
+            "SELECT \(TransactionsRow.columns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id NULLS FIRST, record_id NULLS FIRST"
         )
         var nextRecord: LedgerTransaction? = try records.step() ? TransactionsRow.read(records) : nil
         while try receipts.step() {
@@ -184,8 +184,8 @@ package final class EvidenceWriter {
                 bundle_id, signature, apple_status, recorded_at, signed_date, is_upgraded, is_trial_period,
                 is_in_intro_offer_period, offer_type, offer_discount_type, receipt_creation_date,
                 group_original_transaction_id)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+                $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36)
             """)
     }
 
@@ -244,7 +244,7 @@ extension SQLiteReceipts {
             let stmt = try db.prepare(
                 """
                 SELECT receipt_id, transaction_id FROM evidence
-                WHERE receipt_id IN (\(marks)) AND source = 'offline' ORDER BY receipt_id, id
+                WHERE receipt_id IN (\(marks)) AND source = 'offline' ORDER BY receipt_id NULLS FIRST, id
                 """)
             try stmt.bind(values)
             while try stmt.step() { decoded[stmt.text(0), default: []].append(stmt.text(1)) }
@@ -255,7 +255,7 @@ extension SQLiteReceipts {
     /// The receipts with these ids, with their offline checks.
     package func receiptsForVerification(ids: [String]) throws -> [String: (UploadedReceipt, ReceiptCheck?)] {
         let stmt = try db.prepare(
-            "SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id WHERE r.receipt_id = ?"
+            "SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id WHERE r.receipt_id = $1"
         )
         let decoded = try offlineTransactionIDs(of: ids)
         var result: [String: (UploadedReceipt, ReceiptCheck?)] = [:]
@@ -288,8 +288,8 @@ extension SQLiteReceipts {
             """
             SELECT \(Self.checkColumns) FROM receipts r LEFT JOIN receipt_checks c ON c.receipt_id = r.receipt_id
             \(Self.orphanJoin)
-            WHERE r.receipt_id > ?1 AND \(Self.orphanCondition)
-            ORDER BY r.receipt_id LIMIT ?2
+            WHERE r.receipt_id > $1 AND \(Self.orphanCondition)
+            ORDER BY r.receipt_id NULLS FIRST LIMIT $2
             """)
         try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
         var page: [(UploadedReceipt, ReceiptCheck?)] = []

@@ -34,7 +34,7 @@ extension SQLiteRevenue {
                 """
                 INSERT INTO deferred_revenue_shown (month, product_id, currency, opening_milli, billings_milli,
                     recognized_milli, released_milli, reversed_milli)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                 """)
             for row in rows {
                 try insert.run([
@@ -45,8 +45,8 @@ extension SQLiteRevenue {
             }
             try db.prepare(
                 """
-                INSERT INTO deferred_revenue_shown_report (id, last_month) VALUES (1, ?1)
-                ON CONFLICT (id) DO UPDATE SET last_month = ?1
+                INSERT INTO deferred_revenue_shown_report (id, last_month) VALUES (1, $1)
+                ON CONFLICT (id) DO UPDATE SET last_month = $1
                 """
             ).run([.integer(Int64(lastMonth))])
         }

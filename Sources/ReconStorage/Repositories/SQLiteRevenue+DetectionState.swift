@@ -22,56 +22,61 @@ extension SQLiteRevenue {
     /// The transactions changed since the last report, or whose next moment of change (``TransactionGroup/
     /// nextChange(in:)``) came by `asOf`, plus `more`, into `temp.rerun`; returns how many.
     package func prepareRerun(asOf: Int64, more: some Sequence<String>) throws(StoreError) -> Int {
+        try db.pragma("temp_store = FILE", context: "listing the changed transactions")
         try db.execute(
             """
-            PRAGMA temp_store = FILE;
-            DROP TABLE IF EXISTS temp.rerun;
-            CREATE TEMP TABLE rerun (transaction_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
-            INSERT OR IGNORE INTO temp.rerun SELECT transaction_id FROM dirty_transactions;
+            DROP TABLE IF EXISTS rerun;
+            CREATE TEMP TABLE rerun (transaction_id \(db.dialect.text) PRIMARY KEY NOT NULL)\(db.dialect.withoutRowID);
+            INSERT INTO rerun SELECT transaction_id FROM dirty_transactions WHERE true ON CONFLICT DO NOTHING;
             """, context: "listing the changed transactions")
         try db.prepare(
             """
-            INSERT OR IGNORE INTO temp.rerun
-            SELECT transaction_id FROM transaction_results WHERE next_change_at IS NOT NULL AND next_change_at <= ?1
+            INSERT INTO rerun
+            SELECT transaction_id FROM transaction_results WHERE next_change_at IS NOT NULL AND next_change_at <= $1
+            ON CONFLICT DO NOTHING
             """
         ).run([.integer(asOf)])
         // The transactions with an event on a day whose Apple reports changed: the proceeds Apple states for a
         // sale's day price it.
         try db.execute(
             """
-            INSERT OR IGNORE INTO temp.rerun
+            INSERT INTO rerun
             SELECT e.transaction_id FROM dirty_report_days d JOIN ledger_events e
-                ON e.day BETWEEN d.first_day AND d.last_day;
+                ON e.day BETWEEN d.first_day AND d.last_day
+            WHERE true ON CONFLICT DO NOTHING;
             """, context: "listing the changed transactions")
-        let insert = try db.prepare("INSERT OR IGNORE INTO temp.rerun (transaction_id) VALUES (?)")
+        let insert = try db.prepare("INSERT INTO rerun (transaction_id) VALUES ($1) ON CONFLICT DO NOTHING")
         for id in more { try insert.run([.text(id)]) }
         try db.execute(
             """
-            DROP TABLE IF EXISTS temp.rerun_originals;
-            CREATE TEMP TABLE rerun_originals (original_transaction_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
-            INSERT OR IGNORE INTO temp.rerun_originals SELECT original_transaction_id FROM dirty_originals;
+            DROP TABLE IF EXISTS rerun_originals;
+            CREATE TEMP TABLE rerun_originals (
+                original_transaction_id \(db.dialect.text) PRIMARY KEY NOT NULL)\(db.dialect.withoutRowID);
+            INSERT INTO rerun_originals SELECT original_transaction_id FROM dirty_originals WHERE true
+            ON CONFLICT DO NOTHING;
             """, context: "listing the changed transactions")
         try db.prepare(
             """
-            INSERT OR IGNORE INTO temp.rerun_originals
+            INSERT INTO rerun_originals
             SELECT original_transaction_id FROM original_results
-            WHERE next_change_at IS NOT NULL AND next_change_at <= ?1
+            WHERE next_change_at IS NOT NULL AND next_change_at <= $1
+            ON CONFLICT DO NOTHING
             """
         ).run([.integer(asOf)])
         if db.postgres != nil {
             // Autovacuum never analyzes a temporary table: without its size the planner guesses, and joined what it
             // judges again (a few thousand ids) with the whole of a kept table by a scan.
             try db.execute(
-                "ANALYZE temp.rerun; ANALYZE temp.rerun_originals", context: "listing the changed transactions")
+                "ANALYZE rerun; ANALYZE rerun_originals", context: "listing the changed transactions")
         }
-        return Int(try db.scalar("SELECT COUNT(*) FROM temp.rerun") ?? 0)
+        return Int(try db.scalar("SELECT COUNT(*) FROM rerun") ?? 0)
     }
 
     /// The original-transaction groups of `temp.rerun_originals` with two or more ledger rows, as
     /// ``store.ledger.forEachOriginalTransactionGroup(_:)`` reads every one: in original transaction id order.
     public func forEachRerunOriginalTransactionGroup(_ body: (OriginalTransactionGroup) throws -> Void) throws {
         try store.ledger.forEachOriginalTransactionGroup(
-            ids: "SELECT original_transaction_id FROM temp.rerun_originals ORDER BY 1", body)
+            ids: "SELECT original_transaction_id FROM rerun_originals ORDER BY 1 NULLS FIRST", body)
     }
 
     /// About how many rows the ledger holds (its largest rowid, read in constant time): what a re-run is weighed
@@ -105,12 +110,12 @@ extension SQLiteRevenue {
         try store.ledger.forEachTransactionGroup(
             ledgerSQL: """
                 SELECT \(TransactionsRow.columns) FROM transactions
-                WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun) ORDER BY transaction_id, record_id
+                WHERE transaction_id IN (SELECT transaction_id FROM rerun) ORDER BY transaction_id NULLS FIRST, record_id NULLS FIRST
                 """,
             evidenceSQL: """
                 SELECT \(EvidenceRow.columns) FROM evidence e LEFT JOIN receipts r ON r.receipt_id = e.receipt_id
-                WHERE e.transaction_id IN (SELECT transaction_id FROM temp.rerun)
-                ORDER BY e.transaction_id, e.recorded_at, e.id
+                WHERE e.transaction_id IN (SELECT transaction_id FROM rerun)
+                ORDER BY e.transaction_id NULLS FIRST, e.recorded_at, e.id
                 """, body)
     }
 

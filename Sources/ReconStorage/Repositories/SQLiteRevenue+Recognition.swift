@@ -18,11 +18,11 @@ extension SQLiteRevenue {
     package func forEachReportedSale(judgedEverything: Bool, _ body: (RecognitionSale) throws -> Void) throws {
         let sql =
             judgedEverything
-            ? "SELECT \(Self.saleColumns) FROM main.recognition_sales_staged ORDER BY transaction_id"
+            ? "SELECT \(Self.saleColumns) FROM recognition_sales_staged ORDER BY transaction_id"
             : """
-            SELECT \(Self.saleColumns) FROM main.recognition_sales
-                WHERE transaction_id NOT IN (SELECT transaction_id FROM temp.rerun)
-            UNION ALL SELECT \(Self.saleColumns) FROM temp.new_recognition_sales
+            SELECT \(Self.saleColumns) FROM recognition_sales
+                WHERE transaction_id NOT IN (SELECT transaction_id FROM rerun)
+            UNION ALL SELECT \(Self.saleColumns) FROM new_recognition_sales
             ORDER BY transaction_id
             """
         try forEachSale(try db.prepare(sql), body)
@@ -35,8 +35,8 @@ extension SQLiteRevenue {
         let kept = try db.prepare(
             """
             SELECT transaction_id, '', '', product_id, currency, amount_milli, start_at, end_at, period_source, refunds
-            FROM main.recognition_sales INDEXED BY recognition_sales_by_last_change
-            WHERE last_change >= ?1 AND transaction_id NOT IN (SELECT transaction_id FROM temp.rerun)
+            FROM recognition_sales\(db.dialect.indexedBy("recognition_sales_by_last_change"))
+            WHERE last_change >= $1 AND transaction_id NOT IN (SELECT transaction_id FROM rerun)
             """)
         try kept.bind([.integer(since)])
         try forEachSale(kept, body)
@@ -48,8 +48,8 @@ extension SQLiteRevenue {
         try forEachSale(
             try db.prepare(
                 """
-                SELECT \(Self.saleColumns) FROM main.recognition_sales
-                WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun)
+                SELECT \(Self.saleColumns) FROM recognition_sales
+                WHERE transaction_id IN (SELECT transaction_id FROM rerun)
                 """), body)
     }
 
@@ -80,7 +80,7 @@ extension SQLiteRevenue {
             """
             INSERT INTO recognition_months (month, billed_month, product_id, currency, sales, billings_milli,
                 recognized_milli, released_milli, reversed_milli)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
             """)
         for key in months.keys.sorted() {
             guard let sums = months[key], !sums.isEmpty else { continue }
@@ -94,7 +94,7 @@ extension SQLiteRevenue {
 
     /// The insert of a sale into `table`.
     static func insertSale(into table: String) -> String {
-        "INSERT INTO \(table) (\(saleColumns), last_change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO \(table) (\(saleColumns), last_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
     }
 
     /// Binds `sale` to an ``insertSale(into:)`` statement and runs it.

@@ -18,8 +18,10 @@ extension SQLiteRevenue {
     func replaceRevenueScheduleRecord(_ record: RevenueScheduleRecord?) throws(StoreError) {
         try db.execute("DELETE FROM revenue_schedule_written", context: "keeping the results")
         guard let record else { return }
-        try db.prepare("INSERT INTO revenue_schedule_written (id, path, as_of, bytes, crc32) VALUES (1, ?, ?, ?, ?)")
-            .run([.text(record.path), .integer(record.asOf), .integer(record.bytes), .integer(Int64(record.crc32))])
+        try db.prepare(
+            "INSERT INTO revenue_schedule_written (id, path, as_of, bytes, crc32) VALUES (1, $1, $2, $3, $4)"
+        )
+        .run([.text(record.path), .integer(record.asOf), .integer(record.bytes), .integer(Int64(record.crc32))])
     }
 
     /// The schedule's lines an incremental report can have changed since the kept results' report at `since`, in
@@ -31,14 +33,15 @@ extension SQLiteRevenue {
     package func forEachScheduleChange(since: Int64, _ body: (String, RecognitionSale?) throws -> Void) throws {
         try db.execute(
             """
-            DROP TABLE IF EXISTS temp.schedule_in_flight;
-            CREATE TEMP TABLE schedule_in_flight (transaction_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+            DROP TABLE IF EXISTS schedule_in_flight;
+            CREATE TEMP TABLE schedule_in_flight (
+                transaction_id \(db.dialect.text) PRIMARY KEY NOT NULL)\(db.dialect.withoutRowID);
             """, context: "listing the schedule's sales in flight")
         try db.prepare(
             """
-            INSERT INTO temp.schedule_in_flight
-            SELECT transaction_id FROM main.recognition_sales INDEXED BY recognition_sales_by_last_change
-            WHERE last_change >= ?1 AND transaction_id NOT IN (SELECT transaction_id FROM temp.rerun)
+            INSERT INTO schedule_in_flight
+            SELECT transaction_id FROM recognition_sales\(db.dialect.indexedBy("recognition_sales_by_last_change"))
+            WHERE last_change >= $1 AND transaction_id NOT IN (SELECT transaction_id FROM rerun)
             """
         ).run([.integer(since)])
         // The in-flight ids sorted first: SQLite looks each kept sale up in transaction id order (a page after the
@@ -47,11 +50,11 @@ extension SQLiteRevenue {
             """
             SELECT r.transaction_id AS transaction_id, n.original_transaction_id, n.user_id, n.product_id, n.currency,
                 n.amount_milli, n.start_at, n.end_at, n.period_source, n.refunds
-            FROM temp.rerun r LEFT JOIN temp.new_recognition_sales n ON n.transaction_id = r.transaction_id
+            FROM rerun r LEFT JOIN new_recognition_sales n ON n.transaction_id = r.transaction_id
             UNION ALL
             SELECT transaction_id, original_transaction_id, user_id, product_id, currency, amount_milli, start_at, end_at,
                 period_source, refunds
-            FROM main.recognition_sales WHERE transaction_id IN (SELECT transaction_id FROM temp.schedule_in_flight)
+            FROM recognition_sales WHERE transaction_id IN (SELECT transaction_id FROM schedule_in_flight)
             ORDER BY transaction_id
             """)
         while try stmt.step() {
@@ -62,6 +65,6 @@ extension SQLiteRevenue {
             }
             try body(id, try Self.sale(stmt))
         }
-        try db.execute("DROP TABLE temp.schedule_in_flight", context: "listing the schedule's sales in flight")
+        try db.execute("DROP TABLE schedule_in_flight", context: "listing the schedule's sales in flight")
     }
 }

@@ -42,10 +42,10 @@ extension SQLiteRevenue {
                 try db.prepare(
                     """
                     SELECT \(RevenueShownRow.columns) FROM revenue_shown_by_transaction
-                    ORDER BY transaction_id, date, product_id, currency
+                    ORDER BY transaction_id NULLS FIRST, date, product_id NULLS FIRST, currency NULLS FIRST
                     """))
         }
-        let filter = rerunOnly ? "WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun)" : ""
+        let filter = rerunOnly ? "WHERE transaction_id IN (SELECT transaction_id FROM rerun)" : ""
         return try RevenuePartsCursor(
             try db.prepare(
                 """
@@ -60,7 +60,7 @@ extension SQLiteRevenue {
         let stmt = try db.prepare(
             """
             SELECT 1 FROM notifications
-            WHERE transaction_id = ? AND source = 'history' AND notification_type IN ('REFUND', 'REVOKE') LIMIT 1
+            WHERE transaction_id = $1 AND source = 'history' AND notification_type IN ('REFUND', 'REVOKE') LIMIT 1
             """)
         return { (transactionID: String) throws(StoreError) -> Bool in
             try stmt.bind([.text(transactionID)])

@@ -12,31 +12,32 @@ extension SQLiteRevenue {
     /// Where this report's results go: `everything` replaces the kept tables; otherwise only the transactions of
     /// `temp.rerun` are replaced.
     package func startTransactionResults(everything: Bool) throws(StoreError) -> any TransactionResultsWriter {
-        let schema = everything ? "main" : "temp"
-        let suffix = everything ? "_staged" : ""
-        func table(_ name: String) -> String { "\(schema).\(everything ? name : "new_" + name)\(suffix)" }
-        try db.execute("PRAGMA temp_store = FILE", context: "keeping the results")
+        func table(_ name: String) -> String { everything ? name + "_staged" : "new_" + name }
+        try db.pragma("temp_store = FILE", context: "keeping the results")
         for name in Schema.resultTables.map(\.name) {
             try db.execute(
-                "DROP TABLE IF EXISTS \(table(name)); \(Schema.create(name, as: table(name)))",
+                """
+                DROP TABLE IF EXISTS \(table(name));
+                \(Schema.create(name, as: table(name), temporary: !everything, dialect: db.dialect))
+                """,
                 context: "keeping the results")
         }
         try db.execute(
             """
-            DROP TABLE IF EXISTS temp.revenue_parts_spool;
-            DROP TABLE IF EXISTS temp.dirty_lines;
+            DROP TABLE IF EXISTS revenue_parts_spool;
+            DROP TABLE IF EXISTS dirty_lines;
             CREATE TEMP TABLE dirty_lines (
-                day INTEGER NOT NULL, product_id TEXT NOT NULL, currency TEXT NOT NULL,
-                PRIMARY KEY (day, product_id, currency)
-            ) WITHOUT ROWID;
+                day \(db.dialect.integer) NOT NULL, product_id \(db.dialect.text) NOT NULL,
+                currency \(db.dialect.text) NOT NULL, PRIMARY KEY (day, product_id, currency)
+            )\(db.dialect.withoutRowID);
             """, context: "keeping the results")
         // Every transaction's parts, judged in transaction id order, belong all over a table kept in line order: a
         // report judging everything appends them to a heap and sorts them into their table once at the end
         // (``Self/partsSpool``).
-        let parts = everything ? "temp.revenue_parts_spool" : table("revenue_parts")
+        let parts = everything ? "revenue_parts_spool" : table("revenue_parts")
         if everything {
             try db.execute(
-                "CREATE TEMP TABLE revenue_parts_spool AS SELECT * FROM \(table("revenue_parts")) WHERE 0",
+                "CREATE TEMP TABLE revenue_parts_spool AS SELECT * FROM \(table("revenue_parts")) WHERE false",
                 context: "keeping the results")
         }
         return SQLiteTransactionResultsWriter(
@@ -45,7 +46,7 @@ extension SQLiteRevenue {
                 """
                 INSERT INTO \(table("transaction_results")) (transaction_id, next_change_at, excluded_currency,
                     excluded_milli, recovered_currency, recovered_milli, unpriced, duplicates, original_transaction_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                 """),
             insertFinding: try db.prepare(insertKeptFinding(into: table("transaction_findings"))),
             insertPart: try db.prepare(
@@ -53,23 +54,23 @@ extension SQLiteRevenue {
                 INSERT INTO \(parts) (transaction_id, seq, day, product_id, currency, units, gross_milli,
                     refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source,
                     original_transaction_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
                 """),
             insertOriginalResult: try db.prepare(
-                "INSERT INTO \(table("original_results")) (original_transaction_id, next_change_at) VALUES (?, ?)"),
+                "INSERT INTO \(table("original_results")) (original_transaction_id, next_change_at) VALUES ($1, $2)"),
             insertOriginalFinding: try db.prepare(insertKeptFinding(into: table("original_findings"))),
             insertLine: try db.prepare(
                 """
                 INSERT INTO \(table("revenue_lines")) (day, product_id, currency, units, gross_milli, refunds_milli,
                     estimated_milli, proceeds_milli, proceeds_currency, proceeds_source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                 """),
             insertEvent: try db.prepare(
                 """
                 INSERT INTO \(table("ledger_events")) (transaction_id, seq, day, record_id, user_id, product_id,
                     storefront, currency, units, amount_milli, proceeds_milli, proceeds_currency, rate_ppm,
                     original_transaction_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
                 """),
             insertSale: try db.prepare(Self.insertSale(into: table("recognition_sales"))),
             sortSpooledParts: everything ? Self.partsSpool(into: table("revenue_parts")) : nil)
@@ -85,9 +86,9 @@ extension SQLiteRevenue {
     /// hundreds of GB. Sorted (SQLite's sorter spills runs to temporary files), every page is written once.
     private static func partsSpool(into table: String) -> String {
         """
-        INSERT INTO \(table) SELECT * FROM temp.revenue_parts_spool
-            ORDER BY day, product_id, currency, transaction_id, seq;
-        DROP TABLE temp.revenue_parts_spool;
+        INSERT INTO \(table) SELECT * FROM revenue_parts_spool
+            ORDER BY day, product_id NULLS FIRST, currency NULLS FIRST, transaction_id NULLS FIRST, seq;
+        DROP TABLE revenue_parts_spool;
         """
     }
 
@@ -97,12 +98,12 @@ extension SQLiteRevenue {
         """
         CREATE TEMP TABLE changed_findings AS
             SELECT group_id FROM (
-                SELECT * FROM \(table) WHERE group_id IN (\(rerun)) EXCEPT SELECT * FROM temp.new_\(table))
+                SELECT * FROM \(table) WHERE group_id IN (\(rerun)) EXCEPT SELECT * FROM new_\(table)) AS gone
             UNION SELECT group_id FROM (
-                SELECT * FROM temp.new_\(table) EXCEPT SELECT * FROM \(table) WHERE group_id IN (\(rerun)));
-        DELETE FROM \(table) WHERE group_id IN (SELECT group_id FROM temp.changed_findings);
-        INSERT INTO \(table) SELECT * FROM temp.new_\(table) WHERE group_id IN (SELECT group_id FROM temp.changed_findings);
-        DROP TABLE temp.changed_findings;
+                SELECT * FROM new_\(table) EXCEPT SELECT * FROM \(table) WHERE group_id IN (\(rerun))) AS came;
+        DELETE FROM \(table) WHERE group_id IN (SELECT group_id FROM changed_findings);
+        INSERT INTO \(table) SELECT * FROM new_\(table) WHERE group_id IN (SELECT group_id FROM changed_findings);
+        DROP TABLE changed_findings;
         """
     }
 
@@ -112,7 +113,7 @@ extension SQLiteRevenue {
         INSERT INTO \(table) (group_id, seq, fingerprint, severity_rank, code, transaction_id, original_transaction_id,
             user_ids, product_id, environment, amount_milli, currency, detail, record_ids, receipt_id, subject,
             aged_before, aged_since, aged_after, group_original_transaction_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
         """
     }
 
@@ -132,7 +133,7 @@ extension SQLiteRevenue {
                 let swaps =
                     db.postgres == nil
                     ? Schema.resultTables.map { table in
-                        "DROP TABLE main.\(table.name); ALTER TABLE main.\(table.name)_staged RENAME TO \(table.name);"
+                        "DROP TABLE \(table.name); ALTER TABLE \(table.name)_staged RENAME TO \(table.name);"
                     } + [Schema.resultIndexes]
                     : Schema.resultTables.map { table in
                         "DELETE FROM \(table.name); INSERT INTO \(table.name) SELECT * FROM \(table.name)_staged; "
@@ -150,40 +151,40 @@ extension SQLiteRevenue {
             } else {
                 try db.execute(
                     """
-                    DELETE FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
-                    INSERT INTO transaction_results SELECT * FROM temp.new_transaction_results;
-                    \(Self.replaceChangedFindings("transaction_findings", rerun: "SELECT transaction_id FROM temp.rerun"))
-                    DELETE FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM temp.changed_parts);
-                    INSERT INTO revenue_parts SELECT * FROM temp.new_revenue_parts
-                        WHERE transaction_id IN (SELECT transaction_id FROM temp.changed_parts);
+                    DELETE FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM rerun);
+                    INSERT INTO transaction_results SELECT * FROM new_transaction_results;
+                    \(Self.replaceChangedFindings("transaction_findings", rerun: "SELECT transaction_id FROM rerun"))
+                    DELETE FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM changed_parts);
+                    INSERT INTO revenue_parts SELECT * FROM new_revenue_parts
+                        WHERE transaction_id IN (SELECT transaction_id FROM changed_parts);
                     DELETE FROM revenue_lines
-                        WHERE (day, product_id, currency) IN (SELECT day, product_id, currency FROM temp.dirty_lines);
-                    INSERT INTO revenue_lines SELECT * FROM temp.new_revenue_lines;
-                    DELETE FROM ledger_events WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
-                    INSERT INTO ledger_events SELECT * FROM temp.new_ledger_events;
-                    DELETE FROM recognition_sales WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
-                    INSERT INTO recognition_sales SELECT * FROM temp.new_recognition_sales;
+                        WHERE (day, product_id, currency) IN (SELECT day, product_id, currency FROM dirty_lines);
+                    INSERT INTO revenue_lines SELECT * FROM new_revenue_lines;
+                    DELETE FROM ledger_events WHERE transaction_id IN (SELECT transaction_id FROM rerun);
+                    INSERT INTO ledger_events SELECT * FROM new_ledger_events;
+                    DELETE FROM recognition_sales WHERE transaction_id IN (SELECT transaction_id FROM rerun);
+                    INSERT INTO recognition_sales SELECT * FROM new_recognition_sales;
                     DELETE FROM dirty_report_days;
-                    DELETE FROM dirty_transactions WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
+                    DELETE FROM dirty_transactions WHERE transaction_id IN (SELECT transaction_id FROM rerun);
                     DELETE FROM original_results
-                        WHERE original_transaction_id IN (SELECT original_transaction_id FROM temp.rerun_originals);
-                    INSERT INTO original_results SELECT * FROM temp.new_original_results;
+                        WHERE original_transaction_id IN (SELECT original_transaction_id FROM rerun_originals);
+                    INSERT INTO original_results SELECT * FROM new_original_results;
                     \(Self.replaceChangedFindings(
-                        "original_findings", rerun: "SELECT original_transaction_id FROM temp.rerun_originals"))
+                        "original_findings", rerun: "SELECT original_transaction_id FROM rerun_originals"))
                     DELETE FROM dirty_originals
-                        WHERE original_transaction_id IN (SELECT original_transaction_id FROM temp.rerun_originals);
+                        WHERE original_transaction_id IN (SELECT original_transaction_id FROM rerun_originals);
                     """, context: "keeping the results")
             }
             try db.prepare(
                 """
-                INSERT INTO detection_state (id, fingerprint, as_of, counters) VALUES (1, ?1, ?2, ?3)
-                ON CONFLICT (id) DO UPDATE SET fingerprint = ?1, as_of = ?2, counters = ?3
+                INSERT INTO detection_state (id, fingerprint, as_of, counters) VALUES (1, $1, $2, $3)
+                ON CONFLICT (id) DO UPDATE SET fingerprint = $1, as_of = $2, counters = $3
                 """
             ).run([.text(state.fingerprint), .integer(state.asOf), .text(StoredCounters(state.counters).json)])
             try replaceRecognitionMonths(recognitionMonths)
             try replaceRevenueScheduleRecord(schedule)
             try db.execute("DELETE FROM same_purchase_shown", context: "keeping the results")
-            let insert = try db.prepare("INSERT INTO same_purchase_shown (transaction_id, purchase) VALUES (?, ?)")
+            let insert = try db.prepare("INSERT INTO same_purchase_shown (transaction_id, purchase) VALUES ($1, $2)")
             for (id, purchase) in samePurchase { try insert.run([.text(id), .text(purchase)]) }
         }
     }
@@ -192,13 +193,13 @@ extension SQLiteRevenue {
     /// this run's findings (``startRunFindings()``), in transaction id order as a whole detection finds them.
     package func spoolKeptFindings(asOf: Int64) throws(StoreError) {
         try spoolKeptFindings(
-            kept: "main.transaction_findings", judged: "temp.new_transaction_findings", rerun: "temp.rerun", asOf: asOf)
+            kept: "transaction_findings", judged: "new_transaction_findings", rerun: "rerun", asOf: asOf)
     }
 
     /// The same for the original-transaction groups, after the transactions' (``spoolKeptFindings(asOf:)``).
     package func spoolKeptOriginalFindings(asOf: Int64) throws(StoreError) {
         try spoolKeptFindings(
-            kept: "main.original_findings", judged: "temp.new_original_findings", rerun: "temp.rerun_originals",
+            kept: "original_findings", judged: "new_original_findings", rerun: "rerun_originals",
             asOf: asOf)
     }
 
@@ -212,11 +213,12 @@ extension SQLiteRevenue {
             of: "currency, detail,", with: "currency, \(AgedDetailSQL.detail(asOf: String(asOf))),")
         try db.execute(
             """
-            INSERT OR IGNORE INTO temp.run_findings (\(columns))
+            INSERT INTO run_findings (\(columns))
             SELECT \(selected) FROM (
                 SELECT * FROM \(kept) WHERE group_id NOT IN (SELECT * FROM \(rerun))
-                UNION ALL SELECT * FROM \(judged))
-            ORDER BY group_id, seq;
+                UNION ALL SELECT * FROM \(judged)) AS kept_and_judged
+            WHERE true ORDER BY group_id, seq
+            ON CONFLICT DO NOTHING;
             """, context: "keeping this run's findings")
     }
 
@@ -225,7 +227,7 @@ extension SQLiteRevenue {
         let stmt = try db.prepare(
             """
             SELECT excluded_currency, excluded_milli, recovered_currency, recovered_milli, unpriced, duplicates
-            FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun)
+            FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM rerun)
             """)
         var kept: [TransactionCounters] = []
         while try stmt.step() {
@@ -246,16 +248,16 @@ extension SQLiteRevenue {
     package func markDirtyLines() throws(StoreError) -> [(day: Int, productID: String, currency: String)] {
         try db.execute(
             """
-            DROP TABLE IF EXISTS temp.changed_parts;
+            DROP TABLE IF EXISTS changed_parts;
             CREATE TEMP TABLE changed_parts AS
-                SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun)
-                EXCEPT SELECT * FROM temp.new_revenue_parts;
-            INSERT INTO temp.changed_parts
-                SELECT * FROM temp.new_revenue_parts
-                EXCEPT SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM temp.rerun);
-            INSERT OR IGNORE INTO temp.dirty_lines SELECT day, product_id, currency FROM temp.changed_parts;
+                SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM rerun)
+                EXCEPT SELECT * FROM new_revenue_parts;
+            INSERT INTO changed_parts
+                SELECT * FROM new_revenue_parts
+                EXCEPT SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM rerun);
+            INSERT INTO dirty_lines SELECT day, product_id, currency FROM changed_parts WHERE true ON CONFLICT DO NOTHING;
             """, context: "listing the changed revenue lines")
-        let stmt = try db.prepare("SELECT day, product_id, currency FROM temp.dirty_lines")
+        let stmt = try db.prepare("SELECT day, product_id, currency FROM dirty_lines")
         var lines: [(day: Int, productID: String, currency: String)] = []
         while try stmt.step() { lines.append((Int(stmt.int64(0)), stmt.text(1), stmt.text(2))) }
         return lines
@@ -273,10 +275,10 @@ extension SQLiteRevenue {
             "units, gross_milli, refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source"
         let parts = """
             SELECT \(columns) FROM revenue_parts
-            WHERE day = ?1 AND product_id = ?2 AND currency = ?3
-                AND transaction_id NOT IN (SELECT transaction_id FROM temp.rerun)
+            WHERE day = $1 AND product_id = $2 AND currency = $3
+                AND transaction_id NOT IN (SELECT transaction_id FROM rerun)
             UNION ALL
-            SELECT \(columns) FROM temp.new_revenue_parts WHERE day = ?1 AND product_id = ?2 AND currency = ?3
+            SELECT \(columns) FROM new_revenue_parts WHERE day = $1 AND product_id = $2 AND currency = $3
             """
         let grouped = try db.prepare(
             """
@@ -321,8 +323,8 @@ extension SQLiteRevenue {
         let stmt = try db.prepare(
             """
             SELECT * FROM revenue_lines
-            WHERE (day, product_id, currency) NOT IN (SELECT day, product_id, currency FROM temp.dirty_lines)
-            UNION ALL SELECT * FROM temp.new_revenue_lines
+            WHERE (day, product_id, currency) NOT IN (SELECT day, product_id, currency FROM dirty_lines)
+            UNION ALL SELECT * FROM new_revenue_lines
             """)
         var rows: [RevenueRow] = []
         while try stmt.step() {

@@ -46,7 +46,7 @@ package final class SQLiteTransactionResultsWriter {
 
     private func begin() throws(StoreError) {
         guard !inTransaction, !db.isInTransaction else { return }
-        try db.execute("BEGIN IMMEDIATE", context: "keeping the results")
+        try db.execute(db.dialect.beginWrite, context: "keeping the results")
         inTransaction = true
     }
 

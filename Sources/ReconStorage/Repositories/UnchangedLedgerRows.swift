@@ -84,7 +84,7 @@ package final class UnchangedLedgerRows {
             statement = try db.prepare(
                 """
                 SELECT source_line, row_hash FROM transactions
-                WHERE source_file_id = ?1 AND source_line BETWEEN ?2 AND ?3 AND row_hash IS NOT NULL
+                WHERE source_file_id = $1 AND source_line BETWEEN $2 AND $3 AND row_hash IS NOT NULL
                 """)
             selectByLine = statement
         }
@@ -132,7 +132,7 @@ package final class UnchangedLedgerRows {
         if let selectByRecord {
             statement = selectByRecord
         } else {
-            statement = try db.prepare("SELECT row_hash FROM transactions WHERE record_id = ?1")
+            statement = try db.prepare("SELECT row_hash FROM transactions WHERE record_id = $1")
             selectByRecord = statement
         }
         statement.reset()

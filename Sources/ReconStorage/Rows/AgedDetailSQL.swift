@@ -8,7 +8,8 @@ package enum AgedDetailSQL {
     /// The detail of the row whose columns start with `prefix` (`"f."`, or `""`) at the as-of `asOf` (an SQL
     /// expression): its `detail` as kept when it states no age.
     package static func detail(asOf: String, prefix: String = "") -> String {
-        let age = "MAX(0, (\(asOf)) - \(prefix)aged_since)"
+        // Never below 0 (an as-of before the age began); written out, as SQLite's scalar `MAX` is not PostgreSQL's.
+        let age = "(CASE WHEN (\(asOf)) > \(prefix)aged_since THEN (\(asOf)) - \(prefix)aged_since ELSE 0 END)"
         return """
             CASE WHEN \(prefix)aged_since IS NULL THEN \(prefix)detail ELSE \(prefix)aged_before || (CASE
                 WHEN \(age) / 60000 < 120 THEN (\(age) / 60000) || ' min'

@@ -10,13 +10,13 @@ package enum RunFindingsRow {
     package static let userSeparator = "\u{1F}"
     private static let userSeparatorByte = Array(userSeparator.utf8)[0]
 
-    /// The columns, for the table aliased `r`; `?1` is the run's as-of.
+    /// The columns, for the table aliased `r`; `$1` is the run's as-of.
     package static let columns = """
         r.code AS code, r.transaction_id AS transaction_id, r.original_transaction_id AS original_transaction_id,
         r.user_ids AS user_ids, r.product_id AS product_id, r.environment AS environment,
         r.amount_milli AS amount_milli, r.currency AS currency, r.detail AS detail, r.record_ids AS record_ids,
         r.receipt_id AS receipt_id, r.subject AS subject,
-        MIN(COALESCE(r.known_first_seen_at, ?1), ?1) AS first_seen_at, ?1 AS last_seen_at,
+        CASE WHEN r.known_first_seen_at < $1 THEN r.known_first_seen_at ELSE $1 END AS first_seen_at, $1 AS last_seen_at,
         r.known_first_seen_at IS NULL AS is_new
         """
 

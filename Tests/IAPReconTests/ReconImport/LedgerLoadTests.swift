@@ -148,7 +148,7 @@ import Testing
                 "CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)")
             for migration in Schema.migrations.prefix(while: { !$0.name.hasPrefix("issue13-") }) {
                 try db.execute(migration.sql)
-                try db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES (?, 0)").run([
+                try db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES ($1, 0)").run([
                     .text(migration.name)
                 ])
             }

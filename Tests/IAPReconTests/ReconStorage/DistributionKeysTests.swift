@@ -66,7 +66,7 @@ import Testing
     }
 
     /// The tables whose key in SQLite is the row id (their order); PostgreSQL's key includes the column
-    /// (``Schema/distributionKeysInPostgreSQL``, checked by ``PostgresTests/Distribution``).
+    /// (``PostgresMigrations``, checked by ``PostgresTests/Distribution``).
     static let keyedByRowID: Set = ["evidence"]
 
     /// Each distributed table's column: whether it may be NULL, and whether the table's key includes it (or is the
@@ -74,7 +74,7 @@ import Testing
     static func shape(_ db: SQLiteDatabase) throws -> [String: (notNull: Bool, keyed: Bool)] {
         var found: [String: (notNull: Bool, keyed: Bool)] = [:]
         for (table, column) in Schema.distributedTables {
-            let info = try db.prepare("SELECT \"notnull\", pk FROM pragma_table_info(?) WHERE name = ?")
+            let info = try db.prepare("SELECT \"notnull\", pk FROM pragma_table_info($1) WHERE name = $2")
             try info.bind([.text(table), .text(column)])
             found[table] =
                 try info.step()

@@ -11,7 +11,7 @@ import Testing
     @Test func aStringIsBoundAsItsText() throws {
         let db = try SQLiteDatabase(path: dir.file("s.sqlite"))
         try db.execute("CREATE TABLE t (seq INTEGER, value TEXT)")
-        let insert = try db.prepare("INSERT INTO t (seq, value) VALUES (?, ?)")
+        let insert = try db.prepare("INSERT INTO t (seq, value) VALUES ($1, $2)")
         let bridged = NSString(string: "bridged from NSString, long enough to live on the heap") as String
         let values = ["", "USD", "2000000100000001", "héllo, wörld", String(repeating: "x", count: 5_000), bridged]
         for (seq, value) in values.enumerated() {

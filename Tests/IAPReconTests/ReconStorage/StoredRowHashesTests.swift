@@ -20,7 +20,7 @@ import Testing
             INSERT INTO transactions (record_id, user_id, product_id, transaction_id, original_transaction_id,
                 purchase_date, quantity, environment, verification_status, source_file_id, source_line, imported_at,
                 row_hash)
-            VALUES (?1, 'u', 'p', ?1, ?1, 0, 1, 'Production', 'pending', 1, ?2, 0, ?3)
+            VALUES ($1, 'u', 'p', $1, $1, 0, 1, 'Production', 'pending', 1, $2, 0, $3)
             """)
         try store.db.execute("BEGIN")
         for n in 0..<count {

@@ -19,22 +19,25 @@ extension PostgresTests {
             return server.url(database: name)
         }
 
-        /// SQLite sorts NULL first and text by its bytes; the same statement on PostgreSQL must give the same order,
-        /// or reports would differ between stores (https://www.sqlite.org/datatype3.html "Sort Order").
+        /// SQLite sorts NULL first and text by its bytes; the same statement on PostgreSQL, saying where NULLs go and
+        /// with the dialect's text column, must give the same order, or reports would differ between stores
+        /// (https://www.sqlite.org/datatype3.html "Sort Order").
         @Test func nullsAndTextSortAsInSQLite() throws {
             let sqlite = try ReconStore(path: ":memory:", clock: Self.clock)
             let postgres = try ReconStore(path: try database("sorting"), clock: Self.clock)
             var orders: [[String]] = []
             for store in [sqlite, postgres] {
                 try store.db.execute(
-                    "CREATE TEMP TABLE words (word TEXT, n INTEGER); INSERT INTO temp.words VALUES "
+                    "CREATE TEMP TABLE words (word \(store.db.dialect.text), n \(store.db.dialect.integer)); "
+                        + "INSERT INTO words VALUES "
                         + "('b', 2), ('B', NULL), (NULL, 1), ('a', 3), ('Á', NULL), ('', 0);")
                 let select = try store.db.prepare(
-                    "SELECT COALESCE(word, '-') || ':' || COALESCE(CAST(n AS TEXT), '-') FROM temp.words "
-                        + "ORDER BY n DESC, word")
+                    "SELECT COALESCE(word, '-') || ':' || COALESCE(CAST(n AS TEXT), '-') FROM words "
+                        + "ORDER BY n DESC NULLS LAST, word NULLS FIRST")
                 var rows: [String] = []
                 while try select.step() { rows.append(select.text(0)) }
-                let byWord = try store.db.prepare("SELECT COALESCE(word, '-') FROM temp.words ORDER BY word, n")
+                let byWord = try store.db.prepare(
+                    "SELECT COALESCE(word, '-') FROM words ORDER BY word NULLS FIRST, n NULLS FIRST")
                 while try byWord.step() { rows.append(byWord.text(0)) }
                 orders.append(rows)
             }
@@ -47,9 +50,9 @@ extension PostgresTests {
         /// reading the table sees them all, and a rollback takes them away.
         @Test func rowsSentByCopyReadBackAsWritten() throws {
             let store = try ReconStore(path: try database("copyrows"), clock: Self.clock)
-            try store.db.execute("CREATE TEMP TABLE copied (n INTEGER, word TEXT)")
+            try store.db.execute("CREATE TEMP TABLE copied (n BIGINT, word TEXT)")
             let words = ["tab\there", "line\nfeed\r\n", "back\\slash \\N", "", "é ü 𝄞", "\\."]
-            let insert = try store.db.prepare("INSERT INTO temp.copied (n, word) VALUES (?, ?)")
+            let insert = try store.db.prepare("INSERT INTO copied (n, word) VALUES ($1, $2)")
             try store.db.execute("BEGIN")
             var written: [String] = []
             for row in 0..<60_000 {
@@ -58,7 +61,7 @@ extension PostgresTests {
                 try insert.run([.integer(number), word])
                 written.append("\(number):\(word)")
             }
-            let read = try store.db.prepare("SELECT n, word FROM temp.copied ORDER BY n")
+            let read = try store.db.prepare("SELECT n, word FROM copied ORDER BY n")
             var back: [String] = []
             while try read.step() {
                 let word: SQLiteValue = read.isNull(1) ? .null : .text(read.text(1))
@@ -66,7 +69,7 @@ extension PostgresTests {
             }
             #expect(back == written.sorted { Int64($0.prefix { $0 != ":" })! < Int64($1.prefix { $0 != ":" })! })
             try store.db.execute("ROLLBACK")
-            #expect(try store.db.scalar("SELECT count(*) FROM temp.copied") == 0)
+            #expect(try store.db.scalar("SELECT count(*) FROM copied") == 0)
         }
 
         /// Rows that break a key, sent by `COPY` without waiting, fail the statement after them (here the commit)
@@ -74,7 +77,7 @@ extension PostgresTests {
         @Test func aCopyThatBreaksAKeyFailsTheNextStatementAndNothingStays() throws {
             let store = try ReconStore(path: try database("copykey"), clock: Self.clock)
             try store.db.execute("CREATE TABLE keyed (id INTEGER PRIMARY KEY, word TEXT)")
-            let insert = try store.db.prepare("INSERT INTO keyed (id, word) VALUES (?, ?)")
+            let insert = try store.db.prepare("INSERT INTO keyed (id, word) VALUES ($1, $2)")
             let error = #expect(throws: StoreError.self) {
                 try store.db.transaction {
                     for id in [1, 2, 2, 3] { try insert.run([.integer(Int64(id)), .text("w\(id)")]) }

@@ -5,7 +5,7 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev
 # The PostgreSQL source's tests start a throwaway server (initdb, pg_ctl) on loopback.
 TEST_PACKAGES := unzip postgresql
-BENCH_PACKAGES := sqlite3 time bc python3 python3-venv postgresql
+BENCH_PACKAGES := sqlite3 time bc python3 python3-venv postgresql curl
 # The reliability suite: mounts a tiny tmpfs (util-linux), checks the store with python3's sqlite3, measures
 # peak RSS with GNU time, gzips a fuzz seed.
 RELIABILITY_PACKAGES := util-linux python3 coreutils time gzip
@@ -37,7 +37,7 @@ PREFIX ?= /usr/local
 STATIC_FLAGS := -c release --static-swift-stdlib
 INSTALL_RUNTIME_PACKAGES := libsqlite3-0 libxlsxwriter4 zlib1g
 
-.PHONY: all build install test lint citus reliability demo bench bench-store bench-night bench-night-reports bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
+.PHONY: all build install test lint citus reliability demo bench bench-store bench-serve bench-citus bench-night bench-night-reports bench-sizes bench-memory deps test-deps bench-deps reliability-deps browser-deps clean
 
 all: build
 
@@ -150,6 +150,17 @@ bench-memory: bench-deps
 bench-store: bench-deps
 	$(SWIFT) build -c release --product iap-recon
 	./scripts/bench-store.sh
+
+# The support page under load: lookups per second with the store in SQLite and in PostgreSQL (ROWS, CLIENTS).
+bench-serve: bench-deps
+	$(SWIFT) build -c release --product iap-recon
+	$(SWIFT) build -c release --product iap-recon-bench
+	./scripts/bench-serve.sh
+
+# The whole job with its store on one PostgreSQL server and on a three-node Citus cluster (PURCHASES).
+bench-citus: bench-deps citus
+	$(SWIFT) build -c release --product iap-recon
+	CITUS_SOURCE="$(CITUS_SOURCE)" ./scripts/bench-citus.sh
 
 clean:
 	rm -rf .build .build-fuzz reports/*.csv reports/*.xlsx reports/*.json reports/*.sqlite*

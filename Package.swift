@@ -160,6 +160,8 @@ let package = Package(
             name: "ReconDemo",
             dependencies: [
                 "IAPRecon", "AppStoreSimulator", "AppStoreTestSigning", .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(
@@ -187,6 +189,8 @@ let package = Package(
             name: "iap-recon-bench",
             dependencies: [
                 "IAPRecon", "AppStoreSimulator", "AppStoreTestSigning", .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(

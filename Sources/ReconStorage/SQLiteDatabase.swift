@@ -187,6 +187,21 @@ package final class SQLiteDatabase {
         return id
     }
 
+    /// Runs `body` once per chunk of up to 500 of the distinct `values`, with the chunk's parameters (`$1, $2, …`) and
+    /// their values: a query's `IN (…)` asks for many keys in one round trip, so the support lookup is a few
+    /// statements, not one per transaction.
+    package func forEachChunk<Failure: Error>(
+        of values: [String], _ body: (_ marks: String, _ values: [SQLiteValue]) throws(Failure) -> Void
+    ) throws(Failure) {
+        let distinct = Array(Set(values)).sorted()
+        var start = 0
+        while start < distinct.count {
+            let chunk = distinct[start..<min(start + 500, distinct.count)]
+            start += chunk.count
+            try body((1...chunk.count).map { "$\($0)" }.joined(separator: ", "), chunk.map { .text($0) })
+        }
+    }
+
     /// Runs a query and returns the first column of the first row as an integer.
     package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(StoreError) -> Int64? {
         let stmt = try prepare(sql)

@@ -33,8 +33,23 @@ struct Bench {
         case "verify-stage":
             let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 5_000
             try await verifyStage(count: count)
+        case "lookups":
+            // lookups URL[,URL…] IDS-FILE CLIENTS SECONDS: each line of IDS-FILE a query (`user=u1`).
+            let rest = Array(arguments.dropFirst())
+            guard rest.count == 4, let clients = Int(rest[2]), let seconds = Double(rest[3]) else {
+                print("usage: iap-recon-bench lookups URL[,URL...] IDS-FILE CLIENTS SECONDS")
+                return
+            }
+            let queries = try String(contentsOfFile: rest[1], encoding: .utf8).split(separator: "\n").map(String.init)
+            let r = try await LookupLoad.run(
+                urls: rest[0].split(separator: ",").map(String.init), queries: queries, clients: clients,
+                seconds: seconds)
+            print(
+                String(
+                    format: "%.0f lookups/s (%d in %.1f s, p50 %.1f ms, p99 %.1f ms, %d errors)",
+                    Double(r.lookups) / r.seconds, r.lookups, r.seconds, r.p50 * 1000, r.p99 * 1000, r.errors))
         default:
-            print("usage: iap-recon-bench jws [count] | verify [count] | verify-stage [count]")
+            print("usage: iap-recon-bench jws [count] | verify [count] | verify-stage [count] | lookups …")
         }
     }
 

@@ -111,10 +111,11 @@ extension SQLiteAppleWord {
 
     /// The app transaction ids Apple's evidence states for any of `transactionIDs`, sorted.
     package func appTransactionIDs(transactionIDs: [String]) throws(StoreError) -> [String] {
-        let stmt = try db.prepare("SELECT app_transaction_id FROM app_transaction_links WHERE transaction_id = $1")
         var found: Set<String> = []
-        for id in Set(transactionIDs) {
-            try stmt.bind([.text(id)])
+        try db.forEachChunk(of: transactionIDs) { marks, values throws(StoreError) in
+            let stmt = try db.prepare(
+                "SELECT app_transaction_id FROM app_transaction_links WHERE transaction_id IN (\(marks))")
+            try stmt.bind(values)
             while try stmt.step() {
                 found.insert(SQLiteRow(stmt, table: "app_transaction_links").text("app_transaction_id"))
             }

@@ -51,13 +51,13 @@ extension SQLiteEntitlements {
     /// The entitlements of a user or of any of the subscriptions, by original transaction id, then user.
     public func entitlements(userID: String?, originalTransactionIDs: [String]) throws(StoreError) -> [Entitlement] {
         var found: [String: Entitlement] = [:]
-        func collect(_ column: String, _ value: String) throws(StoreError) {
+        func collect(_ column: String, _ marks: String, _ values: [SQLiteValue]) throws(StoreError) {
             let stmt = try db.prepare(
                 """
                 SELECT user_id, original_transaction_id, product_id, expires_at, environment, updated_at
-                FROM entitlements WHERE \(column) = $1
+                FROM entitlements WHERE \(column) IN (\(marks))
                 """)
-            try stmt.bind([.text(value)])
+            try stmt.bind(values)
             while try stmt.step() {
                 let row = SQLiteRow(stmt, table: "entitlements")
                 let e = Entitlement(
@@ -68,8 +68,10 @@ extension SQLiteEntitlements {
                 found[e.originalTransactionID + "|" + e.userID] = e
             }
         }
-        if let userID { try collect("user_id", userID) }
-        for id in Set(originalTransactionIDs) { try collect("original_transaction_id", id) }
+        if let userID { try collect("user_id", "$1", [.text(userID)]) }
+        try db.forEachChunk(of: originalTransactionIDs) { marks, values throws(StoreError) in
+            try collect("original_transaction_id", marks, values)
+        }
         return found.keys.sorted().compactMap { found[$0] }
     }
 
@@ -114,11 +116,14 @@ extension SQLiteEntitlements {
 
     /// Apple's answers about any of the subscriptions, by original transaction id and environment.
     public func subscriptionStatuses(originalTransactionIDs: [String]) throws(StoreError) -> [SubscriptionStatus] {
-        let stmt = try db.prepare(
-            "SELECT * FROM subscription_statuses WHERE original_transaction_id = $1 ORDER BY environment NULLS FIRST")
         var rows: [SubscriptionStatus] = []
-        for id in Set(originalTransactionIDs).sorted() {
-            try stmt.bind([.text(id)])
+        try db.forEachChunk(of: originalTransactionIDs) { marks, values throws(StoreError) in
+            let stmt = try db.prepare(
+                """
+                SELECT * FROM subscription_statuses WHERE original_transaction_id IN (\(marks))
+                ORDER BY original_transaction_id NULLS FIRST, environment NULLS FIRST
+                """)
+            try stmt.bind(values)
             rows += try Self.statuses(stmt)
         }
         return rows

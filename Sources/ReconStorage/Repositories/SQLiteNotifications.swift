@@ -104,10 +104,10 @@ extension SQLiteNotifications {
     {
         var found: [String: StoredNotification] = [:]
         for (column, ids) in [("transaction_id", transactionIDs), ("original_transaction_id", originalTransactionIDs)] {
-            let stmt = try db.prepare(
-                "SELECT \(NotificationsRow.columns) FROM notifications WHERE \(column) = $1")
-            for id in Set(ids) {
-                try stmt.bind([.text(id)])
+            try db.forEachChunk(of: ids) { marks, values in
+                let stmt = try db.prepare(
+                    "SELECT \(NotificationsRow.columns) FROM notifications WHERE \(column) IN (\(marks))")
+                try stmt.bind(values)
                 while try stmt.step() {
                     let row = NotificationsRow.stored(stmt)
                     found[row.uuid] = row

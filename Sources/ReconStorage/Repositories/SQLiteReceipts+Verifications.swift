@@ -56,12 +56,10 @@ extension SQLiteReceipts {
             ("record_id", recordIDs), ("receipt_id", receiptIDs), ("transaction_id", transactionIDs),
         ]
         for (column, ids) in queries {
-            let stmt = try db.prepare(
-                """
-                SELECT \(VerificationsRow.columns) FROM verifications WHERE \(column) = $1
-                """)
-            for id in ids {
-                try stmt.bind([.text(id)])
+            try db.forEachChunk(of: ids) { marks, values in
+                let stmt = try db.prepare(
+                    "SELECT \(VerificationsRow.columns) FROM verifications WHERE \(column) IN (\(marks))")
+                try stmt.bind(values)
                 while try stmt.step() {
                     let row = VerificationsRow.stored(stmt)
                     result[row.id] = row

@@ -138,9 +138,7 @@ package final class SQLiteDatabase {
     /// Runs `body` inside one read transaction (`BEGIN DEFERRED … COMMIT`), so every query in
     /// it sees the same committed state, even while a writer is mid-transaction (WAL).
     package func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute(
-            dialect.beginRead,
-            context: "starting a read transaction")
+        try execute(dialect.beginRead, context: "starting a read transaction")
         defer { try? execute("COMMIT") }
         return try body()
     }
@@ -199,6 +197,34 @@ package final class SQLiteDatabase {
             let chunk = distinct[start..<min(start + 500, distinct.count)]
             start += chunk.count
             try body((1...chunk.count).map { "$\($0)" }.joined(separator: ", "), chunk.map { .text($0) })
+        }
+    }
+
+    /// Runs `body` once per chunk of up to 500 of the distinct values of all `columns`, with the condition that asks for
+    /// them (`a IN ($1, $2) OR b IN ($3)`: each column's condition given its parameters) and their values: one
+    /// statement where there would be one per column.
+    package func forEachChunk<Failure: Error>(
+        matching columns: [(condition: (String) -> String, values: [String])],
+        _ body: (_ condition: String, _ values: [SQLiteValue]) throws(Failure) -> Void
+    ) throws(Failure) {
+        var pairs: [(column: Int, value: String)] = []
+        for (index, column) in columns.enumerated() {
+            pairs += Array(Set(column.values)).sorted().map { (index, $0) }
+        }
+        var start = 0
+        while start < pairs.count {
+            let chunk = pairs[start..<min(start + 500, pairs.count)]
+            start += chunk.count
+            var conditions: [String] = []
+            var number = 0
+            for (index, column) in columns.enumerated() {
+                let count = chunk.filter { $0.column == index }.count
+                guard count > 0 else { continue }
+                conditions.append(
+                    column.condition(((number + 1)...(number + count)).map { "$\($0)" }.joined(separator: ", ")))
+                number += count
+            }
+            try body(conditions.joined(separator: " OR "), chunk.map { .text($0.value) })
         }
     }
 

@@ -49,12 +49,18 @@ package final class PostgresStatement {
     /// How many parameters `sql` takes: its largest `$n`.
     static func parameterCount(_ sql: String) -> Int {
         var largest = 0
-        var characters = Substring(sql)
-        while let dollar = characters.firstIndex(of: "$") {
-            characters = characters[characters.index(after: dollar)...]
-            let digits = characters.prefix(while: { $0.isASCII && $0.isNumber })
-            if let number = Int(digits) { largest = max(largest, number) }
+        var number: Int?
+        for byte in sql.utf8 {
+            if byte == UInt8(ascii: "$") {
+                number = 0
+            } else if let current = number, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                number = current * 10 + Int(byte - UInt8(ascii: "0"))
+            } else {
+                if let current = number { largest = max(largest, current) }
+                number = nil
+            }
         }
+        if let current = number { largest = max(largest, current) }
         return largest
     }
 

@@ -51,11 +51,15 @@ extension SQLiteEntitlements {
     /// The entitlements of a user or of any of the subscriptions, by original transaction id, then user.
     public func entitlements(userID: String?, originalTransactionIDs: [String]) throws(StoreError) -> [Entitlement] {
         var found: [String: Entitlement] = [:]
-        func collect(_ column: String, _ marks: String, _ values: [SQLiteValue]) throws(StoreError) {
+        let asked: [(condition: (String) -> String, values: [String])] = [
+            ({ "user_id IN (\($0))" }, userID.map { [$0] } ?? []),
+            ({ "original_transaction_id IN (\($0))" }, originalTransactionIDs),
+        ]
+        try db.forEachChunk(matching: asked) { condition, values throws(StoreError) in
             let stmt = try db.prepare(
                 """
                 SELECT user_id, original_transaction_id, product_id, expires_at, environment, updated_at
-                FROM entitlements WHERE \(column) IN (\(marks))
+                FROM entitlements WHERE \(condition)
                 """)
             try stmt.bind(values)
             while try stmt.step() {
@@ -67,10 +71,6 @@ extension SQLiteEntitlements {
                     updatedAt: row.optionalInt64("updated_at"))
                 found[e.originalTransactionID + "|" + e.userID] = e
             }
-        }
-        if let userID { try collect("user_id", "$1", [.text(userID)]) }
-        try db.forEachChunk(of: originalTransactionIDs) { marks, values throws(StoreError) in
-            try collect("original_transaction_id", marks, values)
         }
         return found.keys.sorted().compactMap { found[$0] }
     }

@@ -103,15 +103,16 @@ extension SQLiteNotifications {
         -> [StoredNotification]
     {
         var found: [String: StoredNotification] = [:]
-        for (column, ids) in [("transaction_id", transactionIDs), ("original_transaction_id", originalTransactionIDs)] {
-            try db.forEachChunk(of: ids) { marks, values in
-                let stmt = try db.prepare(
-                    "SELECT \(NotificationsRow.columns) FROM notifications WHERE \(column) IN (\(marks))")
-                try stmt.bind(values)
-                while try stmt.step() {
-                    let row = NotificationsRow.stored(stmt)
-                    found[row.uuid] = row
-                }
+        let asked: [(condition: (String) -> String, values: [String])] = [
+            ({ "transaction_id IN (\($0))" }, transactionIDs),
+            ({ "original_transaction_id IN (\($0))" }, originalTransactionIDs),
+        ]
+        try db.forEachChunk(matching: asked) { condition, values in
+            let stmt = try db.prepare("SELECT \(NotificationsRow.columns) FROM notifications WHERE \(condition)")
+            try stmt.bind(values)
+            while try stmt.step() {
+                let row = NotificationsRow.stored(stmt)
+                found[row.uuid] = row
             }
         }
         return found.values.sorted { ($0.signedDate, $0.uuid) < ($1.signedDate, $1.uuid) }

@@ -52,18 +52,16 @@ extension SQLiteReceipts {
         -> [StoredVerification]
     {
         var result: [Int64: StoredVerification] = [:]
-        let queries: [(String, [String])] = [
-            ("record_id", recordIDs), ("receipt_id", receiptIDs), ("transaction_id", transactionIDs),
+        let asked: [(condition: (String) -> String, values: [String])] = [
+            ({ "record_id IN (\($0))" }, recordIDs), ({ "receipt_id IN (\($0))" }, receiptIDs),
+            ({ "transaction_id IN (\($0))" }, transactionIDs),
         ]
-        for (column, ids) in queries {
-            try db.forEachChunk(of: ids) { marks, values in
-                let stmt = try db.prepare(
-                    "SELECT \(VerificationsRow.columns) FROM verifications WHERE \(column) IN (\(marks))")
-                try stmt.bind(values)
-                while try stmt.step() {
-                    let row = VerificationsRow.stored(stmt)
-                    result[row.id] = row
-                }
+        try db.forEachChunk(matching: asked) { condition, values in
+            let stmt = try db.prepare("SELECT \(VerificationsRow.columns) FROM verifications WHERE \(condition)")
+            try stmt.bind(values)
+            while try stmt.step() {
+                let row = VerificationsRow.stored(stmt)
+                result[row.id] = row
             }
         }
         return result.values.sorted { ($0.verifiedAt, $0.id) < ($1.verifiedAt, $1.id) }

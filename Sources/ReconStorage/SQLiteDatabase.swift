@@ -191,13 +191,7 @@ package final class SQLiteDatabase {
     package func forEachChunk<Failure: Error>(
         of values: [String], _ body: (_ marks: String, _ values: [SQLiteValue]) throws(Failure) -> Void
     ) throws(Failure) {
-        let distinct = Array(Set(values)).sorted()
-        var start = 0
-        while start < distinct.count {
-            let chunk = distinct[start..<min(start + 500, distinct.count)]
-            start += chunk.count
-            try body((1...chunk.count).map { "$\($0)" }.joined(separator: ", "), chunk.map { .text($0) })
-        }
+        try forEachChunk(matching: [({ $0 }, values)], body)
     }
 
     /// Runs `body` once per chunk of up to 500 of the distinct values of all `columns`, with the condition that asks for

@@ -76,9 +76,7 @@ extension Schema {
             DROP TABLE recognition_sales;
             ALTER TABLE recognition_sales_distributed RENAME TO recognition_sales;
             \(distributedTableIndexes)
-            \(noted.flatMap { table in
-                ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_dirty_\($0);" }
-            }.joined(separator: "\n"))
+            \(changeTriggerNames.map(StoreTrigger.sqliteDrop).joined(separator: "\n"))
             CREATE TABLE dirty_transactions_distributed (
                 \(distributedColumn(true))transaction_id TEXT NOT NULL,
                 \(distributedKey("transaction_id", true))

@@ -44,12 +44,20 @@ extension Schema {
     /// The triggers that note what changed since the last report in the ledger, the evidence, the receipts and their
     /// checks; `distributed`: with each changed transaction's original transaction id (``distributionColumn``).
     package static func changeTriggers(distributed: Bool) -> String {
-        """
-        \(dirtyTriggers(table: "transactions", judged: judgedLedgerColumns, distributed: distributed))
-        \(dirtyTriggers(table: "evidence", distributed: distributed))
-        \(receiptTriggers(table: "receipts", judged: ["user_id", "format", "data"], distributed: distributed))
-        \(receiptTriggers(table: "receipt_checks", distributed: distributed))
-        """
+        changeTriggerList(distributed: distributed).map(\.sqlite).joined(separator: "\n")
+    }
+
+    /// ``changeTriggers(distributed:)``, each trigger said once for both engines.
+    package static func changeTriggerList(distributed: Bool) -> [StoreTrigger] {
+        dirtyTriggers(table: "transactions", judged: judgedLedgerColumns, distributed: distributed)
+            + dirtyTriggers(table: "evidence", distributed: distributed)
+            + receiptTriggers(table: "receipts", judged: ["user_id", "format", "data"], distributed: distributed)
+            + receiptTriggers(table: "receipt_checks", distributed: distributed)
+    }
+
+    /// The names of ``changeTriggerList(distributed:)``'s triggers.
+    package static var changeTriggerNames: [String] {
+        noted.flatMap { table in ["insert", "update", "delete"].map { "\(table)_dirty_\($0)" } }
     }
 
     /// The tables whose rows ``changeTriggers(distributed:)`` note.
@@ -57,7 +65,7 @@ extension Schema {
 
     /// Notes the transaction of every row inserted, changed or deleted in `table` as changed since the last report
     /// (and, for a ledger row, its original transaction id).
-    private static func dirtyTriggers(table: String, judged: [String] = [], distributed: Bool) -> String {
+    private static func dirtyTriggers(table: String, judged: [String] = [], distributed: Bool) -> [StoreTrigger] {
         noteTriggers(table: table, judged: judged) { row in
             var sql =
                 distributed
@@ -76,7 +84,7 @@ extension Schema {
 
     /// A receipt's uploader, format and creation date are part of the evidence read from it: a changed receipt or
     /// receipt check notes the transactions of that evidence.
-    private static func receiptTriggers(table: String, judged: [String] = [], distributed: Bool) -> String {
+    private static func receiptTriggers(table: String, judged: [String] = [], distributed: Bool) -> [StoreTrigger] {
         noteTriggers(table: table, judged: judged) { row in
             distributed
                 ? """
@@ -113,18 +121,19 @@ extension Schema {
 
     /// The insert, update and delete triggers of `table` running `note` for the new row, both rows, the old row, once
     /// a report has kept something; an update only when one of the `judged` columns changed (any, when none is named).
-    private static func noteTriggers(table: String, judged: [String], note: (String) -> String) -> String {
-        let when = "WHEN EXISTS (SELECT 1 FROM detection_state)"
-        let changed =
-            judged.isEmpty ? "" : " AND (" + judged.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ") + ")"
-        return """
-            CREATE TRIGGER \(table)_dirty_insert AFTER INSERT ON \(table) \(when)
-            BEGIN \(note("NEW")) END;
-            CREATE TRIGGER \(table)_dirty_update AFTER UPDATE ON \(table) \(when)\(changed)
-            BEGIN \(note("OLD")) \(note("NEW")) END;
-            CREATE TRIGGER \(table)_dirty_delete AFTER DELETE ON \(table) \(when)
-            BEGIN \(note("OLD")) END;
-            """
+    private static func noteTriggers(table: String, judged: [String], note: (String) -> String) -> [StoreTrigger] {
+        let when = "EXISTS (SELECT 1 FROM detection_state)"
+        return [
+            StoreTrigger(
+                name: "\(table)_dirty_insert", timing: "AFTER INSERT", table: table, condition: when,
+                body: [note("NEW")]),
+            StoreTrigger(
+                name: "\(table)_dirty_update", timing: "AFTER UPDATE", table: table, condition: when, changed: judged,
+                body: [note("OLD"), note("NEW")]),
+            StoreTrigger(
+                name: "\(table)_dirty_delete", timing: "AFTER DELETE", table: table, condition: when,
+                body: [note("OLD")]),
+        ]
     }
 
     /// The secondary indexes of the result tables, built with them and again when staged tables replace them.

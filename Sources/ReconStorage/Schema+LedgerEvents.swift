@@ -21,8 +21,7 @@ extension Schema {
             last_day INTEGER NOT NULL,
             PRIMARY KEY (first_day, last_day)
         ) WITHOUT ROWID;
-        \(reportDayTriggers(table: "sales_report_rows", first: "day", last: "day"))
-        \(reportDayTriggers(table: "financial_reports", first: "period_start", last: "period_end"))
+        \(reportDayTriggerList.map(\.sqlite).joined(separator: "\n"))
         """
 
     /// The columns of `ledger_events` (``LedgerEvent``), in a result table's form (``resultTables(distributed:)``).
@@ -49,10 +48,17 @@ extension Schema {
     package static let transactionsByProduct =
         "CREATE INDEX IF NOT EXISTS transactions_by_product ON transactions(product_id, purchase_date)"
 
+    /// The triggers that note the days whose Apple reports changed: of the sales reports' rows and of the financial
+    /// reports.
+    package static var reportDayTriggerList: [StoreTrigger] {
+        reportDayTriggers(table: "sales_report_rows", first: "day", last: "day")
+            + reportDayTriggers(table: "financial_reports", first: "period_start", last: "period_end")
+    }
+
     /// Notes the days from `first` through `last` of every row inserted, changed or deleted in `table`.
     ///
     /// Only once a report has kept something: a store's first report judges everything anyway.
-    private static func reportDayTriggers(table: String, first: String, last: String) -> String {
+    private static func reportDayTriggers(table: String, first: String, last: String) -> [StoreTrigger] {
         func note(_ row: String) -> String {
             """
             INSERT INTO dirty_report_days (first_day, last_day) SELECT \(row).\(first), \(row).\(last)
@@ -60,14 +66,17 @@ extension Schema {
                     WHERE first_day = \(row).\(first) AND last_day = \(row).\(last));
             """
         }
-        let when = "WHEN EXISTS (SELECT 1 FROM detection_state)"
-        return """
-            CREATE TRIGGER \(table)_days_insert AFTER INSERT ON \(table) \(when)
-            BEGIN \(note("NEW")) END;
-            CREATE TRIGGER \(table)_days_update AFTER UPDATE ON \(table) \(when)
-            BEGIN \(note("OLD")) \(note("NEW")) END;
-            CREATE TRIGGER \(table)_days_delete AFTER DELETE ON \(table) \(when)
-            BEGIN \(note("OLD")) END;
-            """
+        let when = "EXISTS (SELECT 1 FROM detection_state)"
+        return [
+            StoreTrigger(
+                name: "\(table)_days_insert", timing: "AFTER INSERT", table: table, condition: when, body: [note("NEW")]
+            ),
+            StoreTrigger(
+                name: "\(table)_days_update", timing: "AFTER UPDATE", table: table, condition: when,
+                body: [note("OLD"), note("NEW")]),
+            StoreTrigger(
+                name: "\(table)_days_delete", timing: "AFTER DELETE", table: table, condition: when, body: [note("OLD")]
+            ),
+        ]
     }
 }

@@ -4,7 +4,8 @@
 /// What differs from SQLite's: integers are `BIGINT`; every text column sorts and compares byte by byte (`COLLATE
 /// "C"`, SQLite's `BINARY`), whatever the database's collation; an `INTEGER PRIMARY KEY` is an identity column; a
 /// trigger is a PL/pgSQL function and a row trigger calling it; `WITHOUT ROWID` and foreign keys (off in SQLite's store)
-/// are not said; and the keys PostgreSQL keeps otherwise (`issue34-distribution-keys`). A new migration is written in
+/// are not said; and the keys PostgreSQL keeps otherwise (`issue34-distribution-keys`). The triggers are said once for
+/// both engines (``StoreTrigger``). A new migration is written in
 /// both: ``Schema/migrations`` and here, under the same name; the migration tests hold the two stores to the same
 /// reports.
 package enum PostgresMigrations {
@@ -19,8 +20,8 @@ package enum PostgresMigrations {
     }
 
     private static let byName: [String: [String]] = Dictionary(
-        grouping: part1 + part2 + part3 + part4 + part5 + part6 + part7, by: \.migration
-    ).mapValues { $0.map(\.statement) }
+        grouping: part1 + part2 + part3 + part4 + part5 + part6, by: \.migration
+    ).mapValues { $0.flatMap(\.statements) }
 
     /// The store's tables, as the migrations leave them: a database that holds one the store did not create is refused.
     package static let tables = [

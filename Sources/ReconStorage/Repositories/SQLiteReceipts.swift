@@ -37,7 +37,7 @@ extension SQLiteReceipts {
                 """)
             let writer = try EvidenceWriter(store: store)
             let ids = decodes.map(\.0.receiptID)
-            try forEachChunk(of: ids) { marks, values throws(StoreError) in
+            try db.forEachChunk(of: ids) { marks, values throws(StoreError) in
                 try db.prepare("DELETE FROM evidence WHERE receipt_id IN (\(marks)) AND source = 'offline'")
                     .run(values)
             }
@@ -74,7 +74,7 @@ extension SQLiteReceipts {
             }
             if db.isCitus {
                 // What the receipt checks' trigger notes elsewhere (``CitusLayout/referenceTriggers``).
-                try forEachChunk(of: ids) { marks, values throws(StoreError) in
+                try db.forEachChunk(of: ids) { marks, values throws(StoreError) in
                     try db.prepare(
                         """
                         INSERT INTO dirty_transactions (transaction_id, original_transaction_id)
@@ -85,20 +85,6 @@ extension SQLiteReceipts {
                     ).run(values)
                 }
             }
-        }
-    }
-
-    /// Runs `body` for each 500 of `ids`, with their placeholders (`?1, ?2, …`) and values: a page's statement, not
-    /// one per receipt.
-    func forEachChunk(
-        of ids: [String], _ body: (_ marks: String, _ values: [SQLiteValue]) throws(StoreError) -> Void
-    ) throws(StoreError) {
-        var start = 0
-        while start < ids.count {
-            let chunk = ids[start..<min(start + 500, ids.count)]
-            start += chunk.count
-            try body(
-                chunk.indices.map { "$\($0 - chunk.startIndex + 1)" }.joined(separator: ", "), chunk.map { .text($0) })
         }
     }
 
@@ -240,7 +226,7 @@ extension SQLiteReceipts {
     /// reference table).
     private func offlineTransactionIDs(of receiptIDs: [String]) throws(StoreError) -> [String: [String]] {
         var decoded: [String: [String]] = [:]
-        try forEachChunk(of: receiptIDs) { marks, values throws(StoreError) in
+        try db.forEachChunk(of: receiptIDs) { marks, values throws(StoreError) in
             let stmt = try db.prepare(
                 """
                 SELECT receipt_id, transaction_id FROM evidence

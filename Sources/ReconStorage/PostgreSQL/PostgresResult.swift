@@ -31,17 +31,34 @@ package struct PostgresResult {
     }
 
     init(_ result: PostgresQueryResult) throws {
+        try self.init(rows: result.rows)
+    }
+
+    /// The rows of a prepared statement's run.
+    ///
+    /// `binary`: the values are in binary whatever the cells say. postgres-nio 1.21 asks for every result column in
+    /// binary when it runs a prepared statement, but keeps the statement's description as `Describe` gave it, in text.
+    init(rows: [PostgresRow], binary: Bool = false) throws {
         columns = []
         values = []
         width = 0
         rowCount = 0
-        for row in result.rows {
+        for row in rows {
             if rowCount == 0 {
                 for cell in row { columns.append(cell.columnName) }
                 width = columns.count
-                values.reserveCapacity(result.rows.count * width)
+                values.reserveCapacity(rows.count * width)
             }
-            for cell in row { values.append(try Self.value(cell)) }
+            for cell in row {
+                if binary, cell.format != .binary {
+                    let fixed = PostgresCell(
+                        bytes: cell.bytes, dataType: cell.dataType, format: .binary, columnName: cell.columnName,
+                        columnIndex: cell.columnIndex)
+                    values.append(try Self.value(fixed))
+                } else {
+                    values.append(try Self.value(cell))
+                }
+            }
             rowCount += 1
         }
     }

@@ -183,6 +183,7 @@ package final class PostgresSession {
         -> PostgresResult
     {
         trace(sql)
+        if readsWhole { return try runPrepared(sql, values, context: context()) }
         var bindings = PostgresBindings(capacity: values.count)
         for value in values {
             switch value {
@@ -242,6 +243,8 @@ package final class PostgresSession {
     // MARK: Rows sent together (``PostgresInsertTemplate``)
 
     private var statementSerial = 0
+    /// A read-only store's statements, prepared on this connection, by their text (``runPrepared(_:_:context:)``).
+    var prepared: [String: PreparedQuery] = [:]
     private var pending = PostgresPendingRows()
 
     /// Adds one row of statement `owner` to the rows to send together; what must go first goes now.

@@ -225,6 +225,24 @@ extension PostgresTests {
             #expect(try store.ledger.counts().transactions == 2)
         }
 
+        /// `serve` and `lookup` ask the same statements again and again: a read-only store prepares each once per
+        /// connection and runs it again by name, so the server parses and plans it once (the support page's share of
+        /// SQLite's lookups per second rests on it: `make bench-serve`).
+        @Test func aReadOnlyStorePreparesEachStatementOncePerConnection() throws {
+            let url = try database("prepared")
+            _ = try ReconStore(path: url, clock: Self.clock)
+            let reader = try ReconStore(path: url, clock: Self.clock, .readOnly)
+            let asked = "SELECT COUNT(*) FROM transactions WHERE user_id = $1"
+            for user in ["u1", "u2", "u3"] { #expect(try reader.db.scalar(asked, [.text(user)]) == 0) }
+            let kept = try reader.db.scalar(
+                "SELECT COUNT(*) FROM pg_prepared_statements WHERE statement = $1", [.text(asked)])
+            #expect(kept == 1)
+            let other = try ReconStore(path: url, clock: Self.clock, .readOnly)
+            #expect(
+                try other.db.scalar(
+                    "SELECT COUNT(*) FROM pg_prepared_statements WHERE statement = $1", [.text(asked)]) == 0)
+        }
+
         @Test func aReadOnlyStoreCannotWrite() throws {
             let url = try database("readonly")
             _ = try ReconStore(path: url, clock: Self.clock)

@@ -63,7 +63,7 @@ public final class ReconStore {
                 throw error
             }
             try db.execute("PRAGMA journal_mode=WAL", context: "enabling WAL on '\(path)'")
-            try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY")
+            try db.pragma("synchronous=NORMAL; foreign_keys=OFF; temp_store=MEMORY")
             try migrate()
         } else {
             try checkSchemaWithoutWriting()
@@ -146,7 +146,7 @@ public final class ReconStore {
             do {
                 try db.transaction {
                     try db.execute(migration.sql, context: "applying migration \(migration.name)")
-                    try db.prepare("INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)")
+                    try db.prepare(RowInsert(into: "schema_migrations", ["name", "applied_at"]))
                         .run([.text(migration.name), .integer(clock.nowMillis())])
                 }
             } catch let error as StoreError {

@@ -4,7 +4,7 @@ import ReconModel
 /// `\N` for NULL, and a backslash, tab, line feed or carriage return in a text escaped
 /// (https://www.postgresql.org/docs/current/sql-copy.html, "Text Format").
 ///
-/// A batch of a plain INSERT's rows goes this way (``PostgresInsertTemplate/copyColumns``): one statement the server
+/// A batch of a plain INSERT's rows goes this way (``RowInsert/copyColumns``): one statement the server
 /// neither parses per row nor plans, and values written as bytes here rather than bound one by one. Row-level
 /// triggers and constraints apply to copied rows as to inserted ones, so the rows do what the INSERTs would.
 package struct PostgresCopyRows {

@@ -1,20 +1,20 @@
 import ReconModel
 
-/// The rows of INSERTs waiting to be sent to PostgreSQL together (``PostgresInsertTemplate``), a batch per statement.
+/// The rows of INSERTs waiting to be sent to PostgreSQL together (``RowInsert``), a batch per statement.
 ///
 /// Rows of one table keep their order: a statement's rows are sent before another statement's rows of the same
 /// table are taken. Tables differ in what they hold, so batches of different tables may go in any order; anything
 /// else the connection runs (a read, an update, a commit) sends them all first.
 package struct PostgresPendingRows {
     private struct Batch {
-        var template: PostgresInsertTemplate
+        var template: RowInsert
         var values: [SQLiteValue] = []
         var rows = 0
         var keys: Set<[SQLiteValue]> = []
         /// The rows as `COPY` data, for a template that can go so (then `values` stays empty).
         var copy: PostgresCopyRows?
 
-        init(template: PostgresInsertTemplate) {
+        init(template: RowInsert) {
             self.template = template
             copy = template.copyColumns.map { PostgresCopyRows(table: template.table, columns: $0) }
         }
@@ -54,7 +54,7 @@ package struct PostgresPendingRows {
     ///
     /// A statement whose batch is open holds its table (another statement's row of that table would have sent it), so
     /// the common case, the next row of the open batch, looks the batch up once and nothing else.
-    package mutating func add(_ template: PostgresInsertTemplate, owner: Int, values: [SQLiteValue]) -> [Statement] {
+    package mutating func add(_ template: RowInsert, owner: Int, values: [SQLiteValue]) -> [Statement] {
         var due: [Statement] = []
         var position = batches.index(forKey: owner)
         if let keys = template.keyParameters, let open = position,
@@ -104,6 +104,6 @@ package struct PostgresPendingRows {
         order.removeAll { $0 == owner }
         if tables[batch.template.table] == owner { tables[batch.template.table] = nil }
         if let copy = batch.copy { return Statement(sql: copy.sql, values: [], copy: copy) }
-        return Statement(sql: batch.template.sql(rows: batch.rows), values: batch.values)
+        return Statement(sql: batch.template.statement(rows: batch.rows), values: batch.values)
     }
 }

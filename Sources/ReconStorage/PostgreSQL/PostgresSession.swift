@@ -240,7 +240,7 @@ package final class PostgresSession {
         return statementSerial
     }
 
-    // MARK: Rows sent together (``PostgresInsertTemplate``)
+    // MARK: Rows sent together (``RowInsert``)
 
     private var statementSerial = 0
     /// A read-only store's statements, prepared on this connection, by their text (``runPrepared(_:_:context:)``).
@@ -248,7 +248,7 @@ package final class PostgresSession {
     private var pending = PostgresPendingRows()
 
     /// Adds one row of statement `owner` to the rows to send together; what must go first goes now.
-    package func enqueue(_ template: PostgresInsertTemplate, owner: Int, values: [SQLiteValue]) throws(StoreError) {
+    package func enqueue(_ template: RowInsert, owner: Int, values: [SQLiteValue]) throws(StoreError) {
         for statement in pending.add(template, owner: owner, values: values) { try send(statement) }
     }
 

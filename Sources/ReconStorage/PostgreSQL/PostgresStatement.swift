@@ -23,8 +23,8 @@ package final class PostgresStatement {
     private var cursorTransaction: Int?
     /// Whether the statement returns rows (read through a cursor in a transaction).
     private let isQuery: Bool
-    /// An INSERT whose rows go together inside a transaction; nil for any other statement.
-    private let template: PostgresInsertTemplate?
+    /// An INSERT whose rows go together inside a transaction, as its writer declared it; nil for any other statement.
+    private let template: RowInsert?
     private let serial: Int
     /// Whether its last run read all its rows in the cursor's first batch: it then runs as a plain query, one
     /// round trip (a lookup of one group's rows), until a run returns a batch's worth.
@@ -36,13 +36,14 @@ package final class PostgresStatement {
     private static let firstBatch = 500
     private static let batch = 10_000
 
-    package init(session: PostgresSession, sql: String) {
+    /// The statement `sql`, or the INSERT `insert` declares (``RowInsert/sql``), whose rows are then sent together.
+    package init(session: PostgresSession, sql: String, insert: RowInsert? = nil) {
         self.session = session
-        self.sql = sql
+        self.sql = insert?.sql ?? sql
         values = Array(repeating: .null, count: Self.parameterCount(sql))
         let head = sql.prefix(12).uppercased()
         isQuery = head.hasPrefix("SELECT") || head.hasPrefix("WITH") || head.hasPrefix("VALUES")
-        template = head.hasPrefix("INSERT") ? PostgresInsertTemplate(sql) : nil
+        template = insert
         serial = session.nextStatementSerial()
     }
 

@@ -31,12 +31,13 @@ extension SQLiteAppleReports {
                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING report_id
                 """)
             let insertRow = try db.prepare(
-                """
-                INSERT INTO financial_report_rows (report_id, product_id, product_type, country_code, quantity,
-                    partner_share_milli, extended_partner_share_milli, partner_share_currency, is_return,
-                    customer_price_milli, customer_currency, source_line)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-                """)
+                RowInsert(
+                    into: "financial_report_rows",
+                    [
+                        "report_id", "product_id", "product_type", "country_code", "quantity", "partner_share_milli",
+                        "extended_partner_share_milli", "partner_share_currency", "is_return", "customer_price_milli",
+                        "customer_currency", "source_line",
+                    ]))
             let period = report.period
             let now = clock.nowMillis()
             for currency in currencies {

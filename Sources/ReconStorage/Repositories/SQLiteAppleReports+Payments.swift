@@ -14,30 +14,26 @@ extension SQLiteAppleReports {
             try db.prepare("DELETE FROM payment_summaries WHERE fiscal_year = $1 AND fiscal_month = $2")
                 .run([.integer(year), .integer(month)])
             try db.prepare(
-                """
-                INSERT INTO payment_summaries (fiscal_year, fiscal_month, total_paid_milli, bank_currency, source_file,
-                    imported_at)
-                VALUES ($1, $2, $3, $4, $5, $6)
-                """
+                RowInsert(
+                    into: "payment_summaries",
+                    ["fiscal_year", "fiscal_month", "total_paid_milli", "bank_currency", "source_file", "imported_at"])
             ).run([
                 .integer(year), .integer(month), summary.totalPaid.map { .integer($0.milliunits) } ?? .null,
                 summary.totalPaid.map { .text($0.currency) } ?? .null, .text(source), .integer(clock.nowMillis()),
             ])
             let insert = try db.prepare(
-                """
-                INSERT INTO payment_regions (fiscal_year, fiscal_month, region, currency, units_sold, earned_milli,
-                    pre_tax_subtotal_milli, input_tax_milli, adjustments_milli, withholding_tax_milli, total_owed_milli,
-                    exchange_rate, proceeds_milli, bank_currency, source_line)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-                ON CONFLICT (fiscal_year, fiscal_month, region, currency) DO UPDATE SET
-                    units_sold = excluded.units_sold, earned_milli = excluded.earned_milli,
-                    pre_tax_subtotal_milli = excluded.pre_tax_subtotal_milli,
-                    input_tax_milli = excluded.input_tax_milli, adjustments_milli = excluded.adjustments_milli,
-                    withholding_tax_milli = excluded.withholding_tax_milli,
-                    total_owed_milli = excluded.total_owed_milli, exchange_rate = excluded.exchange_rate,
-                    proceeds_milli = excluded.proceeds_milli, bank_currency = excluded.bank_currency,
-                    source_line = excluded.source_line
-                """)
+                RowInsert(
+                    into: "payment_regions",
+                    [
+                        "fiscal_year", "fiscal_month", "region", "currency", "units_sold", "earned_milli",
+                        "pre_tax_subtotal_milli", "input_tax_milli", "adjustments_milli", "withholding_tax_milli",
+                        "total_owed_milli", "exchange_rate", "proceeds_milli", "bank_currency", "source_line",
+                    ],
+                    onConflict: .update(
+                        target: ["fiscal_year", "fiscal_month", "region", "currency"],
+                        set:
+                            "units_sold = excluded.units_sold, earned_milli = excluded.earned_milli, pre_tax_subtotal_milli = excluded.pre_tax_subtotal_milli, input_tax_milli = excluded.input_tax_milli, adjustments_milli = excluded.adjustments_milli, withholding_tax_milli = excluded.withholding_tax_milli, total_owed_milli = excluded.total_owed_milli, exchange_rate = excluded.exchange_rate, proceeds_milli = excluded.proceeds_milli, bank_currency = excluded.bank_currency, source_line = excluded.source_line"
+                    )))
             for r in summary.regions {
                 try insert.run([
                     .integer(year), .integer(month), .text(r.region), .text(r.currency), .integer(r.unitsSold),

@@ -49,16 +49,18 @@ package final class SQLiteSalesReportWriter {
         now = store.clock.nowMillis()
         clearDay = try store.db.prepare("DELETE FROM sales_report_rows WHERE day = $1")
         coverDay = try store.db.prepare(
-            """
-            INSERT INTO sales_report_days (day, source_file, imported_at) VALUES ($1, $2, $3)
-            ON CONFLICT (day) DO UPDATE SET source_file = $2, imported_at = $3
-            """)
+            RowInsert(
+                into: "sales_report_days", ["day", "source_file", "imported_at"],
+                onConflict: .update(
+                    target: ["day"], set: "source_file = excluded.source_file, imported_at = excluded.imported_at")))
         insertRow = try store.db.prepare(
-            """
-            INSERT INTO sales_report_rows (day, product_id, product_type, country_code, storefront, currency, units,
-                customer_price_milli, proceeds_milli, proceeds_currency, parent_identifier, source_file, source_line)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-            """)
+            RowInsert(
+                into: "sales_report_rows",
+                [
+                    "day", "product_id", "product_type", "country_code", "storefront", "currency", "units",
+                    "customer_price_milli", "proceeds_milli", "proceeds_currency", "parent_identifier", "source_file",
+                    "source_line",
+                ]))
         ledger = try SQLiteLedgerWriter(store: store)
         // This file's earlier rejections are replaced by this import's.
         try store.db.prepare("DELETE FROM rejected_rows WHERE kind = $1 AND source_file = $2")

@@ -78,11 +78,10 @@ package final class AppleWordEvidenceWriter {
 
     package init(store: ReconStore) throws(StoreError) {
         link = try store.db.prepare(
-            """
-            INSERT INTO app_transaction_links (app_transaction_id, transaction_id, original_transaction_id, signed_date)
-            VALUES ($1, $2, $3, $4)
-            ON CONFLICT (app_transaction_id, transaction_id) DO NOTHING
-            """)
+            RowInsert(
+                into: "app_transaction_links",
+                ["app_transaction_id", "transaction_id", "original_transaction_id", "signed_date"],
+                onConflict: .doNothing(target: ["app_transaction_id", "transaction_id"])))
         commitment = try store.db.prepare(
             """
             INSERT INTO commitment_periods (original_transaction_id, transaction_id, product_id, environment,

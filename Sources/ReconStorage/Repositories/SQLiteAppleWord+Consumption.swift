@@ -6,12 +6,14 @@ extension SQLiteAppleWord {
     /// Upserts one consent (one per user; a re-import updates it), in the caller's transaction.
     package func upsertConsent(_ consent: Consent, file: String, line: Int) throws(StoreError) {
         try db.prepare(
-            """
-            INSERT INTO consents (user_id, consented_at, withdrawn_at, source_file, source_line, imported_at)
-            VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (user_id) DO UPDATE SET consented_at = $2, withdrawn_at = $3, source_file = $4,
-                source_line = $5, imported_at = $6
-            """
+            RowInsert(
+                into: "consents",
+                ["user_id", "consented_at", "withdrawn_at", "source_file", "source_line", "imported_at"],
+                onConflict: .update(
+                    target: ["user_id"],
+                    set:
+                        "consented_at = excluded.consented_at, withdrawn_at = excluded.withdrawn_at, source_file = excluded.source_file, source_line = excluded.source_line, imported_at = excluded.imported_at"
+                ))
         ).run([
             .text(consent.userID), .integer(consent.consentedAt), .optionalInteger(consent.withdrawnAt), .text(file),
             .integer(Int64(line)), .integer(clock.nowMillis()),
@@ -62,13 +64,14 @@ extension SQLiteAppleWord {
                 [.text(answer.notificationUUID)]) ?? 0
         guard known == 0 else { return false }
         try db.prepare(
-            """
-            INSERT INTO consumption_answers (notification_uuid, transaction_id, body, sent_at, answered_at,
-                http_status, failure)
-            VALUES ($1, $2, $3, $4, NULL, NULL, NULL)
-            ON CONFLICT (notification_uuid) DO UPDATE SET transaction_id = $2, body = $3, sent_at = $4,
-                answered_at = NULL, http_status = NULL, failure = NULL
-            """
+            RowInsert(
+                into: "consumption_answers", ["notification_uuid", "transaction_id", "body", "sent_at"],
+                constants: [("answered_at", "NULL"), ("http_status", "NULL"), ("failure", "NULL")],
+                onConflict: .update(
+                    target: ["notification_uuid"],
+                    set:
+                        "transaction_id = excluded.transaction_id, body = excluded.body, sent_at = excluded.sent_at, answered_at = NULL, http_status = NULL, failure = NULL"
+                ))
         ).run([
             .text(answer.notificationUUID), .text(answer.transactionID), .text(answer.body), .integer(answer.sentAt),
         ])

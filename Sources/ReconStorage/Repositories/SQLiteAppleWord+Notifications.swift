@@ -23,12 +23,12 @@ extension SQLiteAppleWord {
     /// Keeps a renewal info's word on a commitment; the same statement kept twice is one.
     package func recordRenewalCommitment(_ r: RenewalCommitment, learnedAt: Int64) throws(StoreError) {
         try db.prepare(
-            """
-            INSERT INTO renewal_commitments (original_transaction_id, environment, signed_date, auto_renew_status,
-                commitment_auto_renew_status, is_in_billing_retry_period, learned_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (original_transaction_id, environment, signed_date) DO NOTHING
-            """
+            RowInsert(
+                into: "renewal_commitments",
+                [
+                    "original_transaction_id", "environment", "signed_date", "auto_renew_status",
+                    "commitment_auto_renew_status", "is_in_billing_retry_period", "learned_at",
+                ], onConflict: .doNothing(target: ["original_transaction_id", "environment", "signed_date"]))
         ).run([
             .text(r.originalTransactionID), .text(r.environment.rawValue), .integer(r.signedDate),
             .optionalInteger(r.autoRenewStatus.map(Int64.init)),

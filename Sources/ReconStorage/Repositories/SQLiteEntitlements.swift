@@ -10,13 +10,17 @@ extension SQLiteLedgerWriter {
             statement = entitlementStatement
         } else {
             statement = try store.db.prepare(
-                """
-                INSERT INTO entitlements (user_id, original_transaction_id, product_id, expires_at, environment,
-                    updated_at, source_file, source_line, imported_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                ON CONFLICT (user_id, original_transaction_id) DO UPDATE SET product_id = $3, expires_at = $4,
-                    environment = $5, updated_at = $6, source_file = $7, source_line = $8, imported_at = $9
-                """)
+                RowInsert(
+                    into: "entitlements",
+                    [
+                        "user_id", "original_transaction_id", "product_id", "expires_at", "environment", "updated_at",
+                        "source_file", "source_line", "imported_at",
+                    ],
+                    onConflict: .update(
+                        target: ["user_id", "original_transaction_id"],
+                        set:
+                            "product_id = excluded.product_id, expires_at = excluded.expires_at, environment = excluded.environment, updated_at = excluded.updated_at, source_file = excluded.source_file, source_line = excluded.source_line, imported_at = excluded.imported_at"
+                    )))
             entitlementStatement = statement
         }
         try statement.run([
@@ -87,14 +91,18 @@ extension SQLiteEntitlements {
     /// Keeps Apple's answer, replacing an earlier one for the same subscription and environment.
     public func recordSubscriptionStatus(_ s: SubscriptionStatus) throws(StoreError) {
         try db.prepare(
-            """
-            INSERT INTO subscription_statuses (original_transaction_id, environment, status, product_id, expires_date,
-                grace_period_expires_date, auto_renew_status, revocation_date, price_milli, currency, learned_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-            ON CONFLICT (original_transaction_id, environment) DO UPDATE SET status = $3, product_id = $4,
-                expires_date = $5, grace_period_expires_date = $6, auto_renew_status = $7, revocation_date = $8,
-                price_milli = $9, currency = $10, learned_at = $11
-            """
+            RowInsert(
+                into: "subscription_statuses",
+                [
+                    "original_transaction_id", "environment", "status", "product_id", "expires_date",
+                    "grace_period_expires_date", "auto_renew_status", "revocation_date", "price_milli", "currency",
+                    "learned_at",
+                ],
+                onConflict: .update(
+                    target: ["original_transaction_id", "environment"],
+                    set:
+                        "status = excluded.status, product_id = excluded.product_id, expires_date = excluded.expires_date, grace_period_expires_date = excluded.grace_period_expires_date, auto_renew_status = excluded.auto_renew_status, revocation_date = excluded.revocation_date, price_milli = excluded.price_milli, currency = excluded.currency, learned_at = excluded.learned_at"
+                ))
         ).run([
             .text(s.originalTransactionID), .text(s.environment.rawValue), .integer(Int64(s.status.rawValue)),
             s.productID.map { .text($0) } ?? .null, s.expiresDate.map { .integer($0) } ?? .null,

@@ -13,27 +13,29 @@ extension SQLiteFindings {
         try db.pragma("temp_store = FILE", context: "keeping this run's findings")
         let (text, integer) = (db.dialect.text, db.dialect.integer)
         try db.execute(
-            """
-            DROP TABLE IF EXISTS run_findings;
-            CREATE TEMP TABLE run_findings (
-                fingerprint \(text) NOT NULL UNIQUE, severity_rank \(integer) NOT NULL, code \(text) NOT NULL,
-                transaction_id \(text) NOT NULL, original_transaction_id \(text), user_ids \(text) NOT NULL,
-                product_id \(text), environment \(text), amount_milli \(integer), currency \(text),
-                detail \(text) NOT NULL, record_ids \(text) NOT NULL, receipt_id \(text), subject \(text),
-                aged_before \(text), aged_since \(integer), aged_after \(text), known_first_seen_at \(integer),
-                unchanged \(integer)
-            );
-            """, context: "keeping this run's findings")
+            [
+                "DROP TABLE IF EXISTS run_findings",
+                """
+                CREATE TEMP TABLE run_findings (
+                    fingerprint \(text) NOT NULL UNIQUE, severity_rank \(integer) NOT NULL, code \(text) NOT NULL,
+                    transaction_id \(text) NOT NULL, original_transaction_id \(text), user_ids \(text) NOT NULL,
+                    product_id \(text), environment \(text), amount_milli \(integer), currency \(text),
+                    detail \(text) NOT NULL, record_ids \(text) NOT NULL, receipt_id \(text), subject \(text),
+                    aged_before \(text), aged_since \(integer), aged_after \(text), known_first_seen_at \(integer),
+                    unchanged \(integer)
+                )
+                """,
+            ], context: "keeping this run's findings")
         return SQLiteRunFindingSpool(
             db: db,
             insert: try db.prepare(
-                """
-                INSERT INTO run_findings (fingerprint, severity_rank, code, transaction_id,
-                    original_transaction_id, user_ids, product_id, environment, amount_milli, currency, detail,
-                    record_ids, receipt_id, subject, aged_before, aged_since, aged_after)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-                ON CONFLICT DO NOTHING
-                """))
+                RowInsert(
+                    into: "run_findings",
+                    [
+                        "fingerprint", "severity_rank", "code", "transaction_id", "original_transaction_id", "user_ids",
+                        "product_id", "environment", "amount_milli", "currency", "detail", "record_ids", "receipt_id",
+                        "subject", "aged_before", "aged_since", "aged_after",
+                    ], onConflict: .doNothing(target: nil))))
     }
 
     /// Records this run's findings (``startRunFindings()``) in the history: new ones are inserted, changed ones
@@ -176,14 +178,18 @@ extension SQLiteFindings {
         // A join, not a subquery per spooled finding: PostgreSQL ran the subquery once per row (1.4 s for a night's
         // findings at 1,000,000 rows). A finding with no open history keeps NULL in both.
         try db.execute(
-            """
-            UPDATE run_findings SET known_first_seen_at = NULL, unchanged = NULL
-                WHERE known_first_seen_at IS NOT NULL OR unchanged IS NOT NULL;
-            UPDATE run_findings AS r SET known_first_seen_at = f.first_seen_at,
-                unchanged = \(comparing ? "CASE WHEN \(same) THEN 1 ELSE 0 END" : "NULL")
-                FROM findings AS f
-                WHERE f.fingerprint = r.fingerprint AND f.resolved_at IS NULL
-            """, context: "looking up the findings' history")
+            [
+                """
+                UPDATE run_findings SET known_first_seen_at = NULL, unchanged = NULL
+                    WHERE known_first_seen_at IS NOT NULL OR unchanged IS NOT NULL
+                """,
+                """
+                UPDATE run_findings AS r SET known_first_seen_at = f.first_seen_at,
+                    unchanged = \(comparing ? "CASE WHEN \(same) THEN 1 ELSE 0 END" : "NULL")
+                    FROM findings AS f
+                    WHERE f.fingerprint = r.fingerprint AND f.resolved_at IS NULL
+                """,
+            ], context: "looking up the findings' history")
     }
 
     /// Counts, new ones and amounts at stake of the spooled findings.

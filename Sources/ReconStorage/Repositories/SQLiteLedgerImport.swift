@@ -69,11 +69,13 @@ extension SQLiteLedgerImport {
             return
         }
         try db.execute(
-            """
-            DROP TABLE IF EXISTS bulk_load_triggers;
-            CREATE TEMP TABLE bulk_load_triggers AS
-                SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' AND tbl_name = 'transactions';
-            """, context: "preparing a bulk load")
+            [
+                "DROP TABLE IF EXISTS bulk_load_triggers",
+                """
+                CREATE TEMP TABLE bulk_load_triggers AS
+                    SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' AND tbl_name = 'transactions'
+                """,
+            ], context: "preparing a bulk load")
         let names = try db.prepare("SELECT name FROM bulk_load_triggers ORDER BY name")
         var dropped: [String] = []
         while try names.step() { dropped.append(names.text(0)) }
@@ -177,13 +179,15 @@ extension SQLiteLedgerImport {
         }
         let position = db.postgres == nil ? "rowid" : "ctid"
         try db.execute(
-            """
-            CREATE INDEX transactions_by_record_load ON transactions(record_id);
-            DELETE FROM transactions WHERE EXISTS (
-                SELECT 1 FROM transactions AS later
-                WHERE later.record_id = transactions.record_id AND later.\(position) > transactions.\(position));
-            DROP INDEX transactions_by_record_load;
-            """, context: "keeping the last row of each record id")
+            [
+                "CREATE INDEX transactions_by_record_load ON transactions(record_id)",
+                """
+                DELETE FROM transactions WHERE EXISTS (
+                    SELECT 1 FROM transactions AS later
+                    WHERE later.record_id = transactions.record_id AND later.\(position) > transactions.\(position))
+                """,
+                "DROP INDEX transactions_by_record_load",
+            ], context: "keeping the last row of each record id")
     }
 
     /// Gives an import a larger page cache (restored by ``endImport()``).

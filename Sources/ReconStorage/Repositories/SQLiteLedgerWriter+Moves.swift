@@ -26,7 +26,7 @@ extension SQLiteLedgerWriter {
                 )\(store.db.dialect.withoutRowID)
                 """, context: "noting the records written")
             statement = try store.db.prepare(
-                "INSERT INTO written_records (record_id, line, original_transaction_id) VALUES ($1, $2, $3)")
+                RowInsert(into: "written_records", ["record_id", "line", "original_transaction_id"]))
             noteWritten = statement
         }
         statement.reset()
@@ -48,15 +48,17 @@ extension SQLiteLedgerWriter {
         guard notedSinceSettled else { return }
         notedSinceSettled = false
         try store.db.execute(
-            """
-            WITH last_written AS MATERIALIZED (
-                SELECT w.record_id, w.original_transaction_id FROM written_records w
-                WHERE w.line = (SELECT MAX(l.line) FROM written_records l WHERE l.record_id = w.record_id))
-            DELETE FROM transactions WHERE record_id IN (SELECT record_id FROM last_written)
-                AND (record_id, original_transaction_id) NOT IN (
-                    SELECT record_id, original_transaction_id FROM last_written);
-            DELETE FROM written_records;
-            """, context: "moving records to their new original transaction id")
+            [
+                """
+                WITH last_written AS MATERIALIZED (
+                    SELECT w.record_id, w.original_transaction_id FROM written_records w
+                    WHERE w.line = (SELECT MAX(l.line) FROM written_records l WHERE l.record_id = w.record_id))
+                DELETE FROM transactions WHERE record_id IN (SELECT record_id FROM last_written)
+                    AND (record_id, original_transaction_id) NOT IN (
+                        SELECT record_id, original_transaction_id FROM last_written)
+                """,
+                "DELETE FROM written_records",
+            ], context: "moving records to their new original transaction id")
     }
 
     /// On Citus, notes the transactions of the evidence of every receipt this import wrote new or changed.

@@ -33,42 +33,45 @@ package final class SQLiteLedgerWriter {
         // evidence keeps its place in the record; a changed one, or one uploaded by another user, is decoded anew
         // and its import time says it changed: ``noteChangedReceipts()``).
         upsertReceipt = try store.db.prepare(
-            """
-            INSERT INTO receipts (receipt_id, user_id, received_at, format, data, claimed_environment,
-                source_file, source_line, imported_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-            ON CONFLICT (receipt_id) DO UPDATE SET user_id = excluded.user_id, received_at = excluded.received_at,
-                format = excluded.format, data = excluded.data, claimed_environment = excluded.claimed_environment,
-                source_file = excluded.source_file, source_line = excluded.source_line,
-                imported_at = CASE WHEN receipts.format IS NOT DISTINCT FROM excluded.format AND receipts.data IS NOT DISTINCT FROM excluded.data
-                    AND receipts.user_id IS NOT DISTINCT FROM excluded.user_id THEN receipts.imported_at ELSE excluded.imported_at END
-            """)
+            RowInsert(
+                into: "receipts",
+                [
+                    "receipt_id", "user_id", "received_at", "format", "data", "claimed_environment", "source_file",
+                    "source_line", "imported_at",
+                ],
+                onConflict: .update(
+                    target: ["receipt_id"],
+                    set: """
+                        user_id = excluded.user_id, received_at = excluded.received_at,
+                            format = excluded.format, data = excluded.data, claimed_environment = excluded.claimed_environment,
+                            source_file = excluded.source_file, source_line = excluded.source_line,
+                            imported_at = CASE WHEN receipts.format IS NOT DISTINCT FROM excluded.format AND receipts.data IS NOT DISTINCT FROM excluded.data
+                                AND receipts.user_id IS NOT DISTINCT FROM excluded.user_id THEN receipts.imported_at ELSE excluded.imported_at END
+                        """)))
         upsertProduct = try store.db.prepare(
-            """
-            INSERT INTO products (product_id, storefront, type, price_milli, currency, proceeds_rate_ppm,
-                source_file, source_line, imported_at, proceeds_milli, duration, sample_content)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-            ON CONFLICT (product_id, storefront) DO UPDATE SET type = excluded.type,
-                price_milli = excluded.price_milli, currency = excluded.currency,
-                proceeds_rate_ppm = excluded.proceeds_rate_ppm, source_file = excluded.source_file,
-                source_line = excluded.source_line, imported_at = excluded.imported_at,
-                proceeds_milli = excluded.proceeds_milli, duration = excluded.duration,
-                sample_content = excluded.sample_content
-            """)
-        insertRejection = try store.db.prepare(
-            """
-            INSERT INTO rejected_rows (kind, source_file, line, record_id, reason, raw, rejected_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (source_file, line, raw) DO UPDATE SET reason = excluded.reason, record_id = excluded.record_id
-            """)
+            RowInsert(
+                into: "products",
+                [
+                    "product_id", "storefront", "type", "price_milli", "currency", "proceeds_rate_ppm", "source_file",
+                    "source_line", "imported_at", "proceeds_milli", "duration", "sample_content",
+                ],
+                onConflict: .update(
+                    target: ["product_id", "storefront"],
+                    set: """
+                        type = excluded.type, price_milli = excluded.price_milli, currency = excluded.currency,
+                            proceeds_rate_ppm = excluded.proceeds_rate_ppm, source_file = excluded.source_file,
+                            source_line = excluded.source_line, imported_at = excluded.imported_at,
+                            proceeds_milli = excluded.proceeds_milli, duration = excluded.duration,
+                            sample_content = excluded.sample_content
+                        """)))
+        insertRejection = try store.db.prepare(RowInsert.rejectedRow)
     }
 
-    private static let transactionColumns = """
-        INSERT INTO transactions (record_id, user_id, product_id, transaction_id, original_transaction_id,
-            purchase_date, quantity, environment, price_milli, currency, storefront, verification_status,
-            delivered_at, finished_at, receipt_id, source_file_id, source_line, imported_at, row_hash)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-        """
+    private static let transactionColumns = [
+        "record_id", "user_id", "product_id", "transaction_id", "original_transaction_id", "purchase_date", "quantity",
+        "environment", "price_milli", "currency", "storefront", "verification_status", "delivered_at", "finished_at",
+        "receipt_id", "source_file_id", "source_line", "imported_at", "row_hash",
+    ]
 
     /// The ledger row's statement: a plain insert in a bulk load, else an upsert by record id (and original
     /// transaction id: a record under another one moves, ``settleMoves()``) that keeps the store's verdict only while
@@ -77,36 +80,43 @@ package final class SQLiteLedgerWriter {
         if let transactionStatement { return transactionStatement }
         let statement = try store.db.prepare(
             bulk
-                ? Self.transactionColumns
-                : Self.transactionColumns + """
-
-                    ON CONFLICT (record_id, original_transaction_id) DO UPDATE SET user_id = excluded.user_id,
-                        product_id = excluded.product_id, transaction_id = excluded.transaction_id,
-                        purchase_date = excluded.purchase_date, quantity = excluded.quantity,
-                        environment = excluded.environment, price_milli = excluded.price_milli,
-                        currency = excluded.currency, storefront = excluded.storefront,
-                        verification_status = excluded.verification_status, delivered_at = excluded.delivered_at,
-                        finished_at = excluded.finished_at, receipt_id = excluded.receipt_id,
-                        source_file_id = excluded.source_file_id, source_line = excluded.source_line,
-                        imported_at = excluded.imported_at, row_hash = excluded.row_hash,
-                        recon_verdict = CASE WHEN transactions.transaction_id IS NOT DISTINCT FROM excluded.transaction_id
-                            AND transactions.receipt_id IS NOT DISTINCT FROM excluded.receipt_id
-                            AND transactions.environment IS NOT DISTINCT FROM excluded.environment THEN transactions.recon_verdict END,
-                        recon_verification_id = CASE WHEN transactions.transaction_id IS NOT DISTINCT FROM excluded.transaction_id
-                            AND transactions.receipt_id IS NOT DISTINCT FROM excluded.receipt_id
-                            AND transactions.environment IS NOT DISTINCT FROM excluded.environment
-                            THEN transactions.recon_verification_id END
-                    """)
+                ? RowInsert(into: "transactions", Self.transactionColumns)
+                : RowInsert(
+                    into: "transactions", Self.transactionColumns,
+                    onConflict: .update(target: ["record_id", "original_transaction_id"], set: Self.transactionUpdate)))
         transactionStatement = statement
         return statement
     }
+
+    /// A record stored before, imported again: every column as the export says, the verdict kept while the
+    /// transaction, receipt and environment stay the same.
+    private static let transactionUpdate = """
+        user_id = excluded.user_id,
+            product_id = excluded.product_id, transaction_id = excluded.transaction_id,
+            purchase_date = excluded.purchase_date, quantity = excluded.quantity,
+            environment = excluded.environment, price_milli = excluded.price_milli,
+            currency = excluded.currency, storefront = excluded.storefront,
+            verification_status = excluded.verification_status, delivered_at = excluded.delivered_at,
+            finished_at = excluded.finished_at, receipt_id = excluded.receipt_id,
+            source_file_id = excluded.source_file_id, source_line = excluded.source_line,
+            imported_at = excluded.imported_at, row_hash = excluded.row_hash,
+            recon_verdict = CASE WHEN transactions.transaction_id IS NOT DISTINCT FROM excluded.transaction_id
+                AND transactions.receipt_id IS NOT DISTINCT FROM excluded.receipt_id
+                AND transactions.environment IS NOT DISTINCT FROM excluded.environment THEN transactions.recon_verdict END,
+            recon_verification_id = CASE WHEN transactions.transaction_id IS NOT DISTINCT FROM excluded.transaction_id
+                AND transactions.receipt_id IS NOT DISTINCT FROM excluded.receipt_id
+                AND transactions.environment IS NOT DISTINCT FROM excluded.environment
+                THEN transactions.recon_verification_id END
+        """
 
     private var fileIDs: [String: Int64] = [:]
 
     /// The id of an input file's path in `import_files` (created on first use).
     private func fileID(_ path: String) throws(StoreError) -> Int64 {
         if let id = fileIDs[path] { return id }
-        try store.db.prepare("INSERT INTO import_files (path) VALUES ($1) ON CONFLICT DO NOTHING").run([.text(path)])
+        try store.db.prepare(RowInsert(into: "import_files", ["path"], onConflict: .doNothing(target: nil))).run([
+            .text(path)
+        ])
         let id = try store.db.scalar("SELECT file_id FROM import_files WHERE path = $1", [.text(path)]) ?? 0
         fileIDs[path] = id
         return id

@@ -52,12 +52,14 @@ extension SQLiteNotifications {
                 (file, line, receivedAt) = (path, Int64(number), received)
             }
             try db.prepare(
-                """
-                INSERT INTO notifications (notification_uuid, notification_type, subtype, signed_date, environment,
-                    bundle_id, transaction_id, original_transaction_id, product_id, revocation_date, revocation_type,
-                    verification_id, source, source_file, source_line, received_at, signed_payload, recorded_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-                """
+                RowInsert(
+                    into: "notifications",
+                    [
+                        "notification_uuid", "notification_type", "subtype", "signed_date", "environment", "bundle_id",
+                        "transaction_id", "original_transaction_id", "product_id", "revocation_date", "revocation_type",
+                        "verification_id", "source", "source_file", "source_line", "received_at", "signed_payload",
+                        "recorded_at",
+                    ])
             ).run([
                 .text(n.uuid), .text(n.type), .optionalText(n.subtype), .integer(n.signedDate),
                 .optionalText(n.environment?.rawValue), .optionalText(n.bundleID),
@@ -75,13 +77,7 @@ extension SQLiteNotifications {
 
     /// Keeps a refused notification line as a rejected row.
     public func rejectNotification(_ row: RejectedRow) throws {
-        try db.prepare(
-            """
-            INSERT INTO rejected_rows (kind, source_file, line, record_id, reason, raw, rejected_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (source_file, line, raw) DO UPDATE SET reason = $5, record_id = $4
-            """
-        ).run([
+        try db.prepare(RowInsert.rejectedRow).run([
             .text(row.kind.rawValue), .text(row.source), .integer(Int64(row.line)), .optionalText(row.recordID),
             .text(row.reason), .text(row.raw), .integer(clock.nowMillis()),
         ])

@@ -27,14 +27,18 @@ extension SQLiteReceipts {
     ) throws {
         try write {
             let upsert = try db.prepare(
-                """
-                INSERT INTO receipt_checks (receipt_id, status, reason, environment, receipt_type, bundle_id,
-                    app_version, original_app_version, creation_date, signature, signature_detail, data_sha256, checked_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-                ON CONFLICT (receipt_id) DO UPDATE SET status = $2, reason = $3, environment = $4, receipt_type = $5,
-                    bundle_id = $6, app_version = $7, original_app_version = $8, creation_date = $9, signature = $10,
-                    signature_detail = $11, data_sha256 = $12, checked_at = $13
-                """)
+                RowInsert(
+                    into: "receipt_checks",
+                    [
+                        "receipt_id", "status", "reason", "environment", "receipt_type", "bundle_id", "app_version",
+                        "original_app_version", "creation_date", "signature", "signature_detail", "data_sha256",
+                        "checked_at",
+                    ],
+                    onConflict: .update(
+                        target: ["receipt_id"],
+                        set:
+                            "status = excluded.status, reason = excluded.reason, environment = excluded.environment, receipt_type = excluded.receipt_type, bundle_id = excluded.bundle_id, app_version = excluded.app_version, original_app_version = excluded.original_app_version, creation_date = excluded.creation_date, signature = excluded.signature, signature_detail = excluded.signature_detail, data_sha256 = excluded.data_sha256, checked_at = excluded.checked_at"
+                    )))
             let writer = try EvidenceWriter(store: store)
             let ids = decodes.map(\.0.receiptID)
             try db.forEachChunk(of: ids) { marks, values throws(StoreError) in
@@ -162,17 +166,18 @@ package final class EvidenceWriter {
     package init(store: ReconStore) throws(StoreError) {
         appleWord = try AppleWordEvidenceWriter(store: store)
         insert = try store.db.prepare(
-            """
-            INSERT INTO evidence (source, receipt_id, verification_id, transaction_id, original_transaction_id, product_id,
-                quantity, purchase_date, original_purchase_date, expires_date, cancellation_date, cancellation_reason,
-                revocation_type, revocation_percentage, web_order_line_item_id, price_milli, currency, storefront,
-                product_type, entry_environment, entry_bundle_id, app_account_token, in_app_ownership_type, environment,
-                bundle_id, signature, apple_status, recorded_at, signed_date, is_upgraded, is_trial_period,
-                is_in_intro_offer_period, offer_type, offer_discount_type, receipt_creation_date,
-                group_original_transaction_id)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-                $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36)
-            """)
+            RowInsert(
+                into: "evidence",
+                [
+                    "source", "receipt_id", "verification_id", "transaction_id", "original_transaction_id",
+                    "product_id", "quantity", "purchase_date", "original_purchase_date", "expires_date",
+                    "cancellation_date", "cancellation_reason", "revocation_type", "revocation_percentage",
+                    "web_order_line_item_id", "price_milli", "currency", "storefront", "product_type",
+                    "entry_environment", "entry_bundle_id", "app_account_token", "in_app_ownership_type", "environment",
+                    "bundle_id", "signature", "apple_status", "recorded_at", "signed_date", "is_upgraded",
+                    "is_trial_period", "is_in_intro_offer_period", "offer_type", "offer_discount_type",
+                    "receipt_creation_date", "group_original_transaction_id",
+                ]))
     }
 
     package func insert(

@@ -31,11 +31,12 @@ extension SQLiteRevenue {
         try write {
             try db.execute("DELETE FROM deferred_revenue_shown")
             let insert = try db.prepare(
-                """
-                INSERT INTO deferred_revenue_shown (month, product_id, currency, opening_milli, billings_milli,
-                    recognized_milli, released_milli, reversed_milli)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                """)
+                RowInsert(
+                    into: "deferred_revenue_shown",
+                    [
+                        "month", "product_id", "currency", "opening_milli", "billings_milli", "recognized_milli",
+                        "released_milli", "reversed_milli",
+                    ]))
             for row in rows {
                 try insert.run([
                     .integer(Int64(row.month)), .text(row.productID), .text(row.currency), .integer(row.opening),

@@ -16,7 +16,8 @@ extension SQLiteRevenue {
 
     /// Forgets the kept state: the next report builds everything (a bulk load changes too much to track).
     package func forgetDetectionState() throws(StoreError) {
-        try db.execute("DELETE FROM detection_state; DELETE FROM dirty_transactions;", context: "resetting detection")
+        try db.execute(
+            ["DELETE FROM detection_state", "DELETE FROM dirty_transactions"], context: "resetting detection")
     }
 
     /// The transactions changed since the last report, or whose next moment of change (``TransactionGroup/
@@ -24,11 +25,11 @@ extension SQLiteRevenue {
     package func prepareRerun(asOf: Int64, more: some Sequence<String>) throws(StoreError) -> Int {
         try db.pragma("temp_store = FILE", context: "listing the changed transactions")
         try db.execute(
-            """
-            DROP TABLE IF EXISTS rerun;
-            CREATE TEMP TABLE rerun (transaction_id \(db.dialect.text) PRIMARY KEY NOT NULL)\(db.dialect.withoutRowID);
-            INSERT INTO rerun SELECT transaction_id FROM dirty_transactions WHERE true ON CONFLICT DO NOTHING;
-            """, context: "listing the changed transactions")
+            [
+                "DROP TABLE IF EXISTS rerun",
+                "CREATE TEMP TABLE rerun (transaction_id \(db.dialect.text) PRIMARY KEY NOT NULL)\(db.dialect.withoutRowID)",
+                "INSERT INTO rerun SELECT transaction_id FROM dirty_transactions WHERE true ON CONFLICT DO NOTHING",
+            ], context: "listing the changed transactions")
         try db.prepare(
             """
             INSERT INTO rerun
@@ -45,16 +46,20 @@ extension SQLiteRevenue {
                 ON e.day BETWEEN d.first_day AND d.last_day
             WHERE true ON CONFLICT DO NOTHING;
             """, context: "listing the changed transactions")
-        let insert = try db.prepare("INSERT INTO rerun (transaction_id) VALUES ($1) ON CONFLICT DO NOTHING")
+        let insert = try db.prepare(RowInsert(into: "rerun", ["transaction_id"], onConflict: .doNothing(target: nil)))
         for id in more { try insert.run([.text(id)]) }
         try db.execute(
-            """
-            DROP TABLE IF EXISTS rerun_originals;
-            CREATE TEMP TABLE rerun_originals (
-                original_transaction_id \(db.dialect.text) PRIMARY KEY NOT NULL)\(db.dialect.withoutRowID);
-            INSERT INTO rerun_originals SELECT original_transaction_id FROM dirty_originals WHERE true
-            ON CONFLICT DO NOTHING;
-            """, context: "listing the changed transactions")
+            [
+                "DROP TABLE IF EXISTS rerun_originals",
+                """
+                CREATE TEMP TABLE rerun_originals (
+                    original_transaction_id \(db.dialect.text) PRIMARY KEY NOT NULL)\(db.dialect.withoutRowID)
+                """,
+                """
+                INSERT INTO rerun_originals SELECT original_transaction_id FROM dirty_originals WHERE true
+                ON CONFLICT DO NOTHING
+                """,
+            ], context: "listing the changed transactions")
         try db.prepare(
             """
             INSERT INTO rerun_originals
@@ -67,7 +72,7 @@ extension SQLiteRevenue {
             // Autovacuum never analyzes a temporary table: without its size the planner guesses, and joined what it
             // judges again (a few thousand ids) with the whole of a kept table by a scan.
             try db.execute(
-                "ANALYZE rerun; ANALYZE rerun_originals", context: "listing the changed transactions")
+                ["ANALYZE rerun", "ANALYZE rerun_originals"], context: "listing the changed transactions")
         }
         return Int(try db.scalar("SELECT COUNT(*) FROM rerun") ?? 0)
     }

@@ -77,11 +77,12 @@ extension SQLiteRevenue {
     func replaceRecognitionMonths(_ months: [RecognitionMonth: RecognitionMonthSums]) throws(StoreError) {
         try db.execute("DELETE FROM recognition_months", context: "keeping the results")
         let insert = try db.prepare(
-            """
-            INSERT INTO recognition_months (month, billed_month, product_id, currency, sales, billings_milli,
-                recognized_milli, released_milli, reversed_milli)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-            """)
+            RowInsert(
+                into: "recognition_months",
+                [
+                    "month", "billed_month", "product_id", "currency", "sales", "billings_milli", "recognized_milli",
+                    "released_milli", "reversed_milli",
+                ]))
         for key in months.keys.sorted() {
             guard let sums = months[key], !sums.isEmpty else { continue }
             try insert.run([
@@ -93,8 +94,13 @@ extension SQLiteRevenue {
     }
 
     /// The insert of a sale into `table`.
-    static func insertSale(into table: String) -> String {
-        "INSERT INTO \(table) (\(saleColumns), last_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+    static func insertSale(into table: String) -> RowInsert {
+        RowInsert(
+            into: table,
+            [
+                "transaction_id", "original_transaction_id", "user_id", "product_id", "currency", "amount_milli",
+                "start_at", "end_at", "period_source", "refunds", "last_change",
+            ])
     }
 
     /// Binds `sale` to an ``insertSale(into:)`` statement and runs it.

@@ -19,7 +19,7 @@ extension SQLiteRevenue {
         try db.execute("DELETE FROM revenue_schedule_written", context: "keeping the results")
         guard let record else { return }
         try db.prepare(
-            "INSERT INTO revenue_schedule_written (id, path, as_of, bytes, crc32) VALUES (1, $1, $2, $3, $4)"
+            RowInsert(into: "revenue_schedule_written", ["path", "as_of", "bytes", "crc32"], constants: [("id", "1")])
         )
         .run([.text(record.path), .integer(record.asOf), .integer(record.bytes), .integer(Int64(record.crc32))])
     }
@@ -32,11 +32,13 @@ extension SQLiteRevenue {
     /// last change, then in transaction id order: proportional to the night and the sales in flight, not the store.
     package func forEachScheduleChange(since: Int64, _ body: (String, RecognitionSale?) throws -> Void) throws {
         try db.execute(
-            """
-            DROP TABLE IF EXISTS schedule_in_flight;
-            CREATE TEMP TABLE schedule_in_flight (
-                transaction_id \(db.dialect.text) PRIMARY KEY NOT NULL)\(db.dialect.withoutRowID);
-            """, context: "listing the schedule's sales in flight")
+            [
+                "DROP TABLE IF EXISTS schedule_in_flight",
+                """
+                CREATE TEMP TABLE schedule_in_flight (
+                    transaction_id \(db.dialect.text) PRIMARY KEY NOT NULL)\(db.dialect.withoutRowID)
+                """,
+            ], context: "listing the schedule's sales in flight")
         try db.prepare(
             """
             INSERT INTO schedule_in_flight

@@ -16,21 +16,23 @@ extension SQLiteRevenue {
         try db.pragma("temp_store = FILE", context: "keeping the results")
         for name in Schema.resultTables.map(\.name) {
             try db.execute(
-                """
-                DROP TABLE IF EXISTS \(table(name));
-                \(Schema.create(name, as: table(name), temporary: !everything, dialect: db.dialect))
-                """,
+                [
+                    "DROP TABLE IF EXISTS \(table(name))",
+                    "\(Schema.create(name, as: table(name), temporary: !everything, dialect: db.dialect))",
+                ],
                 context: "keeping the results")
         }
         try db.execute(
-            """
-            DROP TABLE IF EXISTS revenue_parts_spool;
-            DROP TABLE IF EXISTS dirty_lines;
-            CREATE TEMP TABLE dirty_lines (
-                day \(db.dialect.integer) NOT NULL, product_id \(db.dialect.text) NOT NULL,
-                currency \(db.dialect.text) NOT NULL, PRIMARY KEY (day, product_id, currency)
-            )\(db.dialect.withoutRowID);
-            """, context: "keeping the results")
+            [
+                "DROP TABLE IF EXISTS revenue_parts_spool",
+                "DROP TABLE IF EXISTS dirty_lines",
+                """
+                CREATE TEMP TABLE dirty_lines (
+                    day \(db.dialect.integer) NOT NULL, product_id \(db.dialect.text) NOT NULL,
+                    currency \(db.dialect.text) NOT NULL, PRIMARY KEY (day, product_id, currency)
+                )\(db.dialect.withoutRowID)
+                """,
+            ], context: "keeping the results")
         // Every transaction's parts, judged in transaction id order, belong all over a table kept in line order: a
         // report judging everything appends them to a heap and sorts them into their table once at the end
         // (``Self/partsSpool``).
@@ -43,35 +45,39 @@ extension SQLiteRevenue {
         return SQLiteTransactionResultsWriter(
             db: db, everything: everything,
             insertResult: try db.prepare(
-                """
-                INSERT INTO \(table("transaction_results")) (transaction_id, next_change_at, excluded_currency,
-                    excluded_milli, recovered_currency, recovered_milli, unpriced, duplicates, original_transaction_id)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                """),
+                RowInsert(
+                    into: table("transaction_results"),
+                    [
+                        "transaction_id", "next_change_at", "excluded_currency", "excluded_milli", "recovered_currency",
+                        "recovered_milli", "unpriced", "duplicates", "original_transaction_id",
+                    ])),
             insertFinding: try db.prepare(insertKeptFinding(into: table("transaction_findings"))),
             insertPart: try db.prepare(
-                """
-                INSERT INTO \(parts) (transaction_id, seq, day, product_id, currency, units, gross_milli,
-                    refunds_milli, rate_ppm, net_milli, stated_milli, stated_currency, stated_source,
-                    original_transaction_id)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-                """),
+                RowInsert(
+                    into: parts,
+                    [
+                        "transaction_id", "seq", "day", "product_id", "currency", "units", "gross_milli",
+                        "refunds_milli", "rate_ppm", "net_milli", "stated_milli", "stated_currency", "stated_source",
+                        "original_transaction_id",
+                    ])),
             insertOriginalResult: try db.prepare(
-                "INSERT INTO \(table("original_results")) (original_transaction_id, next_change_at) VALUES ($1, $2)"),
+                RowInsert(into: table("original_results"), ["original_transaction_id", "next_change_at"])),
             insertOriginalFinding: try db.prepare(insertKeptFinding(into: table("original_findings"))),
             insertLine: try db.prepare(
-                """
-                INSERT INTO \(table("revenue_lines")) (day, product_id, currency, units, gross_milli, refunds_milli,
-                    estimated_milli, proceeds_milli, proceeds_currency, proceeds_source)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                """),
+                RowInsert(
+                    into: table("revenue_lines"),
+                    [
+                        "day", "product_id", "currency", "units", "gross_milli", "refunds_milli", "estimated_milli",
+                        "proceeds_milli", "proceeds_currency", "proceeds_source",
+                    ])),
             insertEvent: try db.prepare(
-                """
-                INSERT INTO \(table("ledger_events")) (transaction_id, seq, day, record_id, user_id, product_id,
-                    storefront, currency, units, amount_milli, proceeds_milli, proceeds_currency, rate_ppm,
-                    original_transaction_id)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-                """),
+                RowInsert(
+                    into: table("ledger_events"),
+                    [
+                        "transaction_id", "seq", "day", "record_id", "user_id", "product_id", "storefront", "currency",
+                        "units", "amount_milli", "proceeds_milli", "proceeds_currency", "rate_ppm",
+                        "original_transaction_id",
+                    ])),
             insertSale: try db.prepare(Self.insertSale(into: table("recognition_sales"))),
             sortSpooledParts: everything ? Self.partsSpool(into: table("revenue_parts")) : nil)
     }
@@ -84,37 +90,43 @@ extension SQLiteRevenue {
     /// per line, nearly every part read a page back from the write-ahead log and wrote one to it: at 1,000,000 rows
     /// about a million `pread` and a million `pwrite` of 16 KB, 17 GB each way through the kernel; at 10,000,000,
     /// hundreds of GB. Sorted (SQLite's sorter spills runs to temporary files), every page is written once.
-    private static func partsSpool(into table: String) -> String {
-        """
-        INSERT INTO \(table) SELECT * FROM revenue_parts_spool
-            ORDER BY day, product_id NULLS FIRST, currency NULLS FIRST, transaction_id NULLS FIRST, seq;
-        DROP TABLE revenue_parts_spool;
-        """
+    private static func partsSpool(into table: String) -> [String] {
+        [
+            """
+            INSERT INTO \(table) SELECT * FROM revenue_parts_spool
+                ORDER BY day, product_id NULLS FIRST, currency NULLS FIRST, transaction_id NULLS FIRST, seq
+            """,
+            "DROP TABLE revenue_parts_spool",
+        ]
     }
 
     /// Replaces the kept findings of the groups judged again (`rerun` selects their ids) whose findings changed, with
     /// this report's (`temp.new_<table>`); a group whose findings read the same is not rewritten.
-    private static func replaceChangedFindings(_ table: String, rerun: String) -> String {
-        """
-        CREATE TEMP TABLE changed_findings AS
-            SELECT group_id FROM (
-                SELECT * FROM \(table) WHERE group_id IN (\(rerun)) EXCEPT SELECT * FROM new_\(table)) AS gone
-            UNION SELECT group_id FROM (
-                SELECT * FROM new_\(table) EXCEPT SELECT * FROM \(table) WHERE group_id IN (\(rerun))) AS came;
-        DELETE FROM \(table) WHERE group_id IN (SELECT group_id FROM changed_findings);
-        INSERT INTO \(table) SELECT * FROM new_\(table) WHERE group_id IN (SELECT group_id FROM changed_findings);
-        DROP TABLE changed_findings;
-        """
+    private static func replaceChangedFindings(_ table: String, rerun: String) -> [String] {
+        [
+            """
+            CREATE TEMP TABLE changed_findings AS
+                SELECT group_id FROM (
+                    SELECT * FROM \(table) WHERE group_id IN (\(rerun)) EXCEPT SELECT * FROM new_\(table)) AS gone
+                UNION SELECT group_id FROM (
+                    SELECT * FROM new_\(table) EXCEPT SELECT * FROM \(table) WHERE group_id IN (\(rerun))) AS came
+            """,
+            "DELETE FROM \(table) WHERE group_id IN (SELECT group_id FROM changed_findings)",
+            "INSERT INTO \(table) SELECT * FROM new_\(table) WHERE group_id IN (SELECT group_id FROM changed_findings)",
+            "DROP TABLE changed_findings",
+        ]
     }
 
     /// The insert of a kept finding (``Schema/keptFindingColumns(distributed:)``) into `table`.
-    private func insertKeptFinding(into table: String) -> String {
-        """
-        INSERT INTO \(table) (group_id, seq, fingerprint, severity_rank, code, transaction_id, original_transaction_id,
-            user_ids, product_id, environment, amount_milli, currency, detail, record_ids, receipt_id, subject,
-            aged_before, aged_since, aged_after, group_original_transaction_id)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-        """
+    private func insertKeptFinding(into table: String) -> RowInsert {
+        RowInsert(
+            into: table,
+            [
+                "group_id", "seq", "fingerprint", "severity_rank", "code", "transaction_id", "original_transaction_id",
+                "user_ids", "product_id", "environment", "amount_milli", "currency", "detail", "record_ids",
+                "receipt_id",
+                "subject", "aged_before", "aged_since", "aged_after", "group_original_transaction_id",
+            ])
     }
 
     /// Makes this report's results the kept ones, with the state they were worked out in.
@@ -132,48 +144,62 @@ extension SQLiteRevenue {
                 // table takes, and reads the old rows until the commit (MVCC).
                 let swaps =
                     db.postgres == nil
-                    ? Schema.resultTables.map { table in
-                        "DROP TABLE \(table.name); ALTER TABLE \(table.name)_staged RENAME TO \(table.name);"
+                    ? Schema.resultTables.flatMap { table in
+                        ["DROP TABLE \(table.name)", "ALTER TABLE \(table.name)_staged RENAME TO \(table.name)"]
                     } + [Schema.resultIndexes]
-                    : Schema.resultTables.map { table in
-                        "DELETE FROM \(table.name); INSERT INTO \(table.name) SELECT * FROM \(table.name)_staged; "
-                            + "DROP TABLE \(table.name)_staged;"
+                    : Schema.resultTables.flatMap { table in
+                        [
+                            "DELETE FROM \(table.name)",
+                            "INSERT INTO \(table.name) SELECT * FROM \(table.name)_staged",
+                            "DROP TABLE \(table.name)_staged",
+                        ]
                     }
                 try db.execute(
-                    swaps.joined(separator: "\n") + "\n"
-                        + """
-                        DROP TABLE IF EXISTS revenue_shown_by_transaction;
-                        DROP TABLE IF EXISTS revenue_shown_lines;
-                        DELETE FROM dirty_transactions;
-                        DELETE FROM dirty_originals;
-                        DELETE FROM dirty_report_days;
-                        """, context: "keeping the results")
+                    swaps + [
+                        "DROP TABLE IF EXISTS revenue_shown_by_transaction",
+                        "DROP TABLE IF EXISTS revenue_shown_lines",
+                        "DELETE FROM dirty_transactions",
+                        "DELETE FROM dirty_originals",
+                        "DELETE FROM dirty_report_days",
+                    ], context: "keeping the results")
             } else {
                 try db.execute(
-                    """
-                    DELETE FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM rerun);
-                    INSERT INTO transaction_results SELECT * FROM new_transaction_results;
-                    \(Self.replaceChangedFindings("transaction_findings", rerun: "SELECT transaction_id FROM rerun"))
-                    DELETE FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM changed_parts);
-                    INSERT INTO revenue_parts SELECT * FROM new_revenue_parts
-                        WHERE transaction_id IN (SELECT transaction_id FROM changed_parts);
-                    DELETE FROM revenue_lines
-                        WHERE (day, product_id, currency) IN (SELECT day, product_id, currency FROM dirty_lines);
-                    INSERT INTO revenue_lines SELECT * FROM new_revenue_lines;
-                    DELETE FROM ledger_events WHERE transaction_id IN (SELECT transaction_id FROM rerun);
-                    INSERT INTO ledger_events SELECT * FROM new_ledger_events;
-                    DELETE FROM recognition_sales WHERE transaction_id IN (SELECT transaction_id FROM rerun);
-                    INSERT INTO recognition_sales SELECT * FROM new_recognition_sales;
-                    DELETE FROM dirty_report_days;
-                    DELETE FROM dirty_transactions WHERE transaction_id IN (SELECT transaction_id FROM rerun);
-                    DELETE FROM original_results
-                        WHERE original_transaction_id IN (SELECT original_transaction_id FROM rerun_originals);
-                    INSERT INTO original_results SELECT * FROM new_original_results;
-                    \(Self.replaceChangedFindings(
-                        "original_findings", rerun: "SELECT original_transaction_id FROM rerun_originals"))
-                    DELETE FROM dirty_originals
-                        WHERE original_transaction_id IN (SELECT original_transaction_id FROM rerun_originals);
-                    """, context: "keeping the results")
+                    [
+                        "DELETE FROM transaction_results WHERE transaction_id IN (SELECT transaction_id FROM rerun)",
+                        "INSERT INTO transaction_results SELECT * FROM new_transaction_results",
+                    ]
+                        + Self.replaceChangedFindings("transaction_findings", rerun: "SELECT transaction_id FROM rerun")
+                        + [
+                            "DELETE FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM changed_parts)",
+                            """
+                            INSERT INTO revenue_parts SELECT * FROM new_revenue_parts
+                                WHERE transaction_id IN (SELECT transaction_id FROM changed_parts)
+                            """,
+                            """
+                            DELETE FROM revenue_lines
+                                WHERE (day, product_id, currency) IN (SELECT day, product_id, currency FROM dirty_lines)
+                            """,
+                            "INSERT INTO revenue_lines SELECT * FROM new_revenue_lines",
+                            "DELETE FROM ledger_events WHERE transaction_id IN (SELECT transaction_id FROM rerun)",
+                            "INSERT INTO ledger_events SELECT * FROM new_ledger_events",
+                            "DELETE FROM recognition_sales WHERE transaction_id IN (SELECT transaction_id FROM rerun)",
+                            "INSERT INTO recognition_sales SELECT * FROM new_recognition_sales",
+                            "DELETE FROM dirty_report_days",
+                            "DELETE FROM dirty_transactions WHERE transaction_id IN (SELECT transaction_id FROM rerun)",
+                            """
+                            DELETE FROM original_results
+                                WHERE original_transaction_id IN (SELECT original_transaction_id FROM rerun_originals)
+                            """,
+                            "INSERT INTO original_results SELECT * FROM new_original_results",
+                        ]
+                        + Self.replaceChangedFindings(
+                            "original_findings", rerun: "SELECT original_transaction_id FROM rerun_originals")
+                        + [
+                            """
+                            DELETE FROM dirty_originals
+                                WHERE original_transaction_id IN (SELECT original_transaction_id FROM rerun_originals)
+                            """
+                        ], context: "keeping the results")
             }
             try db.prepare(
                 """
@@ -184,7 +210,7 @@ extension SQLiteRevenue {
             try replaceRecognitionMonths(recognitionMonths)
             try replaceRevenueScheduleRecord(schedule)
             try db.execute("DELETE FROM same_purchase_shown", context: "keeping the results")
-            let insert = try db.prepare("INSERT INTO same_purchase_shown (transaction_id, purchase) VALUES ($1, $2)")
+            let insert = try db.prepare(RowInsert(into: "same_purchase_shown", ["transaction_id", "purchase"]))
             for (id, purchase) in samePurchase { try insert.run([.text(id), .text(purchase)]) }
         }
     }
@@ -247,16 +273,20 @@ extension SQLiteRevenue {
     /// its lines need no adding up again, and its kept parts no rewriting.
     package func markDirtyLines() throws(StoreError) -> [(day: Int, productID: String, currency: String)] {
         try db.execute(
-            """
-            DROP TABLE IF EXISTS changed_parts;
-            CREATE TEMP TABLE changed_parts AS
-                SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM rerun)
-                EXCEPT SELECT * FROM new_revenue_parts;
-            INSERT INTO changed_parts
-                SELECT * FROM new_revenue_parts
-                EXCEPT SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM rerun);
-            INSERT INTO dirty_lines SELECT day, product_id, currency FROM changed_parts WHERE true ON CONFLICT DO NOTHING;
-            """, context: "listing the changed revenue lines")
+            [
+                "DROP TABLE IF EXISTS changed_parts",
+                """
+                CREATE TEMP TABLE changed_parts AS
+                    SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM rerun)
+                    EXCEPT SELECT * FROM new_revenue_parts
+                """,
+                """
+                INSERT INTO changed_parts
+                    SELECT * FROM new_revenue_parts
+                    EXCEPT SELECT * FROM revenue_parts WHERE transaction_id IN (SELECT transaction_id FROM rerun)
+                """,
+                "INSERT INTO dirty_lines SELECT day, product_id, currency FROM changed_parts WHERE true ON CONFLICT DO NOTHING",
+            ], context: "listing the changed revenue lines")
         let stmt = try db.prepare("SELECT day, product_id, currency FROM dirty_lines")
         var lines: [(day: Int, productID: String, currency: String)] = []
         while try stmt.step() { lines.append((Int(stmt.int64(0)), stmt.text(1), stmt.text(2))) }

@@ -18,14 +18,14 @@ package final class SQLiteTransactionResultsWriter {
     private let insertSale: SQLiteStatement
     /// The statements that move spooled parts into their table in key order, run once before the commit
     /// (``SQLiteRevenue/startTransactionResults(everything:)``); nil when the parts are written in place.
-    private var sortSpooledParts: String?
+    private var sortSpooledParts: [String]?
     private var inTransaction = false
 
     package init(
         db: SQLiteDatabase, everything: Bool, insertResult: SQLiteStatement, insertFinding: SQLiteStatement,
         insertPart: SQLiteStatement, insertOriginalResult: SQLiteStatement, insertOriginalFinding: SQLiteStatement,
         insertLine: SQLiteStatement, insertEvent: SQLiteStatement, insertSale: SQLiteStatement,
-        sortSpooledParts: String? = nil
+        sortSpooledParts: [String]? = nil
     ) {
         self.db = db
         self.everything = everything

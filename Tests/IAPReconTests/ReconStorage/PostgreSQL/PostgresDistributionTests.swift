@@ -65,23 +65,29 @@ extension PostgresTests {
                 let store = try ReconStore(path: url, clock: Self.clock)
                 // The store as the version before made it: its migrations up to the one before the keys.
                 let before = try #require(Schema.migrations.firstIndex { $0.name == "issue34-distribution-keys" })
-                try store.db.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+                try store.db.execute(["DROP SCHEMA public CASCADE", "CREATE SCHEMA public"])
                 try PostgresSchema.create(store.db, clock: Self.clock, migrations: before)
                 try store.db.execute(
-                    """
-                    INSERT INTO import_files (file_id, path) VALUES (1, 'ledger.csv');
-                    INSERT INTO transactions (record_id, user_id, product_id, transaction_id, original_transaction_id,
-                        purchase_date, quantity, environment, verification_status, source_file_id, source_line,
-                        imported_at)
-                    VALUES ('s2', 'u1', 'pro_monthly', '2002', '2001', 1, 1, 'Production', 'verified', 1, 2, 1);
-                    INSERT INTO revenue_parts (transaction_id, seq, day, product_id, currency, units, gross_milli,
-                        refunds_milli, rate_ppm, net_milli)
-                    VALUES ('2002', 0, 20000, 'pro_monthly', 'USD', 1, 9990, 0, 700000, 6993),
-                        ('3001', 0, 20000, 'coins', 'USD', 1, 990, 0, 700000, 693);
-                    INSERT INTO dirty_transactions (transaction_id) VALUES ('2002');
-                    INSERT INTO evidence (source, transaction_id, original_transaction_id, signature, recorded_at)
-                    VALUES ('server_api', '2002', '2001', 'valid', 1), ('offline', '4001', NULL, 'valid', 1);
-                    """)
+                    [
+                        "INSERT INTO import_files (file_id, path) VALUES (1, 'ledger.csv')",
+                        """
+                        INSERT INTO transactions (record_id, user_id, product_id, transaction_id, original_transaction_id,
+                            purchase_date, quantity, environment, verification_status, source_file_id, source_line,
+                            imported_at)
+                        VALUES ('s2', 'u1', 'pro_monthly', '2002', '2001', 1, 1, 'Production', 'verified', 1, 2, 1)
+                        """,
+                        """
+                        INSERT INTO revenue_parts (transaction_id, seq, day, product_id, currency, units, gross_milli,
+                            refunds_milli, rate_ppm, net_milli)
+                        VALUES ('2002', 0, 20000, 'pro_monthly', 'USD', 1, 9990, 0, 700000, 6993),
+                            ('3001', 0, 20000, 'coins', 'USD', 1, 990, 0, 700000, 693)
+                        """,
+                        "INSERT INTO dirty_transactions (transaction_id) VALUES ('2002')",
+                        """
+                        INSERT INTO evidence (source, transaction_id, original_transaction_id, signature, recorded_at)
+                        VALUES ('server_api', '2002', '2001', 'valid', 1), ('offline', '4001', NULL, 'valid', 1)
+                        """,
+                    ])
             }
             let store = try ReconStore(path: url, clock: Self.clock)
             let parts = try store.db.prepare(
@@ -100,11 +106,11 @@ extension PostgresTests {
                     == 1)
             // The triggers made again note a change under its original transaction.
             try store.db.execute(
-                """
-                INSERT INTO detection_state (id, fingerprint, as_of, counters) VALUES (1, 'f', 1, '{}');
-                DELETE FROM dirty_transactions;
-                UPDATE transactions SET verification_status = 'invalid' WHERE record_id = 's2';
-                """)
+                [
+                    "INSERT INTO detection_state (id, fingerprint, as_of, counters) VALUES (1, 'f', 1, '{}')",
+                    "DELETE FROM dirty_transactions",
+                    "UPDATE transactions SET verification_status = 'invalid' WHERE record_id = 's2'",
+                ])
             #expect(
                 try store.db.scalar("SELECT COUNT(*) FROM dirty_transactions WHERE original_transaction_id = '2001'")
                     == 1)

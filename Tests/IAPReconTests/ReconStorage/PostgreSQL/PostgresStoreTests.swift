@@ -27,10 +27,10 @@ extension PostgresTests {
             let postgres = try ReconStore(path: try database("sorting"), clock: Self.clock)
             var orders: [[String]] = []
             for store in [sqlite, postgres] {
-                try store.db.execute(
-                    "CREATE TEMP TABLE words (word \(store.db.dialect.text), n \(store.db.dialect.integer)); "
-                        + "INSERT INTO words VALUES "
-                        + "('b', 2), ('B', NULL), (NULL, 1), ('a', 3), ('Á', NULL), ('', 0);")
+                try store.db.execute([
+                    "CREATE TEMP TABLE words (word \(store.db.dialect.text), n \(store.db.dialect.integer))",
+                    "INSERT INTO words VALUES ('b', 2), ('B', NULL), (NULL, 1), ('a', 3), ('Á', NULL), ('', 0)",
+                ])
                 let select = try store.db.prepare(
                     "SELECT COALESCE(word, '-') || ':' || COALESCE(CAST(n AS TEXT), '-') FROM words "
                         + "ORDER BY n DESC NULLS LAST, word NULLS FIRST")
@@ -45,14 +45,14 @@ extension PostgresTests {
             #expect(orders[1] == orders[0])
         }
 
-        /// Rows a transaction inserts go by `COPY` (``PostgresCopyRows``) and read back as they were written: texts with
+        /// Rows a transaction inserts by a declared INSERT (``RowInsert``) go by `COPY` (``PostgresCopyRows``) and read back as they were written: texts with
         /// the bytes the text format escapes, NULLs, the integers' extremes, more rows than one batch; a statement
         /// reading the table sees them all, and a rollback takes them away.
         @Test func rowsSentByCopyReadBackAsWritten() throws {
             let store = try ReconStore(path: try database("copyrows"), clock: Self.clock)
             try store.db.execute("CREATE TEMP TABLE copied (n BIGINT, word TEXT)")
             let words = ["tab\there", "line\nfeed\r\n", "back\\slash \\N", "", "é ü 𝄞", "\\."]
-            let insert = try store.db.prepare("INSERT INTO copied (n, word) VALUES ($1, $2)")
+            let insert = try store.db.prepare(RowInsert(into: "copied", ["n", "word"]))
             try store.db.execute("BEGIN")
             var written: [String] = []
             for row in 0..<60_000 {
@@ -77,7 +77,7 @@ extension PostgresTests {
         @Test func aCopyThatBreaksAKeyFailsTheNextStatementAndNothingStays() throws {
             let store = try ReconStore(path: try database("copykey"), clock: Self.clock)
             try store.db.execute("CREATE TABLE keyed (id INTEGER PRIMARY KEY, word TEXT)")
-            let insert = try store.db.prepare("INSERT INTO keyed (id, word) VALUES ($1, $2)")
+            let insert = try store.db.prepare(RowInsert(into: "keyed", ["id", "word"]))
             let error = #expect(throws: StoreError.self) {
                 try store.db.transaction {
                     for id in [1, 2, 2, 3] { try insert.run([.integer(Int64(id)), .text("w\(id)")]) }

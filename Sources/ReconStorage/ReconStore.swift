@@ -10,7 +10,7 @@ import ReconModel
 public final class ReconStore {
     /// The file, or the database's URL without its user and password (`postgresql://HOST:PORT/DB`).
     public let path: String
-    package let db: SQLiteDatabase
+    package let db: any StoreDatabase
     package let clock: any ReconClock
 
     /// The schema version this program writes (the number of migrations).
@@ -35,8 +35,9 @@ public final class ReconStore {
                 throw .cannotOpen(path: DatabaseSource.redacted(path), message: error.localizedDescription)
             }
             self.path = source.name
-            db = SQLiteDatabase(postgres: try PostgresSession(source, logger: Logger(label: "iap-recon.store")))
-            try PostgresSchema.open(db, opening: opening, clock: clock)
+            let postgres = PostgresDatabase(try PostgresSession(source, logger: Logger(label: "iap-recon.store")))
+            db = postgres
+            try PostgresSchema.open(postgres, opening: opening, clock: clock)
             return
         }
         self.path = path

@@ -2,22 +2,19 @@ import AppleData
 import CSQLite
 import ReconModel
 
-/// Binding one parameter at a time, without building a `[SQLiteValue]` per row: the import's hot
+/// Binding one parameter at a time, without building a `[SQLValue]` per row: the import's hot
 /// path binds ledger rows straight from the bytes of the file it read.
 extension SQLiteStatement {
     /// Makes the statement ready to be bound and run again (bindings are kept until overwritten).
     package func reset() {
-        if let postgres { return postgres.reset() }
         sqlite3_reset(handle)
     }
 
     package func bindInt64(_ value: Int64, at index: Int32) throws(StoreError) {
-        if let postgres { return postgres.bind(.integer(value), at: Int(index)) }
         try check(sqlite3_bind_int64(handle, try slot(index), value), index)
     }
 
     package func bindNull(at index: Int32) throws(StoreError) {
-        if let postgres { return postgres.bind(.null, at: Int(index)) }
         try check(sqlite3_bind_null(handle, try slot(index)), index)
     }
 
@@ -25,10 +22,6 @@ extension SQLiteStatement {
     /// valid and unchanged until the statement has been run and reset (SQLITE_STATIC,
     /// https://www.sqlite.org/c3ref/bind_blob.html).
     package func bindText(_ pointer: UnsafePointer<UInt8>, count: Int, at index: Int32) throws(StoreError) {
-        if let postgres {
-            let text = String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
-            return postgres.bind(.text(text), at: Int(index))
-        }
         let slot = try slot(index)
         let rc = pointer.withMemoryRebound(to: CChar.self, capacity: count) {
             sqlite3_bind_text(handle, slot, $0, Int32(count), nil)
@@ -41,7 +34,6 @@ extension SQLiteStatement {
     /// From the string's own UTF-8 (`withUTF8`), not a C string made of it for the call: every kept sale, part and
     /// event binds several.
     package func bindText(_ text: String, at index: Int32) throws(StoreError) {
-        if let postgres { return postgres.bind(.text(text), at: Int(index)) }
         var text = text
         let slot = try slot(index)
         let rc = text.withUTF8 { bytes in
@@ -59,10 +51,6 @@ extension SQLiteStatement {
     /// The ``RowHash`` of the text of `column` under `seed`, hashed where SQLite keeps it (no string is made of it; on
     /// PostgreSQL, of its string's UTF-8).
     package func textHash(_ column: Int32, seed: UInt64) -> UInt64 {
-        if let postgres {
-            var text = postgres.text(column)
-            return text.withUTF8 { RowHash.hash(UnsafeRawBufferPointer($0), seed: seed) }
-        }
         let count = Int(sqlite3_column_bytes(handle, column))
         guard let pointer = sqlite3_column_text(handle, column) else {
             return RowHash.hash(UnsafeRawBufferPointer(start: nil, count: 0), seed: seed)
@@ -72,11 +60,6 @@ extension SQLiteStatement {
 
     /// Runs a statement bound parameter by parameter to completion, then resets it.
     package func runBound() throws(StoreError) {
-        if let postgres {
-            defer { postgres.reset() }
-            while try postgres.step() {}
-            return
-        }
         defer { sqlite3_reset(handle) }
         while try step() {}
     }

@@ -23,7 +23,7 @@ extension Schema {
 
     /// A counted sale (``RecognitionSale``), kept per transaction with its other results.
     ///
-    /// The schedule a night writes without reading the ledger again. `refunds` lists Apple's refunds (``SQLiteRevenue/refundsText(_:)``);
+    /// The schedule a night writes without reading the ledger again. `refunds` lists Apple's refunds (``SQLRevenue/refundsText(_:)``);
     /// `last_change` is the last instant anything about the sale changes, so the sales still active in a month are
     /// found by the index.
     package static func recognitionSalesColumns(distributed: Bool, dialect: SQLDialect = .sqlite) -> String {

@@ -78,8 +78,8 @@ package enum CitusLayout {
     ///
     /// The rows a table holds are copied into its shards with the change-noting triggers set aside (a copy changes
     /// no row), and the coordinator's local copy is emptied after.
-    static func distribute(_ db: SQLiteDatabase, tables: [String]) throws(StoreError) {
-        guard let session = db.postgres else { return }
+    static func distribute(_ db: PostgresDatabase, tables: [String]) throws(StoreError) {
+        let session = db.session
         let context = "distributing the store on Citus"
         let local = try undistributed(session, tables: tables)
         if local.isEmpty { return }

@@ -29,7 +29,7 @@ package struct PostgresCopyRows {
     var isFull: Bool { data.count >= Self.fullSize }
 
     /// Appends one row of `values`, one per column.
-    package mutating func append(_ values: ArraySlice<SQLiteValue>) {
+    package mutating func append(_ values: ArraySlice<SQLValue>) {
         var first = true
         for value in values {
             if !first { data.append(0x09) }

@@ -8,9 +8,9 @@ import ReconModel
 package struct PostgresPendingRows {
     private struct Batch {
         var template: RowInsert
-        var values: [SQLiteValue] = []
+        var values: [SQLValue] = []
         var rows = 0
-        var keys: Set<[SQLiteValue]> = []
+        var keys: Set<[SQLValue]> = []
         /// The rows as `COPY` data, for a template that can go so (then `values` stays empty).
         var copy: PostgresCopyRows?
 
@@ -25,7 +25,7 @@ package struct PostgresPendingRows {
     /// A statement to send: its SQL and its parameters, or the rows of a `COPY` (whose `sql` is then for messages).
     package struct Statement {
         package var sql: String
-        package var values: [SQLiteValue]
+        package var values: [SQLValue]
         package var copy: PostgresCopyRows?
     }
 
@@ -54,7 +54,7 @@ package struct PostgresPendingRows {
     ///
     /// A statement whose batch is open holds its table (another statement's row of that table would have sent it), so
     /// the common case, the next row of the open batch, looks the batch up once and nothing else.
-    package mutating func add(_ template: RowInsert, owner: Int, values: [SQLiteValue]) -> [Statement] {
+    package mutating func add(_ template: RowInsert, owner: Int, values: [SQLValue]) -> [Statement] {
         var due: [Statement] = []
         var position = batches.index(forKey: owner)
         if let keys = template.keyParameters, let open = position,

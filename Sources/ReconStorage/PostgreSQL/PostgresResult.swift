@@ -12,7 +12,7 @@ package struct PostgresResult {
     package var columns: [String]
     /// Every row's values, one row after another, ``width`` values each: one array for a batch of rows, not one per
     /// row.
-    package private(set) var values: [SQLiteValue]
+    package private(set) var values: [SQLValue]
     /// Values per row.
     package private(set) var width: Int
     package private(set) var rowCount: Int
@@ -64,7 +64,7 @@ package struct PostgresResult {
     }
 
     /// The value of `row` in `column`; nil outside the result.
-    package func value(row: Int, column: Int) -> SQLiteValue? {
+    package func value(row: Int, column: Int) -> SQLValue? {
         guard row >= 0, row < rowCount, column >= 0, column < width else { return nil }
         return values[row * width + column]
     }
@@ -78,12 +78,12 @@ package struct PostgresResult {
     }
 
     /// One cell as SQLite would give it.
-    static func value(_ cell: PostgresCell) throws -> SQLiteValue {
+    static func value(_ cell: PostgresCell) throws -> SQLValue {
         guard var bytes = cell.bytes else { return .null }
         if cell.format == .text {
             let text = bytes.readString(length: bytes.readableBytes) ?? ""
             switch cell.dataType {
-            case .int2, .int4, .int8, .numeric: return Int64(text).map(SQLiteValue.integer) ?? .text(text)
+            case .int2, .int4, .int8, .numeric: return Int64(text).map(SQLValue.integer) ?? .text(text)
             case .bool: return .integer(text == "t" ? 1 : 0)
             default: return .text(text)
             }

@@ -15,7 +15,7 @@ package enum PostgresSchema {
     ///
     /// - Throws: ``StoreError/noStore(path:)``, ``StoreError/foreignTables(path:tables:)``,
     ///   ``StoreError/newerSchema(path:found:known:)``, ``StoreError/olderSchema(path:found:known:)``.
-    package static func open(_ db: SQLiteDatabase, opening: ReconStore.Opening, clock: any ReconClock)
+    package static func open(_ db: PostgresDatabase, opening: ReconStore.Opening, clock: any ReconClock)
         throws(StoreError)
     {
         if try !db.tableExists("schema_migrations") {
@@ -31,11 +31,11 @@ package enum PostgresSchema {
             guard opening != .readOnly else { throw .olderSchema(path: db.path, found: applied.count, known: known) }
             try migrate(db, from: applied.count, clock: clock)
         }
-        if opening != .readOnly, db.postgres?.isCitus == true {
+        if opening != .readOnly, db.isCitus {
             try CitusLayout.distribute(db, tables: try tables(db))
         }
         if opening == .readOnly {
-            db.postgres?.readsWhole = true
+            db.session.readsWhole = true
             // A second guard, as SQLite's `query_only`: even a statement that slips through cannot write.
             try db.execute(
                 "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", context: "opening \(db.path) read-only")
@@ -43,7 +43,7 @@ package enum PostgresSchema {
     }
 
     /// The store's tables in the database (a report's staged tables left by a failed run are not the store's).
-    private static func tables(_ db: SQLiteDatabase) throws(StoreError) -> [String] {
+    private static func tables(_ db: PostgresDatabase) throws(StoreError) -> [String] {
         let names = try db.prepare(
             """
             SELECT table_name FROM information_schema.tables
@@ -55,7 +55,7 @@ package enum PostgresSchema {
         return tables
     }
 
-    private static func appliedMigrations(_ db: SQLiteDatabase) throws(StoreError) -> [String] {
+    private static func appliedMigrations(_ db: PostgresDatabase) throws(StoreError) -> [String] {
         let names = try db.prepare("SELECT name FROM schema_migrations ORDER BY seq")
         var applied: [String] = []
         while try names.step() { applied.append(names.text(0)) }
@@ -66,7 +66,7 @@ package enum PostgresSchema {
     ///
     /// Refuses a database that holds tables of the store's names it did not create. `count`: the first migrations only, as an older version made it.
     package static func create(
-        _ db: SQLiteDatabase, clock: any ReconClock, migrations count: Int = Schema.migrations.count
+        _ db: PostgresDatabase, clock: any ReconClock, migrations count: Int = Schema.migrations.count
     ) throws(StoreError) {
         do {
             try db.transaction {
@@ -87,7 +87,7 @@ package enum PostgresSchema {
                     context: "creating the store")
                 for migration in Schema.migrations.prefix(count) {
                     for statement in PostgresMigrations.statements(of: migration.name) {
-                        try db.postgres?.execute(statement, context: "creating the store (\(migration.name))")
+                        try db.session.execute(statement, context: "creating the store (\(migration.name))")
                     }
                 }
                 let record = try db.prepare("INSERT INTO schema_migrations (seq, name, applied_at) VALUES ($1, $2, $3)")
@@ -103,7 +103,7 @@ package enum PostgresSchema {
     }
 
     /// Applies the migrations after the first `count`, each in its own transaction.
-    private static func migrate(_ db: SQLiteDatabase, from count: Int, clock: any ReconClock) throws(StoreError) {
+    private static func migrate(_ db: PostgresDatabase, from count: Int, clock: any ReconClock) throws(StoreError) {
         for (offset, migration) in Schema.migrations.enumerated().dropFirst(count) {
             do {
                 try db.transaction {
@@ -112,7 +112,7 @@ package enum PostgresSchema {
                         "SELECT COUNT(*) FROM schema_migrations WHERE name = $1", [.text(migration.name)])
                     if done ?? 0 > 0 { return }
                     for statement in PostgresMigrations.statements(of: migration.name) {
-                        try db.postgres?.execute(statement, context: "applying migration \(migration.name)")
+                        try db.session.execute(statement, context: "applying migration \(migration.name)")
                     }
                     try db.prepare("INSERT INTO schema_migrations (seq, name, applied_at) VALUES ($1, $2, $3)")
                         .run([.integer(Int64(offset + 1)), .text(migration.name), .integer(clock.nowMillis())])

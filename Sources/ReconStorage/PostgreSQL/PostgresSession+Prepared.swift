@@ -13,7 +13,7 @@ extension PostgresSession {
     static let preparedLimit = 256
 
     /// Runs `sql` as a prepared statement: prepared (once, in the same round trip) and executed with `values`.
-    func runPrepared(_ sql: String, _ values: [SQLiteValue], context: @autoclosure () -> String) throws(StoreError)
+    func runPrepared(_ sql: String, _ values: [SQLValue], context: @autoclosure () -> String) throws(StoreError)
         -> PostgresResult
     {
         let binds = values.map { value -> PostgresData in

@@ -161,7 +161,7 @@ package final class PostgresSession {
     }
 
     /// The rows of one statement with its parameters bound, read whole.
-    package func query(_ sql: String, _ values: [SQLiteValue], context: @autoclosure () -> String) throws(StoreError)
+    package func query(_ sql: String, _ values: [SQLValue], context: @autoclosure () -> String) throws(StoreError)
         -> PostgresResult
     {
         if !pending.isEmpty, mustSendPendingRows(before: sql) { try flush() }
@@ -179,7 +179,7 @@ package final class PostgresSession {
         return pending.isRead(by: sql)
     }
 
-    private func run(_ sql: String, _ values: [SQLiteValue], context: @autoclosure () -> String) throws(StoreError)
+    private func run(_ sql: String, _ values: [SQLValue], context: @autoclosure () -> String) throws(StoreError)
         -> PostgresResult
     {
         trace(sql)
@@ -248,7 +248,7 @@ package final class PostgresSession {
     private var pending = PostgresPendingRows()
 
     /// Adds one row of statement `owner` to the rows to send together; what must go first goes now.
-    package func enqueue(_ template: RowInsert, owner: Int, values: [SQLiteValue]) throws(StoreError) {
+    package func enqueue(_ template: RowInsert, owner: Int, values: [SQLValue]) throws(StoreError) {
         for statement in pending.add(template, owner: owner, values: values) { try send(statement) }
     }
 

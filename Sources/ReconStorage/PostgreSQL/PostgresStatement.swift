@@ -1,3 +1,4 @@
+import AppleData
 import NIOCore
 import PostgresNIO
 import ReconModel
@@ -8,11 +9,11 @@ import ReconModel
 /// ledger. Outside a transaction the cursor is `WITH HOLD`: the server keeps its rows until it is closed.
 /// A statement that returns no rows runs at its first step. The cursor's next batch is asked for as soon as the last
 /// one arrives, so the server reads it while this process works through the last.
-package final class PostgresStatement {
+package final class PostgresStatement: StoreStatement {
     private let session: PostgresSession
     /// The statement, as written.
     package let sql: String
-    private var values: [SQLiteValue]
+    private var values: [SQLValue]
     private var result: PostgresResult?
     private var position = -1
     /// The open cursor reading this statement's rows, and whether it has more.
@@ -72,17 +73,64 @@ package final class PostgresStatement {
     /// The result columns' names (once the statement has run).
     package var columns: [String] { result?.columns ?? [] }
 
-    package func bind(_ values: [SQLiteValue]) {
+    package func bind(_ values: [SQLValue]) throws(StoreError) {
         reset()
         for index in self.values.indices { self.values[index] = index < values.count ? values[index] : .null }
     }
 
-    /// Binds the 1-based parameter `index`.
-    package func bind(_ value: SQLiteValue, at index: Int) {
+    /// Binds the parameter `$number`.
+    package func bind(_ value: SQLValue, at number: Int32) throws(StoreError) {
         if result != nil { reset() }
+        let index = Int(number)
         guard index >= 1 else { return }
         while values.count < index { values.append(.null) }
         values[index - 1] = value
+    }
+
+    package func bindInt64(_ value: Int64, at index: Int32) throws(StoreError) {
+        try bind(.integer(value), at: index)
+    }
+
+    package func bindNull(at index: Int32) throws(StoreError) {
+        try bind(.null, at: index)
+    }
+
+    /// Binds the text's bytes, copied into a string: the values go to the server as they are.
+    package func bindText(_ pointer: UnsafePointer<UInt8>, count: Int, at index: Int32) throws(StoreError) {
+        try bind(.text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)), at: index)
+    }
+
+    package func bindText(_ text: String, at index: Int32) throws(StoreError) {
+        try bind(.text(text), at: index)
+    }
+
+    package func runBound() throws(StoreError) {
+        defer { reset() }
+        while try step() {}
+    }
+
+    private var lookup = ColumnLookup()
+
+    package func beginRow() {
+        lookup.beginRow()
+    }
+
+    package func index(of name: String) -> Int32 {
+        lookup.index(of: name) { columns }
+    }
+
+    package func isNull(_ column: Int32) -> Bool {
+        value(column) == .null
+    }
+
+    package func textMatches(_ column: Int32, _ other: String) -> Bool {
+        text(column) == other
+    }
+
+    /// The ``RowHash`` of the text of `column` under `seed`, of its string's UTF-8.
+    package func textHash(_ column: Int32, seed: UInt64) -> UInt64 {
+        var text = text(column)
+        return text.withUTF8 { RowHash.hash(UnsafeRawBufferPointer($0), seed: seed) }
     }
 
     /// Ready to run again with the same bindings.
@@ -98,6 +146,7 @@ package final class PostgresStatement {
     }
 
     /// Advances; true while a row is available.
+    @discardableResult
     package func step() throws(StoreError) -> Bool {
         if result == nil, let template, session.inTransaction {
             try session.enqueue(template, owner: serial, values: values)
@@ -151,7 +200,7 @@ package final class PostgresStatement {
     }
 
     /// The current row's value in `column`.
-    package func value(_ column: Int32) -> SQLiteValue {
+    package func value(_ column: Int32) -> SQLValue {
         result?.value(row: position, column: Int(column)) ?? .null
     }
 

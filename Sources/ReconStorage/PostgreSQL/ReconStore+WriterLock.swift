@@ -12,7 +12,7 @@ extension ReconStore {
     static let writerLockKey: Int64 = 0x6961_7072_6563_0002
 
     /// Whether the store is in PostgreSQL (its writer's lock is then ``takeWriterLock(holder:)``).
-    public var isPostgres: Bool { db.postgres != nil }
+    public var isPostgres: Bool { db.dialect == .postgres }
 
     /// Takes the writer's lock at once or fails, naming the holder.
     ///

@@ -3,7 +3,7 @@ import ReconModel
 
 /// Apple's Sales Reports, Financial Reports and payments.
 ///
-/// ``SQLiteAppleReports`` keeps them in SQLite.
+/// ``SQLAppleReports`` keeps them in SQLite.
 package protocol AppleReportRepository {
     /// Stores a whole report in one transaction, replacing what an earlier import stored for the
     /// same period and region currency.
@@ -38,4 +38,4 @@ package protocol AppleReportRepository {
     func salesReportWriter(source: String) throws(StoreError) -> any SalesReportWriter
 }
 
-extension SQLiteAppleReports: AppleReportRepository {}
+extension SQLAppleReports: AppleReportRepository {}

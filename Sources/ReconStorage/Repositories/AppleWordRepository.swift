@@ -4,7 +4,7 @@ import ReconModel
 /// Apple's word as of 2026 (CONTRACT §7): what notifications without a transaction say, the app transaction ids of
 /// the evidence, the 12-month commitments, the customers' consents and the answers sent to Apple's consumption requests.
 ///
-/// ``SQLiteAppleWord`` keeps them in SQLite (or PostgreSQL, over the same connection).
+/// ``SQLAppleWord`` keeps them in SQLite (or PostgreSQL, over the same connection).
 package protocol AppleWordRepository {
     /// Keeps what a newly kept notification says beyond its transaction: its token, app transaction id, the reason of
     /// a consumption request, when the store learned it, and its renewal info's commitment.
@@ -58,13 +58,13 @@ package protocol AppleWordRepository {
 }
 
 /// Apple's word as of 2026, in SQLite.
-public struct SQLiteAppleWord: StoreTables {
+public struct SQLAppleWord: StoreTables {
     package let store: ReconStore
 }
 
-extension SQLiteAppleWord: AppleWordRepository {}
+extension SQLAppleWord: AppleWordRepository {}
 
 extension ReconStore {
     /// Apple's word as of 2026: tokens, app transactions, commitments, consents, consumption answers.
-    package var appleWord: any AppleWordRepository { SQLiteAppleWord(store: self) }
+    package var appleWord: any AppleWordRepository { SQLAppleWord(store: self) }
 }

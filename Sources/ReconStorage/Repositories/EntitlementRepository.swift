@@ -3,7 +3,7 @@ import ReconModel
 
 /// The backend's entitlements and Apple's subscription statuses.
 ///
-/// ``SQLiteEntitlements`` keeps them in SQLite.
+/// ``SQLEntitlements`` keeps them in SQLite.
 package protocol EntitlementRepository {
     /// Every entitlement, by original transaction id, then user.
     func entitlements() throws(StoreError) -> [Entitlement]
@@ -28,4 +28,4 @@ package protocol EntitlementRepository {
     func evidence(originalTransactionID: String) throws -> [EvidenceRecord]
 }
 
-extension SQLiteEntitlements: EntitlementRepository {}
+extension SQLEntitlements: EntitlementRepository {}

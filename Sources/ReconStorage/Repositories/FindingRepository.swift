@@ -3,7 +3,7 @@ import ReconModel
 
 /// This run's findings and their history across runs.
 ///
-/// ``SQLiteFindings`` keeps them in SQLite.
+/// ``SQLFindings`` keeps them in SQLite.
 package protocol FindingRepository {
     /// The latest as-of the findings history was recorded at; nil when nothing was recorded.
     func latestFindingsAsOf() throws(StoreError) -> Int64?
@@ -34,4 +34,4 @@ package protocol FindingRepository {
     func forEachFindingResolved(runID: Int64, at time: Int64, _ body: (FindingHistory) throws -> Void) throws
 }
 
-extension SQLiteFindings: FindingRepository {}
+extension SQLFindings: FindingRepository {}

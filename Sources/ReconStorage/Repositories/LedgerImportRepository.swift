@@ -3,7 +3,7 @@ import ReconModel
 
 /// The ledger as the import writes it.
 ///
-/// ``SQLiteLedgerImport`` keeps them in SQLite.
+/// ``SQLLedgerImport`` keeps them in SQLite.
 package protocol LedgerImportRepository {
     /// Whether the ledger is empty (a first, bulk load can then build indexes afterwards).
     func ledgerIsEmpty() throws(StoreError) -> Bool
@@ -58,4 +58,4 @@ package protocol LedgerImportRepository {
     func writer(bulk: Bool) throws(StoreError) -> any LedgerWriter
 }
 
-extension SQLiteLedgerImport: LedgerImportRepository {}
+extension SQLLedgerImport: LedgerImportRepository {}

@@ -3,7 +3,7 @@ import ReconModel
 
 /// The ledger as detection, verification and the reports read it.
 ///
-/// ``SQLiteLedger`` keeps them in SQLite.
+/// ``SQLLedger`` keeps them in SQLite.
 package protocol LedgerRepository {
     /// Calls `body` with every kept event from `firstDay` through `lastDay` of a transaction not in `temp.rerun`
     /// (``prepareRerun(asOf:more:)``), whose events this report works out anew.
@@ -68,4 +68,4 @@ package protocol LedgerRepository {
     func forEachOriginalTransactionGroup(ids sql: String, _ body: (OriginalTransactionGroup) throws -> Void) throws
 }
 
-extension SQLiteLedger: LedgerRepository {}
+extension SQLLedger: LedgerRepository {}

@@ -4,7 +4,7 @@ import ReconModel
 /// Writes one input's rows into the ledger as the import reads them: transactions, receipts, catalog products and
 /// entitlements upserted by their ids, bad rows kept as rejections (CONTRACT §1).
 ///
-/// ``LedgerImportRepository/writer(bulk:)`` makes one per input; ``SQLiteLedgerWriter`` keeps the rows in SQLite.
+/// ``LedgerImportRepository/writer(bulk:)`` makes one per input; ``SQLLedgerWriter`` keeps the rows in SQLite.
 package protocol LedgerWriter: AnyObject {
     /// Forgets what an earlier import of `source` rejected: this import's rejections replace them.
     func forgetRejections(of source: String, kind: InputKind) throws(StoreError)
@@ -33,7 +33,7 @@ package protocol LedgerWriter: AnyObject {
     func reject(_ r: RejectedRow) throws(StoreError)
 
     /// Deletes the old rows of the records written under another original transaction id since the last call
-    /// (``SQLiteLedgerWriter/settleMoves()``); called after each chunk and before each commit.
+    /// (``SQLLedgerWriter/settleMoves()``); called after each chunk and before each commit.
     func settleMoves() throws(StoreError)
 }
 
@@ -44,4 +44,4 @@ extension LedgerWriter {
     }
 }
 
-extension SQLiteLedgerWriter: LedgerWriter {}
+extension SQLLedgerWriter: LedgerWriter {}

@@ -3,7 +3,7 @@ import ReconModel
 
 /// What support's lookup reads of one user or transaction.
 ///
-/// ``SQLiteLookup`` keeps them in SQLite.
+/// ``SQLLookup`` keeps them in SQLite.
 package protocol LookupRepository {
     /// Ledger rows by user, transaction id or original transaction id, in booking order.
     func ledgerRows(userID: String?, transactionIDs: [String], originalTransactionIDs: [String]) throws
@@ -19,7 +19,7 @@ package protocol LookupRepository {
     func findingHistory(transactionIDs: [String], userID: String?) throws -> [FindingHistory]
 }
 
-extension SQLiteLookup: LookupRepository {}
+extension SQLLookup: LookupRepository {}
 
 extension LookupRepository {
     /// A user's ledger rows.

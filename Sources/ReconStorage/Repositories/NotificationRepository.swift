@@ -3,7 +3,7 @@ import ReconModel
 
 /// App Store Server Notifications and the history sweeps that fetched them.
 ///
-/// ``SQLiteNotifications`` keeps them in SQLite.
+/// ``SQLNotifications`` keeps them in SQLite.
 package protocol NotificationRepository {
     @discardableResult
     func recordNotification(_ n: VerifiedNotification, origin: NotificationOrigin, at now: Int64, learnedAt: Int64)
@@ -46,4 +46,4 @@ package protocol NotificationRepository {
     func completeNotificationSweep(_ id: Int64) throws(StoreError)
 }
 
-extension SQLiteNotifications: NotificationRepository {}
+extension SQLNotifications: NotificationRepository {}

@@ -3,7 +3,7 @@ import ReconModel
 
 /// Receipts, their decoding, verifications and the evidence they revealed.
 ///
-/// ``SQLiteReceipts`` keeps them in SQLite.
+/// ``SQLReceipts`` keeps them in SQLite.
 package protocol ReceiptRepository {
     @discardableResult
     func recordVerification(_ v: VerificationRecord, runID: Int64?, at time: Int64, learnedAt: Int64) throws -> Int64
@@ -40,7 +40,7 @@ package protocol ReceiptRepository {
     func orphanReceiptCount() throws -> Int
 }
 
-extension SQLiteReceipts: ReceiptRepository {}
+extension SQLReceipts: ReceiptRepository {}
 
 extension ReceiptRepository {
     /// Every receipt case, whenever it was learned.

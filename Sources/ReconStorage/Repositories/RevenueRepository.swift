@@ -3,7 +3,7 @@ import ReconModel
 
 /// Revenue as the last report showed it, and the results an incremental report builds on.
 ///
-/// ``SQLiteRevenue`` keeps them in SQLite.
+/// ``SQLRevenue`` keeps them in SQLite.
 package protocol RevenueRepository {
     /// The kept state, if any.
     func detectionState() throws -> DetectionState?
@@ -117,4 +117,4 @@ package protocol RevenueRepository {
     func keepDeferredRevenueShown(_ rows: [DeferredRevenueRow], lastMonth: Int) throws
 }
 
-extension SQLiteRevenue: RevenueRepository {}
+extension SQLRevenue: RevenueRepository {}

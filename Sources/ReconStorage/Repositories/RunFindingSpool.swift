@@ -2,7 +2,7 @@ import ReconModel
 
 /// Takes this run's findings as detection finds them; the first of two with the same fingerprint is kept.
 ///
-/// ``FindingRepository/startRunFindings()`` starts one per run; ``SQLiteRunFindingSpool`` keeps them in SQLite.
+/// ``FindingRepository/startRunFindings()`` starts one per run; ``SQLRunFindingSpool`` keeps them in SQLite.
 package protocol RunFindingSpool: AnyObject {
     /// Adds `finding` unless one with its fingerprint is already in.
     func add(_ finding: Finding) throws
@@ -11,4 +11,4 @@ package protocol RunFindingSpool: AnyObject {
     func flush() throws
 }
 
-extension SQLiteRunFindingSpool: RunFindingSpool {}
+extension SQLRunFindingSpool: RunFindingSpool {}

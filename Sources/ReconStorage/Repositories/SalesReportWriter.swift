@@ -4,7 +4,7 @@ import ReconModel
 /// Writes one Apple Summary Sales Report file into the store (CONTRACT §1.8): the first row of a day replaces whatever
 /// an earlier import stored for that day, so re-importing a report (or a corrected one) replaces it.
 ///
-/// ``AppleReportRepository/salesReportWriter(source:)`` makes one per file; ``SQLiteSalesReportWriter`` keeps the
+/// ``AppleReportRepository/salesReportWriter(source:)`` makes one per file; ``SQLSalesReportWriter`` keeps the
 /// rows in SQLite.
 package protocol SalesReportWriter: AnyObject {
     /// Marks `day` as covered by this file, dropping rows an earlier import stored for it.
@@ -17,4 +17,4 @@ package protocol SalesReportWriter: AnyObject {
     func reject(_ row: RejectedRow) throws(StoreError)
 }
 
-extension SQLiteSalesReportWriter: SalesReportWriter {}
+extension SQLSalesReportWriter: SalesReportWriter {}

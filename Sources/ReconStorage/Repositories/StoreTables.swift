@@ -9,7 +9,7 @@ package protocol StoreTables {
 }
 
 extension StoreTables {
-    package var db: SQLiteDatabase { store.db }
+    package var db: any StoreDatabase { store.db }
     package var clock: any ReconClock { store.clock }
     package var path: String { store.path }
 

@@ -60,7 +60,7 @@ package struct StoredRowHashes {
     ///
     /// - Parameter maximumRows: the most rows to hold (the caller's memory budget, at 17 bytes a row).
     /// - Returns: nil when the ledger holds more rows than that: nothing is read.
-    package static func read(from db: SQLiteDatabase, maximumRows: Int) throws(StoreError) -> StoredRowHashes? {
+    package static func read(from db: any StoreDatabase, maximumRows: Int) throws(StoreError) -> StoredRowHashes? {
         let rows = Int(try db.scalar("SELECT count(*) FROM transactions") ?? 0)
         guard rows <= maximumRows, rows < UInt32.max else { return nil }
         let statement = try db.prepare("SELECT record_id, row_hash FROM transactions WHERE row_hash IS NOT NULL")

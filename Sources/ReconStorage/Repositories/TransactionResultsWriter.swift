@@ -5,7 +5,7 @@ import ReconModel
 /// "Incremental reports"): its findings, revenue parts, counters and next moment of change, then the revenue lines.
 ///
 /// ``RevenueRepository/startTransactionResults(everything:)`` starts one per report;
-/// ``SQLiteTransactionResultsWriter`` keeps the results in SQLite.
+/// ``SQLTransactionResultsWriter`` keeps the results in SQLite.
 package protocol TransactionResultsWriter: AnyObject {
     /// Whether every transaction is judged (the results replace the kept ones) or only those to rerun.
     var everything: Bool { get }
@@ -29,4 +29,4 @@ package protocol TransactionResultsWriter: AnyObject {
     func commit() throws(StoreError)
 }
 
-extension SQLiteTransactionResultsWriter: TransactionResultsWriter {}
+extension SQLTransactionResultsWriter: TransactionResultsWriter {}

@@ -28,7 +28,7 @@ import ReconModel
 /// this avoids.
 package final class UnchangedLedgerRows {
     /// The store's connection, in the import's transaction.
-    private let db: SQLiteDatabase
+    private let db: any StoreDatabase
     /// The stored `row_hash` of each line of the current chunk's file and line range.
     private var byLine: [Int: Int64] = [:]
     /// Hashes of the record ids written in the current chunk (an earlier row of the chunk may have moved a record
@@ -47,9 +47,9 @@ package final class UnchangedLedgerRows {
     /// The memory ``byRecord`` may take.
     private let budgetBytes: Int
     /// The stored hashes of a file's line range (prepared on first use).
-    private var selectByLine: SQLiteStatement?
+    private var selectByLine: (any StoreStatement)?
     /// The stored hash of one record id (prepared on first use).
-    private var selectByRecord: SQLiteStatement?
+    private var selectByRecord: (any StoreStatement)?
     /// Rows found stored unchanged, and not written again.
     package private(set) var skipped = 0
 
@@ -66,7 +66,7 @@ package final class UnchangedLedgerRows {
 
     /// Finds the unchanged rows of one import into the ledger of `db`, holding every stored row's hash by record id
     /// only within `budgetBytes`.
-    package init(db: SQLiteDatabase, budgetBytes: Int = defaultBudgetBytes) {
+    package init(db: any StoreDatabase, budgetBytes: Int = defaultBudgetBytes) {
         self.db = db
         self.budgetBytes = budgetBytes
     }
@@ -77,7 +77,7 @@ package final class UnchangedLedgerRows {
         writtenInChunk.removeAll(keepingCapacity: true)
         probesMissedInChunk = 0
         guard firstLine <= lastLine else { return }
-        let statement: SQLiteStatement
+        let statement: any StoreStatement
         if let selectByLine {
             statement = selectByLine
         } else {
@@ -111,7 +111,7 @@ package final class UnchangedLedgerRows {
             }
         } else if probesMissedInChunk < Self.missedProbesPerChunk, !writtenInChunk.contains(record) {
             // The store as it is now. Not a record this chunk wrote: until the chunk's moves are settled
-            // (``SQLiteLedgerWriter/settleMoves()``) its old row, under another original transaction id, is still
+            // (``SQLLedgerWriter/settleMoves()``) its old row, under another original transaction id, is still
             // stored beside the new one, and the probe could read either.
             if try storedHash(of: recordID) == row {
                 skipped += 1
@@ -128,7 +128,7 @@ package final class UnchangedLedgerRows {
 
     /// The stored row hash of record id `recordID` (one probe of the `record_id` index).
     private func storedHash(of recordID: UnsafeRawBufferPointer) throws(StoreError) -> Int64? {
-        let statement: SQLiteStatement
+        let statement: any StoreStatement
         if let selectByRecord {
             statement = selectByRecord
         } else {

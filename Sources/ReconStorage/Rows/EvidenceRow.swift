@@ -37,9 +37,9 @@ package enum EvidenceRow {
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a source, signature status or
     ///   receipt format this program does not know.
-    package static func read(_ statement: SQLiteStatement) throws(StoreError) -> EvidenceRecord {
-        let row = SQLiteRow(statement, table: table)
-        let receipt = SQLiteRow(statement, table: ReceiptsRow.table)
+    package static func read(_ statement: any StoreStatement) throws(StoreError) -> EvidenceRecord {
+        let row = SQLRow(statement, table: table)
+        let receipt = SQLRow(statement, table: ReceiptsRow.table)
         let entry = EvidenceEntry(
             transactionID: row.text("transaction_id"),
             originalTransactionID: row.optionalText("original_transaction_id"),

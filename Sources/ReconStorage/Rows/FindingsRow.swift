@@ -26,14 +26,14 @@ package enum FindingsRow {
         """
 
     /// The finding's fingerprint.
-    package static func fingerprint(_ statement: SQLiteStatement) -> String {
-        SQLiteRow(statement, table: table).text("fingerprint")
+    package static func fingerprint(_ statement: any StoreStatement) -> String {
+        SQLRow(statement, table: table).text("fingerprint")
     }
 
     /// The finding with its history; nil for a code this program no longer knows (a finding
     /// retired from the contract (docs/CONTRACT.md §4) stays in old stores and is not shown).
-    package static func read(_ statement: SQLiteStatement) -> FindingHistory? {
-        let row = SQLiteRow(statement, table: table)
+    package static func read(_ statement: any StoreStatement) -> FindingHistory? {
+        let row = SQLRow(statement, table: table)
         guard let finding = finding(row, userIDs: row.text("user_ids").split(separator: " ").map(String.init)) else {
             return nil
         }
@@ -44,7 +44,7 @@ package enum FindingsRow {
 
     /// The finding of a row with the columns of this table (also this run's findings, ``RunFindingsRow``), with its
     /// users as that table keeps them; nil for a code this program does not know.
-    package static func finding(_ row: SQLiteRow, userIDs: [String]) -> Finding? {
+    package static func finding(_ row: SQLRow, userIDs: [String]) -> Finding? {
         guard let code = FindingCode(rawValue: row.text("code")) else { return nil }
         return Finding(
             code: code, transactionID: row.text("transaction_id"),

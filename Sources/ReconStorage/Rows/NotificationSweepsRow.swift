@@ -9,8 +9,8 @@ package enum NotificationSweepsRow {
     package static let columns =
         "id, environment, start_date, end_date, pagination_token, pages, notifications, completed_at"
 
-    package static func window(_ statement: SQLiteStatement) -> NotificationSweepWindow {
-        let row = SQLiteRow(statement, table: table)
+    package static func window(_ statement: any StoreStatement) -> NotificationSweepWindow {
+        let row = SQLRow(statement, table: table)
         return NotificationSweepWindow(
             id: row.int64("id"), environment: StoreEnvironment(raw: row.text("environment")),
             startDate: row.int64("start_date"), endDate: row.int64("end_date"),

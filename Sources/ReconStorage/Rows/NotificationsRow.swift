@@ -11,8 +11,8 @@ package enum NotificationsRow {
         original_transaction_id, product_id, revocation_date, revocation_type, source
         """
 
-    package static func stored(_ statement: SQLiteStatement) -> StoredNotification {
-        let row = SQLiteRow(statement, table: table)
+    package static func stored(_ statement: any StoreStatement) -> StoredNotification {
+        let row = SQLRow(statement, table: table)
         return StoredNotification(
             uuid: row.text("notification_uuid"), type: row.text("notification_type"),
             subtype: row.optionalText("subtype"), signedDate: row.int64("signed_date"),

@@ -11,8 +11,8 @@ package enum ProductsRow {
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a product type this program
     ///   does not know.
-    package static func read(_ statement: SQLiteStatement) throws(StoreError) -> CatalogProduct {
-        let row = SQLiteRow(statement, table: table)
+    package static func read(_ statement: any StoreStatement) throws(StoreError) -> CatalogProduct {
+        let row = SQLRow(statement, table: table)
         // The default row is stored with an empty storefront (part of the primary key).
         let storefront = row.text("storefront")
         var product = CatalogProduct(

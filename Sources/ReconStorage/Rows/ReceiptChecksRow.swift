@@ -22,9 +22,10 @@ package enum ReceiptChecksRow {
     ///
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a failure kind this program
     ///   does not know.
-    package static func outcome(_ statement: SQLiteStatement) throws(StoreError) -> Result<Void, ReceiptDecodingError>?
-    {
-        let row = SQLiteRow(statement, table: table)
+    package static func outcome(_ statement: any StoreStatement) throws(StoreError) -> Result<
+        Void, ReceiptDecodingError
+    >? {
+        let row = SQLRow(statement, table: table)
         guard let status = row.optionalText("check_status") else { return nil }
         if status == decodedStatus { return .success(()) }
         let kind = try row.value("check_status", as: ReceiptDecodingError.Kind.self)
@@ -35,10 +36,10 @@ package enum ReceiptChecksRow {
     ///
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a signature status this
     ///   program does not know.
-    package static func decoded(_ statement: SQLiteStatement, format: ReceiptFormat) throws(StoreError)
+    package static func decoded(_ statement: any StoreStatement, format: ReceiptFormat) throws(StoreError)
         -> ReceiptEvidence
     {
-        let row = SQLiteRow(statement, table: table)
+        let row = SQLRow(statement, table: table)
         return ReceiptEvidence(
             format: format, environment: row.environment("check_environment"),
             receiptType: row.optionalText("check_receipt_type"), bundleID: row.optionalText("check_bundle_id"),
@@ -55,11 +56,11 @@ package enum ReceiptChecksRow {
     ///   reads them apart.
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a stored value this program
     ///   does not know.
-    package static func check(_ statement: SQLiteStatement, transactionIDs: String? = nil) throws(StoreError)
+    package static func check(_ statement: any StoreStatement, transactionIDs: String? = nil) throws(StoreError)
         -> ReceiptCheck?
     {
         guard let outcome = try outcome(statement) else { return nil }
-        let row = SQLiteRow(statement, table: table)
+        let row = SQLRow(statement, table: table)
         let failure: ReceiptDecodingError?
         switch outcome {
         case .success: failure = nil

@@ -22,8 +22,8 @@ package enum ReceiptsRow {
     package static let uploadColumns = headerColumns + ", r.data AS data"
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a format this program does not know.
-    package static func header(_ statement: SQLiteStatement) throws(StoreError) -> ReceiptHeader {
-        let row = SQLiteRow(statement, table: table)
+    package static func header(_ statement: any StoreStatement) throws(StoreError) -> ReceiptHeader {
+        let row = SQLRow(statement, table: table)
         return ReceiptHeader(
             receiptID: row.text("receipt_id"), userID: row.optionalText("user_id"),
             receivedAt: row.optionalInt64("received_at"), format: try row.value("format", as: ReceiptFormat.self),
@@ -31,8 +31,8 @@ package enum ReceiptsRow {
     }
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a format this program does not know.
-    package static func upload(_ statement: SQLiteStatement) throws(StoreError) -> UploadedReceipt {
-        let row = SQLiteRow(statement, table: table)
+    package static func upload(_ statement: any StoreStatement) throws(StoreError) -> UploadedReceipt {
+        let row = SQLRow(statement, table: table)
         return UploadedReceipt(
             receiptID: row.text("receipt_id"), userID: row.optionalText("user_id"),
             receivedAt: row.optionalInt64("received_at"), format: try row.value("format", as: ReceiptFormat.self),

@@ -10,8 +10,8 @@ package enum RejectedRowsRow {
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for an input kind this program
     ///   does not know.
-    package static func read(_ statement: SQLiteStatement) throws(StoreError) -> RejectedRow {
-        let row = SQLiteRow(statement, table: table)
+    package static func read(_ statement: any StoreStatement) throws(StoreError) -> RejectedRow {
+        let row = SQLRow(statement, table: table)
         return RejectedRow(
             kind: try row.value("kind", as: InputKind.self), source: row.text("source_file"),
             line: Int(row.int64("line")), recordID: row.optionalText("record_id"), reason: row.text("reason"),

@@ -9,8 +9,8 @@ package enum RevenueShownRow {
 
     package static let columns = "date, product_id, currency, transaction_id, gross_milli, refunds_milli"
 
-    package static func contribution(_ statement: SQLiteStatement) -> RevenueContribution {
-        let row = SQLiteRow(statement, table: table)
+    package static func contribution(_ statement: any StoreStatement) -> RevenueContribution {
+        let row = SQLRow(statement, table: table)
         return RevenueContribution(
             key: .init(
                 date: row.text("date"), productID: row.text("product_id"), currency: row.text("currency"),

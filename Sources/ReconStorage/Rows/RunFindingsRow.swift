@@ -23,8 +23,8 @@ package enum RunFindingsRow {
     /// The finding with its history: first seen when the store first saw it open, else now.
     ///
     /// Nil for a code this program does not know (none is spooled).
-    package static func read(_ statement: SQLiteStatement) -> FindingHistory? {
-        let row = SQLiteRow(statement, table: table)
+    package static func read(_ statement: any StoreStatement) -> FindingHistory? {
+        let row = SQLRow(statement, table: table)
         let users = row.text("user_ids")
         // Split on the separator's one byte: a control character is a character of its own, so this
         // is the split by character, without breaking the text into characters.

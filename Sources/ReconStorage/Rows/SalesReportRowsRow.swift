@@ -11,8 +11,8 @@ package enum SalesReportRowsRow {
         proceeds_milli, proceeds_currency, parent_identifier, source_line
         """
 
-    package static func read(_ statement: SQLiteStatement) -> SalesReportRow {
-        let row = SQLiteRow(statement, table: table)
+    package static func read(_ statement: any StoreStatement) -> SalesReportRow {
+        let row = SQLRow(statement, table: table)
         return SalesReportRow(
             day: Int(row.int64("day")), productID: row.text("product_id"), productType: row.text("product_type"),
             countryCode: row.text("country_code"), storefront: row.text("storefront"), units: row.int64("units"),

@@ -21,8 +21,8 @@ package enum TransactionsRow {
         """
 
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a status this program does not know.
-    package static func read(_ statement: SQLiteStatement) throws(StoreError) -> LedgerTransaction {
-        let row = SQLiteRow(statement, table: table)
+    package static func read(_ statement: any StoreStatement) throws(StoreError) -> LedgerTransaction {
+        let row = SQLRow(statement, table: table)
         let transactionID = row.text("transaction_id")
         var transaction = LedgerTransaction(
             recordID: row.text("record_id"), userID: row.text("user_id"), productID: row.text("product_id"),

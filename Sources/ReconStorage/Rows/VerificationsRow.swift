@@ -11,8 +11,8 @@ package enum VerificationsRow {
         detail, attempts, verified_at, learned_at
         """
 
-    package static func stored(_ statement: SQLiteStatement) -> StoredVerification {
-        let row = SQLiteRow(statement, table: table)
+    package static func stored(_ statement: any StoreStatement) -> StoredVerification {
+        let row = SQLRow(statement, table: table)
         return StoredVerification(
             id: row.int64("id"), recordID: row.optionalText("record_id"), receiptID: row.optionalText("receipt_id"),
             transactionID: row.optionalText("transaction_id"), source: row.text("source"),

@@ -71,7 +71,7 @@ import Testing
 
     /// Each distributed table's column: whether it may be NULL, and whether the table's key includes it (or is the
     /// row id, ``keyedByRowID``).
-    static func shape(_ db: SQLiteDatabase) throws -> [String: (notNull: Bool, keyed: Bool)] {
+    static func shape(_ db: any StoreDatabase) throws -> [String: (notNull: Bool, keyed: Bool)] {
         var found: [String: (notNull: Bool, keyed: Bool)] = [:]
         for (table, column) in Schema.distributedTables {
             let info = try db.prepare("SELECT \"notnull\", pk FROM pragma_table_info($1) WHERE name = $2")
@@ -84,7 +84,7 @@ import Testing
     }
 
     /// Which original transaction id each kept row of `table` is under, as `transaction id → original`.
-    static func keptUnder(_ db: SQLiteDatabase, _ table: String, id: String = "transaction_id") throws -> [String:
+    static func keptUnder(_ db: any StoreDatabase, _ table: String, id: String = "transaction_id") throws -> [String:
         String]
     {
         let column = table.hasSuffix("findings") ? "group_original_transaction_id" : Schema.distributionColumn

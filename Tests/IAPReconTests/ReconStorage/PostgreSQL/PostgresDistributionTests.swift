@@ -66,7 +66,8 @@ extension PostgresTests {
                 // The store as the version before made it: its migrations up to the one before the keys.
                 let before = try #require(Schema.migrations.firstIndex { $0.name == "issue34-distribution-keys" })
                 try store.db.execute(["DROP SCHEMA public CASCADE", "CREATE SCHEMA public"])
-                try PostgresSchema.create(store.db, clock: Self.clock, migrations: before)
+                try PostgresSchema.create(
+                    try #require(store.db as? PostgresDatabase), clock: Self.clock, migrations: before)
                 try store.db.execute(
                     [
                         "INSERT INTO import_files (file_id, path) VALUES (1, 'ledger.csv')",

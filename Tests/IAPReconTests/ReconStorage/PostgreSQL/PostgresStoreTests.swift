@@ -57,14 +57,14 @@ extension PostgresTests {
             var written: [String] = []
             for row in 0..<60_000 {
                 let number: Int64 = row == 0 ? .min : row == 1 ? .max : Int64(row)
-                let word: SQLiteValue = row % 7 == 3 ? .null : .text(words[row % words.count])
+                let word: SQLValue = row % 7 == 3 ? .null : .text(words[row % words.count])
                 try insert.run([.integer(number), word])
                 written.append("\(number):\(word)")
             }
             let read = try store.db.prepare("SELECT n, word FROM copied ORDER BY n")
             var back: [String] = []
             while try read.step() {
-                let word: SQLiteValue = read.isNull(1) ? .null : .text(read.text(1))
+                let word: SQLValue = read.isNull(1) ? .null : .text(read.text(1))
                 back.append("\(read.int64(0)):\(word)")
             }
             #expect(back == written.sorted { Int64($0.prefix { $0 != ":" })! < Int64($1.prefix { $0 != ":" })! })

@@ -3,7 +3,7 @@ import ReconModel
 
 /// The deferred revenue roll-forward the latest report showed (`deferred_revenue.csv`): what the next report compares
 /// its closed months with, so that a restated month is listed, never silent (CONTRACT §5.1).
-extension SQLiteRevenue {
+extension SQLRevenue {
     /// The lines the latest report showed and the month of its as-of; nil before the first report.
     package func deferredRevenueShown() throws(StoreError) -> (rows: [DeferredRevenueRow], lastMonth: Int)? {
         let meta = try db.prepare("SELECT last_month FROM deferred_revenue_shown_report WHERE id = 1")

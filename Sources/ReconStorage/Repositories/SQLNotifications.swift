@@ -3,7 +3,7 @@ import ReconModel
 
 /// App Store Server Notifications V2: kept once by `notificationUUID`; the signed transaction
 /// inside each becomes evidence, dated by the notification's `signedDate`.
-extension SQLiteNotifications {
+extension SQLNotifications {
 
     /// Keeps a verified notification and the evidence it carries, in one transaction.
     ///
@@ -70,7 +70,7 @@ extension SQLiteNotifications {
                 .integer(verificationID), .text(origin.name), .optionalText(file), .optionalInteger(line),
                 .optionalInteger(receivedAt), .text(n.signedPayload), .integer(now),
             ])
-            try SQLiteAppleWord(store: store).recordNotificationWords(n, learnedAt: learnedAt)
+            try SQLAppleWord(store: store).recordNotificationWords(n, learnedAt: learnedAt)
             return true
         }
     }
@@ -117,7 +117,7 @@ extension SQLiteNotifications {
 
 /// Get Notification History sweeps: one window per environment at a time, its pagination token
 /// saved after every page, completed only when the last page is in.
-extension SQLiteNotifications {
+extension SQLNotifications {
 
     /// The window a killed or failed sweep left open in `environment`, to resume.
     public func openNotificationSweep(environment: StoreEnvironment) throws(StoreError) -> NotificationSweepWindow? {

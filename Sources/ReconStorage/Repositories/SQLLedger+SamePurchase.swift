@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// The transaction ids that are one purchase (``SamePurchaseIndex``), read in two passes over indexes.
-extension SQLiteLedger {
+extension SQLLedger {
     /// Every transaction id that shares a purchase with another: a non-consumable's ids under one original
     /// transaction id (a non-consumable by the catalog or by Apple's `type`), and a subscription period's ids under
     /// one `web_order_line_item_id` (Apple writes `0` for purchases that are no subscription: never a link).

@@ -3,7 +3,7 @@ import ReconModel
 
 /// The pending ledger rows the verification works through, a page at a time: memory stays at one
 /// page however many rows are pending (CONTRACT §3).
-extension SQLiteLedger {
+extension SQLLedger {
 
     /// The condition on `transactions t` of a row still to verify.
     private static let pendingCondition = "t.verification_status = 'pending' AND t.recon_verdict IS NULL"

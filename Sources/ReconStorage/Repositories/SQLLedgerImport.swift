@@ -2,9 +2,9 @@ import AppleData
 import ReconModel
 
 /// Writes of imported rows: idempotent upserts and kept rejections.
-extension SQLiteLedgerImport {
+extension SQLLedgerImport {
     package func writer(bulk: Bool) throws(StoreError) -> any LedgerWriter {
-        try SQLiteLedgerWriter(store: store, bulk: bulk)
+        try SQLLedgerWriter(store: store, bulk: bulk)
     }
 
     /// Whether the ledger is empty (a first, bulk load can then build indexes afterwards).
@@ -58,13 +58,13 @@ extension SQLiteLedgerImport {
     /// ``restoreLedgerTriggers()``.
     ///
     /// They note changed rows only once a report has kept something, and the load has just forgotten that
-    /// (``SQLiteRevenue/forgetDetectionState()``), so they would note nothing. But an insert that may run a trigger
+    /// (``SQLRevenue/forgetDetectionState()``), so they would note nothing. But an insert that may run a trigger
     /// is a statement SQLite can only undo with a statement journal, and in one long transaction every row's insert
     /// then wrote the ledger's last page (16 KB) to that journal: 17 GB through `pwrite` for a 1,000,000-row load,
     /// most of the load's time in the kernel. Without a trigger or an index, an insert writes one row and needs no
     /// statement journal.
     package func setLedgerTriggersAside() throws(StoreError) {
-        if db.postgres != nil {
+        if db.dialect == .postgres {
             try db.execute("ALTER TABLE transactions DISABLE TRIGGER USER", context: "preparing a bulk load")
             return
         }
@@ -86,7 +86,7 @@ extension SQLiteLedgerImport {
 
     /// Creates again the triggers ``setLedgerTriggersAside()`` dropped, from their SQL as it was.
     package func restoreLedgerTriggers() throws(StoreError) {
-        if db.postgres != nil {
+        if db.dialect == .postgres {
             try db.execute("ALTER TABLE transactions ENABLE TRIGGER USER", context: "finishing a bulk load")
             return
         }
@@ -117,7 +117,7 @@ extension SQLiteLedgerImport {
     package func createTransactionIndexes() throws(StoreError) {
         // PostgreSQL sorts an index build in `maintenance_work_mem` (64 MB by default) and spills the rest to temporary
         // files: for the load's transaction, room for a million-row ledger's keys in the server's memory.
-        if db.postgres != nil {
+        if db.dialect == .postgres {
             try db.execute("SET LOCAL maintenance_work_mem = '256MB'", context: "preparing index builds")
         }
         try db.pragma("threads = 2; cache_size = -4096", context: "preparing index builds")
@@ -125,7 +125,7 @@ extension SQLiteLedgerImport {
         for index in Schema.transactionIndexes {
             // PostgreSQL aborts the transaction at a failed statement: the unique index is tried under a savepoint,
             // so the load can go on when a record id appears twice.
-            let savepoint = db.postgres != nil && index.name == "transactions_by_record"
+            let savepoint = db.dialect == .postgres && index.name == "transactions_by_record"
             do {
                 if savepoint { try db.execute("SAVEPOINT unique_records", context: "building index \(index.name)") }
                 try db.execute(index.sql, context: "building index \(index.name)")
@@ -164,7 +164,7 @@ extension SQLiteLedgerImport {
     /// record's last row is a materialized set the shards are compared with.
     private func keepLastRowOfEachRecord() throws(StoreError) {
         if db.isCitus {
-            try db.postgres?.execute(
+            try db.execute(
                 """
                 WITH last_rows AS MATERIALIZED (
                     SELECT DISTINCT ON (record_id) record_id, original_transaction_id, source_file_id, source_line
@@ -177,7 +177,7 @@ extension SQLiteLedgerImport {
                 """, context: "keeping the last row of each record id")
             return
         }
-        let position = db.postgres == nil ? "rowid" : "ctid"
+        let position = db.dialect == .sqlite ? "rowid" : "ctid"
         try db.execute(
             [
                 "CREATE INDEX transactions_by_record_load ON transactions(record_id)",

@@ -4,27 +4,28 @@ import ReconModel
 /// Writes each judged transaction's results (``RevenueRepository/startTransactionResults(everything:)``) while detection
 /// runs, in one write transaction (a commit every few thousand rows made the write-ahead log checkpoint over and over
 /// while detection was reading).
-package final class SQLiteTransactionResultsWriter {
-    private let db: SQLiteDatabase
+package final class SQLTransactionResultsWriter {
+    private let db: any StoreDatabase
     /// Whether every transaction is judged (the tables replace the kept ones) or only `temp.rerun`'s.
     package let everything: Bool
-    private let insertResult: SQLiteStatement
-    private let insertFinding: SQLiteStatement
-    private let insertPart: SQLiteStatement
-    private let insertOriginalResult: SQLiteStatement
-    private let insertOriginalFinding: SQLiteStatement
-    private let insertLine: SQLiteStatement
-    private let insertEvent: SQLiteStatement
-    private let insertSale: SQLiteStatement
+    private let insertResult: any StoreStatement
+    private let insertFinding: any StoreStatement
+    private let insertPart: any StoreStatement
+    private let insertOriginalResult: any StoreStatement
+    private let insertOriginalFinding: any StoreStatement
+    private let insertLine: any StoreStatement
+    private let insertEvent: any StoreStatement
+    private let insertSale: any StoreStatement
     /// The statements that move spooled parts into their table in key order, run once before the commit
-    /// (``SQLiteRevenue/startTransactionResults(everything:)``); nil when the parts are written in place.
+    /// (``SQLRevenue/startTransactionResults(everything:)``); nil when the parts are written in place.
     private var sortSpooledParts: [String]?
     private var inTransaction = false
 
     package init(
-        db: SQLiteDatabase, everything: Bool, insertResult: SQLiteStatement, insertFinding: SQLiteStatement,
-        insertPart: SQLiteStatement, insertOriginalResult: SQLiteStatement, insertOriginalFinding: SQLiteStatement,
-        insertLine: SQLiteStatement, insertEvent: SQLiteStatement, insertSale: SQLiteStatement,
+        db: any StoreDatabase, everything: Bool, insertResult: any StoreStatement, insertFinding: any StoreStatement,
+        insertPart: any StoreStatement, insertOriginalResult: any StoreStatement,
+        insertOriginalFinding: any StoreStatement,
+        insertLine: any StoreStatement, insertEvent: any StoreStatement, insertSale: any StoreStatement,
         sortSpooledParts: [String]? = nil
     ) {
         self.db = db
@@ -107,7 +108,7 @@ package final class SQLiteTransactionResultsWriter {
             try insertEvent.bindInt64(event.rate, at: 13)
             try insertEvent.runBound()
         }
-        if let sale { try SQLiteRevenue.bind(sale, to: insertSale) }
+        if let sale { try SQLRevenue.bind(sale, to: insertSale) }
     }
 
     /// One original-transaction group's findings; a group with no moment of change keeps no result row.
@@ -149,7 +150,7 @@ package final class SQLiteTransactionResultsWriter {
     /// A finding that states an age keeps its words around it instead of its detail, so it reads the same kept
     /// whatever the as-of.
     private func insert(
-        _ findings: [Finding], of group: String, original: String, with statement: SQLiteStatement
+        _ findings: [Finding], of group: String, original: String, with statement: any StoreStatement
     ) throws(StoreError) {
         for (seq, finding) in findings.enumerated() {
             try statement.bindText(group, at: 1)
@@ -157,18 +158,18 @@ package final class SQLiteTransactionResultsWriter {
             try statement.bindInt64(Int64(seq), at: 2)
             var kept = finding
             if finding.aged != nil { kept.detail = "" }
-            try SQLiteRunFindingSpool.bind(kept, fingerprint: finding.fingerprint, to: statement, from: 3)
-            try SQLiteRunFindingSpool.bind(finding.aged, to: statement, from: 17)
+            try SQLRunFindingSpool.bind(kept, fingerprint: finding.fingerprint, to: statement, from: 3)
+            try SQLRunFindingSpool.bind(finding.aged, to: statement, from: 17)
             try statement.runBound()
         }
     }
 
-    private func bind(_ value: Int64?, at index: Int32, of statement: SQLiteStatement) throws(StoreError) {
+    private func bind(_ value: Int64?, at index: Int32, of statement: any StoreStatement) throws(StoreError) {
         if let value { try statement.bindInt64(value, at: index) } else { try statement.bindNull(at: index) }
     }
 
     /// Binds the amount at `index` and the currency after it (a part's stated proceeds, an event's proceeds).
-    private func bindAmountThenCurrency(_ money: Money?, at index: Int32, of statement: SQLiteStatement)
+    private func bindAmountThenCurrency(_ money: Money?, at index: Int32, of statement: any StoreStatement)
         throws(StoreError)
     {
         try bind(money?.milliunits, at: index, of: statement)
@@ -180,7 +181,7 @@ package final class SQLiteTransactionResultsWriter {
     }
 
     /// Binds the currency at `index` and the amount after it.
-    private func bind(_ money: Money?, at index: Int32, of statement: SQLiteStatement) throws(StoreError) {
+    private func bind(_ money: Money?, at index: Int32, of statement: any StoreStatement) throws(StoreError) {
         if let money {
             try statement.bindText(money.currency, at: index)
             try statement.bindInt64(money.milliunits, at: index + 1)

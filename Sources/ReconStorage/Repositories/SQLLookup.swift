@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// Queries for the support lookup: everything the store knows about a user or a transaction.
-extension SQLiteLookup {
+extension SQLLookup {
     /// Ledger rows by user, transaction id or original transaction id, in booking order.
     public func ledgerRows(userID: String? = nil, transactionIDs: [String] = [], originalTransactionIDs: [String] = [])
         throws -> [LedgerTransaction]

@@ -7,7 +7,7 @@ import ReconModel
 ///
 /// Like the other results, a report's sales are staged (``startTransactionResults(everything:)``) and become the
 /// kept ones once the report is written (``keepTransactionResults(everything:state:samePurchase:recognitionMonths:)``).
-extension SQLiteRevenue {
+extension SQLRevenue {
     private static let saleColumns = """
         transaction_id, original_transaction_id, user_id, product_id, currency, amount_milli, start_at, end_at,
         period_source, refunds
@@ -104,7 +104,7 @@ extension SQLiteRevenue {
     }
 
     /// Binds `sale` to an ``insertSale(into:)`` statement and runs it.
-    static func bind(_ sale: RecognitionSale, to statement: SQLiteStatement) throws(StoreError) {
+    static func bind(_ sale: RecognitionSale, to statement: any StoreStatement) throws(StoreError) {
         try statement.bindText(sale.transactionID, at: 1)
         try statement.bindText(sale.originalTransactionID, at: 2)
         try statement.bindText(sale.userID, at: 3)
@@ -160,14 +160,14 @@ extension SQLiteRevenue {
         return refunds
     }
 
-    private func forEachSale(_ stmt: SQLiteStatement, _ body: (RecognitionSale) throws -> Void) throws {
+    private func forEachSale(_ stmt: any StoreStatement, _ body: (RecognitionSale) throws -> Void) throws {
         while try stmt.step() {
             try body(try Self.sale(stmt))
         }
     }
 
     /// The sale of the statement's current row, whose columns are ``saleColumns``.
-    static func sale(_ stmt: SQLiteStatement) throws(StoreError) -> RecognitionSale {
+    static func sale(_ stmt: any StoreStatement) throws(StoreError) -> RecognitionSale {
         guard let source = RecognitionSale.PeriodSource(rawValue: stmt.text(8)) else {
             throw StoreError.unknownValue(table: "recognition_sales", column: "period_source", value: stmt.text(8))
         }

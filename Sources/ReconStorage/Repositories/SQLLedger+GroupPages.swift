@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// The original-transaction groups a page of ids at a time, for a store across a network.
-extension SQLiteLedger {
+extension SQLLedger {
     /// Ids per page: one query reads the rows of this many groups.
     static let groupPage = 500
 
@@ -12,14 +12,16 @@ extension SQLiteLedger {
     /// the order of `ids`, each with its rows by purchase date and record id.
     ///
     /// Memory: one page of groups.
-    func forEachOriginalTransactionGroupInPages(ids: SQLiteStatement, _ body: (OriginalTransactionGroup) throws -> Void)
+    func forEachOriginalTransactionGroupInPages(
+        ids: any StoreStatement, _ body: (OriginalTransactionGroup) throws -> Void
+    )
         throws
     {
-        var statements: [Int: SQLiteStatement] = [:]
+        var statements: [Int: any StoreStatement] = [:]
         var page: [String] = []
         func emit() throws {
             guard !page.isEmpty else { return }
-            let rows: SQLiteStatement
+            let rows: any StoreStatement
             if let prepared = statements[page.count] {
                 rows = prepared
             } else {

@@ -3,7 +3,7 @@ import ReconModel
 
 /// The kept events of Apple's reports (``Schema/keptLedgerEvents``), read by an incremental report for the
 /// transactions it does not judge again.
-extension SQLiteLedger {
+extension SQLLedger {
     /// Calls `body` with every kept event from `firstDay` through `lastDay` of a transaction not in `temp.rerun`
     /// (``prepareRerun(asOf:more:)``), whose events this report works out anew.
     package func forEachKeptLedgerEvent(

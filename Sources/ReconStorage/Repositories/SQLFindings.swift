@@ -2,9 +2,9 @@ import AppleData
 import ReconModel
 
 /// This run's findings, kept in the store as detection finds them, so a run with many findings never holds them in
-/// memory: detection adds them to a temporary table (``SQLiteRunFindingSpool``), the history is recorded from it in SQL,
+/// memory: detection adds them to a temporary table (``SQLRunFindingSpool``), the history is recorded from it in SQL,
 /// and the report files stream them back in report order.
-extension SQLiteFindings {
+extension SQLFindings {
     /// Starts this run's findings afresh (an earlier run's temporary table on this connection is dropped).
     ///
     /// From here temporary tables and sorts go to temporary files (`temp_store=FILE`), not memory: the findings and
@@ -26,7 +26,7 @@ extension SQLiteFindings {
                 )
                 """,
             ], context: "keeping this run's findings")
-        return SQLiteRunFindingSpool(
+        return SQLRunFindingSpool(
             db: db,
             insert: try db.prepare(
                 RowInsert(
@@ -202,7 +202,7 @@ extension SQLiteFindings {
             """)
         var totals = FindingTotals()
         while try statement.step() {
-            let row = SQLiteRow(statement, table: "run_findings")
+            let row = SQLRow(statement, table: "run_findings")
             guard let code = FindingCode(rawValue: row.text("code")) else { continue }
             let rank = row.int64("severity_rank")
             totals.add(
@@ -244,15 +244,15 @@ extension SQLiteFindings {
 ///
 /// Findings are written in batches, inside a transaction when one is open, else in one of their own (a temporary
 /// table: nothing of the main database is locked).
-package final class SQLiteRunFindingSpool {
-    private let db: SQLiteDatabase
-    private let insert: SQLiteStatement
+package final class SQLRunFindingSpool {
+    private let db: any StoreDatabase
+    private let insert: any StoreStatement
     private var pending: [Finding] = []
 
     /// Findings written at a time.
     package static let batchSize = 1024
 
-    fileprivate init(db: SQLiteDatabase, insert: SQLiteStatement) {
+    fileprivate init(db: any StoreDatabase, insert: any StoreStatement) {
         self.db = db
         self.insert = insert
         pending.reserveCapacity(Self.batchSize)
@@ -293,7 +293,7 @@ package final class SQLiteRunFindingSpool {
 
     /// Binds the words around a finding's age (`aged_before`, `aged_since`, `aged_after`) from parameter `first` on;
     /// NULLs for a finding that states no age.
-    package static func bind(_ aged: AgedText?, to insert: SQLiteStatement, from first: Int32) throws(StoreError) {
+    package static func bind(_ aged: AgedText?, to insert: any StoreStatement, from first: Int32) throws(StoreError) {
         guard let aged else {
             for index in first...(first + 2) { try insert.bindNull(at: index) }
             return
@@ -307,7 +307,7 @@ package final class SQLiteRunFindingSpool {
     /// users, product, environment, amount, currency, detail, records, receipt, subject) from parameter `first` on,
     /// one by one: no array of values per finding.
     package static func bind(
-        _ finding: Finding, fingerprint: String, to insert: SQLiteStatement, from first: Int32
+        _ finding: Finding, fingerprint: String, to insert: any StoreStatement, from first: Int32
     ) throws(StoreError) {
         func bind(_ text: String?, at index: Int32) throws(StoreError) {
             if let text {

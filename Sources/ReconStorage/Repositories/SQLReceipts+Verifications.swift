@@ -3,7 +3,7 @@ import ReconModel
 
 /// Verification results: persisted one by one, each in its own transaction, so a killed run
 /// loses no completed verification and a rerun does not verify it again.
-extension SQLiteReceipts {
+extension SQLReceipts {
     /// Stores a verification, the evidence it revealed, and its verdict on the rows it settles.
     ///
     /// - Parameters:
@@ -68,7 +68,7 @@ extension SQLiteReceipts {
     }
 }
 
-extension SQLiteReceipts {
+extension SQLReceipts {
     /// How many verifications from `source` are stored (for resume checks and run records).
     public func verificationCount(source: EvidenceSource) throws(StoreError) -> Int {
         Int(try db.scalar("SELECT COUNT(*) FROM verifications WHERE source = $1", [.text(source.rawValue)]) ?? 0)

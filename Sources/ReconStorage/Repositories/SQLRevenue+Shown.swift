@@ -7,7 +7,7 @@ import ReconModel
 /// the store in, so a report compares it with what it counts now in one pass (memory for one transaction). A store
 /// whose last report was written by an earlier version keeps its baseline in `revenue_shown_by_transaction` until
 /// its first report here replaces it.
-extension SQLiteRevenue {
+extension SQLRevenue {
     /// The lines (day, product, currency) the latest report showed, with each one's net; empty before the first
     /// report.
     package func revenueShownLines() throws(StoreError) -> [RevenueLine: Int64] {
@@ -80,12 +80,12 @@ package protocol RevenueBaselineCursor: AnyObject {
 
 /// The baseline from the kept revenue parts: a transaction's parts added up per line.
 package final class RevenuePartsCursor: RevenueBaselineCursor {
-    private let statement: SQLiteStatement
+    private let statement: any StoreStatement
     private var pending: [RevenueContribution] = []
     private var hasRow: Bool
     package private(set) var current: RevenueContribution?
 
-    package init(_ statement: SQLiteStatement) throws(StoreError) {
+    package init(_ statement: any StoreStatement) throws(StoreError) {
         self.statement = statement
         hasRow = try statement.step()
         try advance()
@@ -117,10 +117,10 @@ package final class RevenuePartsCursor: RevenueBaselineCursor {
 
 /// The baseline an earlier version kept, one row per contribution.
 package final class LegacyRevenueShownCursor: RevenueBaselineCursor {
-    private let statement: SQLiteStatement
+    private let statement: any StoreStatement
     package private(set) var current: RevenueContribution?
 
-    package init(_ statement: SQLiteStatement) throws(StoreError) {
+    package init(_ statement: any StoreStatement) throws(StoreError) {
         self.statement = statement
         try advance()
     }

@@ -3,7 +3,7 @@ import ReconModel
 
 /// The 12-month commitments of monthly billing plans: each charge's `commitmentInfo` as Apple signed it, and the
 /// renewal info's word on what follows the commitment.
-extension SQLiteAppleWord {
+extension SQLAppleWord {
     /// Every commitment statement signed and learned by `asOf` (the verification that brought it learned by then).
     package func commitmentStatements(asOf: Int64) throws(StoreError) -> [CommitmentStatement] {
         let stmt = try db.prepare(
@@ -24,7 +24,7 @@ extension SQLiteAppleWord {
         try stmt.bind([.integer(asOf)])
         var result: [CommitmentStatement] = []
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "commitment_periods")
+            let row = SQLRow(stmt, table: "commitment_periods")
             result.append(
                 CommitmentStatement(
                     originalTransactionID: row.text("original_transaction_id"),
@@ -57,7 +57,7 @@ extension SQLiteAppleWord {
         try stmt.bind([.integer(asOf)])
         var result: [String: RenewalCommitment] = [:]
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "renewal_commitments")
+            let row = SQLRow(stmt, table: "renewal_commitments")
             let original = row.text("original_transaction_id")
             result[original] = RenewalCommitment(
                 originalTransactionID: original,
@@ -73,8 +73,8 @@ extension SQLiteAppleWord {
 /// Prepared inserts of what an evidence entry says beyond the evidence table: its app transaction id and its
 /// commitment.
 package final class AppleWordEvidenceWriter {
-    private let link: SQLiteStatement
-    private let commitment: SQLiteStatement
+    private let link: any StoreStatement
+    private let commitment: any StoreStatement
 
     package init(store: ReconStore) throws(StoreError) {
         link = try store.db.prepare(

@@ -3,7 +3,7 @@ import ReconModel
 
 /// Apple's Financial Reports in the store (CONTRACT §1.9): one report per fiscal period, region and
 /// region currency, every row of it.
-extension SQLiteAppleReports {
+extension SQLAppleReports {
     /// Stores a whole report in one transaction, replacing what an earlier import stored for the
     /// same period and region currency.
     ///
@@ -44,7 +44,7 @@ extension SQLiteAppleReports {
                 try find.bind([.integer(Int64(period.start)), .integer(Int64(period.end)), .text(currency)])
                 var replaced: [Int64] = []
                 while try find.step() {
-                    let row = SQLiteRow(find, table: "financial_reports")
+                    let row = SQLRow(find, table: "financial_reports")
                     let stored = row.text("region")
                     if whole || stored == region || stored.isEmpty || stored == "ZZ" {
                         replaced.append(row.int64("report_id"))
@@ -61,7 +61,7 @@ extension SQLiteAppleReports {
                 guard try insertReport.step() else {
                     throw StoreError.sqlite(code: 0, message: "no report id", context: "storing a Financial Report")
                 }
-                let id = SQLiteRow(insertReport, table: "financial_reports").int64("report_id")
+                let id = SQLRow(insertReport, table: "financial_reports").int64("report_id")
                 while try insertReport.step() {}
                 if db.isCitus {
                     // What the reports' trigger notes elsewhere (``CitusLayout/referenceTriggers``): the period's days.
@@ -92,7 +92,7 @@ extension SQLiteAppleReports {
     /// Whether any Financial Report is in the store.
     public func hasFinancialReports() throws(StoreError) -> Bool {
         let stmt = try db.prepare("SELECT EXISTS (SELECT 1 FROM financial_reports) AS present")
-        return try stmt.step() && SQLiteRow(stmt, table: "financial_reports").int64("present") == 1
+        return try stmt.step() && SQLRow(stmt, table: "financial_reports").int64("present") == 1
     }
 
     /// Every stored report row, by period, region currency, product, country, then file line.
@@ -107,7 +107,7 @@ extension SQLiteAppleReports {
             """)
         var rows: [FinancialReportRow] = []
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "financial_report_rows")
+            let row = SQLRow(stmt, table: "financial_report_rows")
             let currency = row.text("partner_share_currency")
             rows.append(
                 FinancialReportRow(

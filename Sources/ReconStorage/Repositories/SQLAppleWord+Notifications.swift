@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// What notifications without a transaction say (CONTRACT §7): kept beside the notification, read by as-of.
-extension SQLiteAppleWord {
+extension SQLAppleWord {
     /// Keeps what a newly kept notification says beyond its transaction.
     package func recordNotificationWords(_ n: VerifiedNotification, learnedAt: Int64) throws(StoreError) {
         try db.prepare(
@@ -63,7 +63,7 @@ extension SQLiteAppleWord {
         try stmt.bind([.integer(asOf)])
         var result: [AppleNotice] = []
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "notifications")
+            let row = SQLRow(stmt, table: "notifications")
             result.append(
                 AppleNotice(
                     uuid: row.text("notification_uuid"), type: row.text("notification_type"),
@@ -89,7 +89,7 @@ extension SQLiteAppleWord {
         try stmt.bind([.integer(asOf)])
         var counts: [String: Int] = [:]
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "notifications")
+            let row = SQLRow(stmt, table: "notifications")
             counts[row.text("notification_type")] = Int(row.int64("notifications"))
         }
         return counts
@@ -105,7 +105,7 @@ extension SQLiteAppleWord {
             """)
         try stmt.bind([.text(appTransactionID)])
         var users: [String] = []
-        while try stmt.step() { users.append(SQLiteRow(stmt, table: "transactions").text("user_id")) }
+        while try stmt.step() { users.append(SQLRow(stmt, table: "transactions").text("user_id")) }
         return users
     }
 
@@ -117,7 +117,7 @@ extension SQLiteAppleWord {
                 "SELECT app_transaction_id FROM app_transaction_links WHERE transaction_id IN (\(marks))")
             try stmt.bind(values)
             while try stmt.step() {
-                found.insert(SQLiteRow(stmt, table: "app_transaction_links").text("app_transaction_id"))
+                found.insert(SQLRow(stmt, table: "app_transaction_links").text("app_transaction_id"))
             }
         }
         return found.sorted()
@@ -129,7 +129,7 @@ extension SQLiteAppleWord {
             "SELECT DISTINCT user_id FROM transactions WHERE original_transaction_id = $1 ORDER BY user_id NULLS FIRST")
         try stmt.bind([.text(originalTransactionID)])
         var users: [String] = []
-        while try stmt.step() { users.append(SQLiteRow(stmt, table: "transactions").text("user_id")) }
+        while try stmt.step() { users.append(SQLRow(stmt, table: "transactions").text("user_id")) }
         return users
     }
 
@@ -145,7 +145,7 @@ extension SQLiteAppleWord {
         try stmt.bind([.text(appTransactionID)])
         var result: [(transactionID: String, originalID: String)] = []
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "app_transaction_links")
+            let row = SQLRow(stmt, table: "app_transaction_links")
             result.append((row.text("transaction_id"), row.text("original_transaction_id")))
         }
         return result
@@ -164,7 +164,7 @@ extension SQLiteAppleWord {
         var delivered: Int64?
         var amount: Money?
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "transactions")
+            let row = SQLRow(stmt, table: "transactions")
             users.insert(row.text("user_id"))
             product = product ?? row.optionalText("product_id")
             if let at = row.optionalInt64("delivered_at") { delivered = min(delivered ?? at, at) }
@@ -183,7 +183,7 @@ extension SQLiteAppleWord {
         try evidence.bind([.text(transactionID)])
         var applePrice: Money?
         if try evidence.step() {
-            let row = SQLiteRow(evidence, table: "evidence")
+            let row = SQLRow(evidence, table: "evidence")
             applePrice = row.money("price_milli", "currency")
             product = product ?? row.optionalText("product_id")
         }

@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// Reads for detection and reports. Every order is total, so output is reproducible.
-extension SQLiteLedger {
+extension SQLLedger {
     /// The catalog, by product id; rows in storefront order (default row first).
     public func catalog() throws(StoreError) -> [String: [CatalogProduct]] {
         let stmt = try db.prepare(
@@ -111,7 +111,7 @@ extension SQLiteLedger {
         throws
     {
         let ids = try db.prepare(sql)
-        if db.postgres != nil {
+        if db.dialect == .postgres {
             try forEachOriginalTransactionGroupInPages(ids: ids, body)
             return
         }

@@ -7,12 +7,12 @@ import ReconModel
 /// Every stored enum goes through ``value(_:)``: a value this program does not know is a
 /// ``StoreError/unknownValue(table:column:value:)`` naming the table, the column and the value,
 /// never a silent default.
-package struct SQLiteRow {
-    package let statement: SQLiteStatement
+package struct SQLRow {
+    package let statement: any StoreStatement
     /// The table the row type reads (for error messages).
     package let table: String
 
-    package init(_ statement: SQLiteStatement, table: String) {
+    package init(_ statement: any StoreStatement, table: String) {
         self.statement = statement
         self.table = table
         statement.beginRow()

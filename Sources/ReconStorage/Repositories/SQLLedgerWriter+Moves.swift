@@ -9,11 +9,11 @@ import ReconModel
 /// original transaction id lives on another shard). So an upsert by that key writes a record under its new original
 /// transaction id beside its old row, and each written row is noted; ``settleMoves()`` then deletes the old rows, in
 /// the same transaction, before anything is committed. When a file names one record twice, its last row wins, as it
-/// does in a first load (``SQLiteLedgerImport/finishBulkLoad()``).
-extension SQLiteLedgerWriter {
+/// does in a first load (``SQLLedgerImport/finishBulkLoad()``).
+extension SQLLedgerWriter {
     /// Notes one written ledger row (its record id, line and original transaction id, bound by `bind`).
-    func noteWritten(_ bind: (SQLiteStatement) throws(StoreError) -> Void) throws(StoreError) {
-        let statement: SQLiteStatement
+    func noteWritten(_ bind: (any StoreStatement) throws(StoreError) -> Void) throws(StoreError) {
+        let statement: any StoreStatement
         if let noteWritten {
             statement = noteWritten
         } else {

@@ -8,7 +8,7 @@ import ReconModel
 /// report is written; a report that judges only some writes theirs to temporary tables, merged over the kept ones
 /// then. Until then the kept tables stay what the last written report showed, so a report that fails changes
 /// nothing the next one builds on.
-extension SQLiteRevenue {
+extension SQLRevenue {
     /// Where this report's results go: `everything` replaces the kept tables; otherwise only the transactions of
     /// `temp.rerun` are replaced.
     package func startTransactionResults(everything: Bool) throws(StoreError) -> any TransactionResultsWriter {
@@ -42,7 +42,7 @@ extension SQLiteRevenue {
                 "CREATE TEMP TABLE revenue_parts_spool AS SELECT * FROM \(table("revenue_parts")) WHERE false",
                 context: "keeping the results")
         }
-        return SQLiteTransactionResultsWriter(
+        return SQLTransactionResultsWriter(
             db: db, everything: everything,
             insertResult: try db.prepare(
                 RowInsert(
@@ -143,7 +143,7 @@ extension SQLiteRevenue {
                 // kept tables instead: a reader (`lookup`, `serve`) never waits on the exclusive lock that dropping a
                 // table takes, and reads the old rows until the commit (MVCC).
                 let swaps =
-                    db.postgres == nil
+                    db.dialect == .sqlite
                     ? Schema.resultTables.flatMap { table in
                         ["DROP TABLE \(table.name)", "ALTER TABLE \(table.name)_staged RENAME TO \(table.name)"]
                     } + [Schema.resultIndexes]
@@ -317,7 +317,7 @@ extension SQLiteRevenue {
             FROM (\(parts)) AS parts GROUP BY rate_ppm, stated_currency, stated_source
             """)
         let oneByOne = try db.prepare(parts)
-        func read(_ stmt: SQLiteStatement, _ day: Int, _ productID: String, _ currency: String) throws(StoreError)
+        func read(_ stmt: any StoreStatement, _ day: Int, _ productID: String, _ currency: String) throws(StoreError)
             -> [RevenuePart]
         {
             try stmt.bind([.integer(Int64(day)), .text(productID), .text(currency)])

@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// Consumption requests: the customers' consents (CONTRACT §1.10) and the answers sent to Apple (§7).
-extension SQLiteAppleWord {
+extension SQLAppleWord {
     /// Upserts one consent (one per user; a re-import updates it), in the caller's transaction.
     package func upsertConsent(_ consent: Consent, file: String, line: Int) throws(StoreError) {
         try db.prepare(
@@ -26,7 +26,7 @@ extension SQLiteAppleWord {
             "SELECT user_id, consented_at, withdrawn_at FROM consents ORDER BY user_id NULLS FIRST")
         var result: [String: Consent] = [:]
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "consents")
+            let row = SQLRow(stmt, table: "consents")
             let user = row.text("user_id")
             result[user] = Consent(
                 userID: user, consentedAt: row.int64("consented_at"), withdrawnAt: row.optionalInt64("withdrawn_at"))
@@ -43,7 +43,7 @@ extension SQLiteAppleWord {
             """)
         var result: [String: ConsumptionAnswer] = [:]
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "consumption_answers")
+            let row = SQLRow(stmt, table: "consumption_answers")
             let uuid = row.text("notification_uuid")
             result[uuid] = ConsumptionAnswer(
                 notificationUUID: uuid, transactionID: row.text("transaction_id"), body: row.text("body"),

@@ -2,7 +2,7 @@ import AppleData
 import ReconModel
 
 /// Apple's payment summaries in the store (CONTRACT §1.9), one per fiscal month.
-extension SQLiteAppleReports {
+extension SQLAppleReports {
     /// Stores a whole summary in one transaction, replacing what an earlier import stored for its month.
     package func storePaymentSummary(_ summary: PaymentSummary, source: String) throws(StoreError) {
         let year = Int64(summary.month.year)
@@ -56,14 +56,14 @@ extension SQLiteAppleReports {
         let heads = try db.prepare(
             "SELECT fiscal_year, fiscal_month, total_paid_milli, bank_currency FROM payment_summaries")
         while try heads.step() {
-            let row = SQLiteRow(heads, table: "payment_summaries")
+            let row = SQLRow(heads, table: "payment_summaries")
             let month = FiscalMonth(year: Int(row.int64("fiscal_year")), month: Int(row.int64("fiscal_month")))
             summaries[month] = PaymentSummary(
                 month: month, regions: [], totalPaid: row.money("total_paid_milli", "bank_currency"))
         }
         let regions = try db.prepare("SELECT * FROM payment_regions ORDER BY currency NULLS FIRST, region")
         while try regions.step() {
-            let row = SQLiteRow(regions, table: "payment_regions")
+            let row = SQLRow(regions, table: "payment_regions")
             let month = FiscalMonth(year: Int(row.int64("fiscal_year")), month: Int(row.int64("fiscal_month")))
             let currency = row.text("currency")
             func money(_ column: String) -> Money { Money(milliunits: row.int64(column), currency: currency) }

@@ -2,23 +2,23 @@ import AppleData
 import ReconModel
 
 /// Prepared upsert statements for one import, reused for every row.
-package final class SQLiteLedgerWriter {
+package final class SQLLedgerWriter {
     package let store: ReconStore
     /// A bulk load of an empty ledger: rows are appended (no unique index yet), nothing compared.
     private let bulk: Bool
-    private var transactionStatement: SQLiteStatement?
-    private let upsertReceipt: SQLiteStatement
-    private let upsertProduct: SQLiteStatement
-    private let insertRejection: SQLiteStatement
+    private var transactionStatement: (any StoreStatement)?
+    private let upsertReceipt: any StoreStatement
+    private let upsertProduct: any StoreStatement
+    private let insertRejection: any StoreStatement
     /// Prepared on the first entitlement row (``upsert(_:source:line:)-entitlement``).
-    package var entitlementStatement: SQLiteStatement?
+    package var entitlementStatement: (any StoreStatement)?
     package let now: Int64
     /// The rows stored unchanged already (none in a bulk load: the ledger was empty).
     private let unchanged: UnchangedLedgerRows
     /// Ledger rows found stored unchanged (at their line, or under another line or file name), and not written again.
     package var skipped: Int { unchanged.skipped }
     /// Notes each ledger row written until ``settleMoves()`` (prepared on the first).
-    var noteWritten: SQLiteStatement?
+    var noteWritten: (any StoreStatement)?
     /// Whether a row was noted since the last ``settleMoves()``.
     var notedSinceSettled = false
     /// Whether a receipt was written since the last ``settleMoves()`` (noted there on Citus).
@@ -76,7 +76,7 @@ package final class SQLiteLedgerWriter {
     /// The ledger row's statement: a plain insert in a bulk load, else an upsert by record id (and original
     /// transaction id: a record under another one moves, ``settleMoves()``) that keeps the store's verdict only while
     /// the transaction, receipt and environment stay the same.
-    private func transactionWriter() throws(StoreError) -> SQLiteStatement {
+    private func transactionWriter() throws(StoreError) -> any StoreStatement {
         if let transactionStatement { return transactionStatement }
         let statement = try store.db.prepare(
             bulk
@@ -250,9 +250,9 @@ package final class SQLiteLedgerWriter {
 }
 
 @available(*, unavailable)
-extension SQLiteLedgerWriter: Sendable {}
+extension SQLLedgerWriter: Sendable {}
 
-extension SQLiteValue {
-    package static func optionalText(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
-    package static func optionalInteger(_ value: Int64?) -> SQLiteValue { value.map { .integer($0) } ?? .null }
+extension SQLValue {
+    package static func optionalText(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+    package static func optionalInteger(_ value: Int64?) -> SQLValue { value.map { .integer($0) } ?? .null }
 }

@@ -3,7 +3,7 @@ import Foundation
 import ReconModel
 
 /// Offline receipt checks and the per-receipt stream for detection.
-extension SQLiteReceipts {
+extension SQLReceipts {
     /// Receipts never decoded, or imported again since their last decode, in id order, after
     /// `cursor` (the last id of the previous page): each receipt is offered once per pass, whatever
     /// the clocks say.
@@ -159,7 +159,7 @@ extension SQLiteReceipts {
 
 /// Prepared inserts of evidence entries.
 package final class EvidenceWriter {
-    private let insert: SQLiteStatement
+    private let insert: any StoreStatement
     /// What an entry says beyond the evidence table: its app transaction id and commitment.
     private let appleWord: AppleWordEvidenceWriter
 
@@ -213,11 +213,11 @@ package final class EvidenceWriter {
 extension EvidenceWriter: Sendable {}
 
 /// Receipts as verification needs them.
-extension SQLiteReceipts {
+extension SQLReceipts {
     private static let checkColumns = "\(ReceiptsRow.uploadColumns), \(ReceiptChecksRow.columns)"
 
     /// A receipt and its offline check, with the transaction ids decoded from it (``offlineTransactionIDs(of:)``).
-    private static func receiptAndCheck(_ s: SQLiteStatement, decoded: [String: [String]]) throws(StoreError) -> (
+    private static func receiptAndCheck(_ s: any StoreStatement, decoded: [String: [String]]) throws(StoreError) -> (
         UploadedReceipt, ReceiptCheck?
     ) {
         let receipt = try ReceiptsRow.upload(s)

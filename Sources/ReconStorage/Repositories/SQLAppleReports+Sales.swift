@@ -5,16 +5,16 @@ import ReconModel
 ///
 /// `day` columns are days since 1970-01-01 of the report's calendar day (a day in the
 /// report's time zone, not an instant).
-extension SQLiteAppleReports {
+extension SQLAppleReports {
     package func salesReportWriter(source: String) throws(StoreError) -> any SalesReportWriter {
-        try SQLiteSalesReportWriter(store: store, source: source)
+        try SQLSalesReportWriter(store: store, source: source)
     }
 
     /// Every day an imported sales report covers, ascending.
     public func salesReportDays() throws(StoreError) -> [Int] {
         let stmt = try db.prepare("SELECT day FROM sales_report_days ORDER BY day")
         var days: [Int] = []
-        while try stmt.step() { days.append(Int(SQLiteRow(stmt, table: "sales_report_days").int64("day"))) }
+        while try stmt.step() { days.append(Int(SQLRow(stmt, table: "sales_report_days").int64("day"))) }
         return days
     }
 
@@ -33,14 +33,14 @@ extension SQLiteAppleReports {
 
 /// Writes one sales report file into the store: the first row of a day replaces whatever an
 /// earlier import stored for that day, so re-importing a report (or a corrected one) replaces it.
-package final class SQLiteSalesReportWriter {
+package final class SQLSalesReportWriter {
     private let store: ReconStore
     private let source: String
     private let now: Int64
-    private let clearDay: SQLiteStatement
-    private let coverDay: SQLiteStatement
-    private let insertRow: SQLiteStatement
-    private let ledger: SQLiteLedgerWriter
+    private let clearDay: any StoreStatement
+    private let coverDay: any StoreStatement
+    private let insertRow: any StoreStatement
+    private let ledger: SQLLedgerWriter
     private var covered: Set<Int> = []
 
     package init(store: ReconStore, source: String) throws(StoreError) {
@@ -61,7 +61,7 @@ package final class SQLiteSalesReportWriter {
                     "customer_price_milli", "proceeds_milli", "proceeds_currency", "parent_identifier", "source_file",
                     "source_line",
                 ]))
-        ledger = try SQLiteLedgerWriter(store: store)
+        ledger = try SQLLedgerWriter(store: store)
         // This file's earlier rejections are replaced by this import's.
         try store.db.prepare("DELETE FROM rejected_rows WHERE kind = $1 AND source_file = $2")
             .run([.text(InputKind.salesReports.rawValue), .text(source)])
@@ -100,4 +100,4 @@ package final class SQLiteSalesReportWriter {
 }
 
 @available(*, unavailable)
-extension SQLiteSalesReportWriter: Sendable {}
+extension SQLSalesReportWriter: Sendable {}

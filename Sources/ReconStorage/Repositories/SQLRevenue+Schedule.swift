@@ -3,7 +3,7 @@ import ReconModel
 
 /// What a night needs to patch the last report's `revenue_schedule.csv` rather than write it whole: the file that
 /// report wrote (``RevenueScheduleRecord``), and the lines that can have changed since, read in transaction id order.
-extension SQLiteRevenue {
+extension SQLRevenue {
     /// The `revenue_schedule.csv` the report whose results are kept wrote; nil when none is recorded.
     package func revenueScheduleRecord() throws(StoreError) -> RevenueScheduleRecord? {
         let stmt = try db.prepare("SELECT path, as_of, bytes, crc32 FROM revenue_schedule_written WHERE id = 1")

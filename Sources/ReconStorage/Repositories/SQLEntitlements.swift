@@ -2,10 +2,10 @@ import AppleData
 import ReconModel
 
 /// The backend's entitlements in the store (CONTRACT §1.8).
-extension SQLiteLedgerWriter {
+extension SQLLedgerWriter {
     /// Upserts one entitlement by user and original transaction id.
     package func upsert(_ e: Entitlement, source: String, line: Int) throws(StoreError) {
-        let statement: SQLiteStatement
+        let statement: any StoreStatement
         if let entitlementStatement {
             statement = entitlementStatement
         } else {
@@ -31,7 +31,7 @@ extension SQLiteLedgerWriter {
     }
 }
 
-extension SQLiteEntitlements {
+extension SQLEntitlements {
     /// Every entitlement, by original transaction id, then user.
     public func entitlements() throws(StoreError) -> [Entitlement] {
         let stmt = try db.prepare(
@@ -41,7 +41,7 @@ extension SQLiteEntitlements {
             """)
         var rows: [Entitlement] = []
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "entitlements")
+            let row = SQLRow(stmt, table: "entitlements")
             rows.append(
                 Entitlement(
                     userID: row.text("user_id"), originalTransactionID: row.text("original_transaction_id"),
@@ -67,7 +67,7 @@ extension SQLiteEntitlements {
                 """)
             try stmt.bind(values)
             while try stmt.step() {
-                let row = SQLiteRow(stmt, table: "entitlements")
+                let row = SQLRow(stmt, table: "entitlements")
                 let e = Entitlement(
                     userID: row.text("user_id"), originalTransactionID: row.text("original_transaction_id"),
                     productID: row.text("product_id"), expiresAt: row.int64("expires_at"),
@@ -82,12 +82,12 @@ extension SQLiteEntitlements {
     /// Whether any entitlement is in the store.
     public func hasEntitlements() throws(StoreError) -> Bool {
         let stmt = try db.prepare("SELECT EXISTS (SELECT 1 FROM entitlements) AS present")
-        return try stmt.step() && SQLiteRow(stmt, table: "entitlements").int64("present") == 1
+        return try stmt.step() && SQLRow(stmt, table: "entitlements").int64("present") == 1
     }
 }
 
 /// Apple's subscription statuses in the store: the latest answer per original transaction id and environment.
-extension SQLiteEntitlements {
+extension SQLEntitlements {
     /// Keeps Apple's answer, replacing an earlier one for the same subscription and environment.
     public func recordSubscriptionStatus(_ s: SubscriptionStatus) throws(StoreError) {
         try db.prepare(
@@ -138,10 +138,10 @@ extension SQLiteEntitlements {
     }
 
     /// The statuses a bound statement over `subscription_statuses` reads.
-    private static func statuses(_ stmt: SQLiteStatement) throws(StoreError) -> [SubscriptionStatus] {
+    private static func statuses(_ stmt: any StoreStatement) throws(StoreError) -> [SubscriptionStatus] {
         var rows: [SubscriptionStatus] = []
         while try stmt.step() {
-            let row = SQLiteRow(stmt, table: "subscription_statuses")
+            let row = SQLRow(stmt, table: "subscription_statuses")
             guard let code = SubscriptionStatus.Code(rawValue: Int(row.int64("status"))) else { continue }
             rows.append(
                 SubscriptionStatus(
@@ -157,7 +157,7 @@ extension SQLiteEntitlements {
     }
 }
 
-extension SQLiteEntitlements {
+extension SQLEntitlements {
     /// Every piece of evidence under one original transaction id (its renewals, restores and upgrades), in the order
     /// it was recorded.
     public func evidence(originalTransactionID: String) throws -> [EvidenceRecord] {

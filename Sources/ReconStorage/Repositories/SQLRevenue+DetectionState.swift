@@ -4,7 +4,7 @@ import ReconModel
 
 /// What the last written report left for the next one to build on (CONTRACT §5 "Incremental reports"), and the
 /// transactions the next one judges again.
-extension SQLiteRevenue {
+extension SQLRevenue {
 
     /// The kept state, if any.
     public func detectionState() throws -> DetectionState? {
@@ -68,7 +68,7 @@ extension SQLiteRevenue {
             ON CONFLICT DO NOTHING
             """
         ).run([.integer(asOf)])
-        if db.postgres != nil {
+        if db.dialect == .postgres {
             // Autovacuum never analyzes a temporary table: without its size the planner guesses, and joined what it
             // judges again (a few thousand ids) with the whole of a kept table by a scan.
             try db.execute(
@@ -100,7 +100,7 @@ extension SQLiteRevenue {
                         THEN (SELECT COUNT(*) FROM transactions) ELSE (SELECT SUM(tuples) FROM shard)::bigint END
                     """) ?? 0)
         }
-        if db.postgres != nil {
+        if db.dialect == .postgres {
             // The planner's count, kept by ANALYZE and autovacuum: constant time, as the row id is in SQLite.
             return Int(
                 try db.scalar(

@@ -2,9 +2,11 @@ import Foundation
 import IAPReconTestSupport
 import Testing
 
-/// The judge's verdicts held to the bytes recorded before its redesign for speed: a faster judge must say exactly what
-/// this one says. Every CSV of the demo (judged from scratch), then of a later night on its store judged incrementally
-/// and, on a copy, from scratch (`--full`): both nights to the same recorded bytes.
+/// The judge's verdicts held to the bytes recorded before its redesign for speed.
+///
+/// A faster judge must say exactly what this one says. Every CSV of the demo (judged from scratch), then of a later
+/// night on its store judged incrementally and, on a copy, from scratch (`--full`): both nights to the same recorded
+/// bytes.
 ///
 /// The recordings (`Snapshots/judge-*.csv`) were made with `RECORD_SNAPSHOTS=1` by the judge as it was; a difference
 /// is a changed verdict, not a test to record again. `make golden` holds the 1,000,000-row ledger's reports to their

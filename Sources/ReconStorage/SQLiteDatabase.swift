@@ -93,20 +93,8 @@ package final class SQLiteDatabase: StoreDatabase {
         try prepareSQLite(insert.sql)
     }
 
-    /// The row id of the last successful INSERT.
-    package var lastInsertRowID: Int64 {
-        return sqlite3_last_insert_rowid(handle)
-    }
-
     /// Whether a transaction is open on this connection (`sqlite3_get_autocommit` is off).
-    package var isInTransaction: Bool {
-        return sqlite3_get_autocommit(handle) == 0
-    }
-
-    /// Rows changed by the last statement.
-    package var changes: Int {
-        return Int(sqlite3_changes(handle))
-    }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     package var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 

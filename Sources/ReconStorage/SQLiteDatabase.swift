@@ -16,6 +16,10 @@ package final class SQLiteDatabase: StoreDatabase {
     package var dialect: SQLDialect { .sqlite }
     package var isCitus: Bool { false }
 
+    /// SQLite's memory statistics turned off, once, before the first connection initializes SQLite: each of the
+    /// millions of allocations a report makes would otherwise take a process-wide mutex (SQLite's code, unused).
+    private static let memoryStatisticsOff = iaprecon_sqlite_memstatus_off()
+
     /// Opens (creating if needed) the database at `path`.
     ///
     /// - Parameters:
@@ -24,6 +28,7 @@ package final class SQLiteDatabase: StoreDatabase {
     ///     file, never writes (https://www.sqlite.org/c3ref/open.html).
     /// - Throws: ``StoreError/cannotOpen(path:message:)``.
     package init(path: String, readOnly: Bool = false) throws(StoreError) {
+        _ = Self.memoryStatisticsOff
         self.path = path
         if !readOnly, path != ":memory:", !FileManager.default.fileExists(atPath: path) {
             // Create the file ourselves so its mode is 0600 from the first byte.

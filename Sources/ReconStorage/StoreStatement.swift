@@ -19,6 +19,8 @@ package protocol StoreStatement: AnyObject {
     func bindText(_ text: String, at index: Int32) throws(StoreError)
     /// Runs a statement bound parameter by parameter to completion, then resets it.
     func runBound() throws(StoreError)
+    /// Binds each of `texts` at its parameter, then runs like ``runBound()`` (SQLite binds them without copies).
+    func runBinding(texts: [(text: String, at: Int32)]) throws(StoreError)
 
     /// Starts reading the statement's current row by column names (``SQLRow`` calls it).
     func beginRow()
@@ -89,5 +91,37 @@ package struct ColumnLookup {
             rowLookups.append((name, index))
         }
         return index
+    }
+}
+
+extension StoreStatement {
+    /// Binds each of `texts` at its parameter from the string's own UTF-8, without a copy, then runs the statement
+    /// bound parameter by parameter (``runBound()``) while those bytes are still valid.
+    ///
+    /// The rows a report keeps per judged transaction bind several texts each: bound as copies
+    /// (``bindText(_:at:)``), every one is an allocation and a copy inside the engine.
+    package func runBinding(texts: [(text: String, at: Int32)]) throws(StoreError) {
+        try bindThenRun(texts[...])
+    }
+
+    private func bindThenRun(_ texts: ArraySlice<(text: String, at: Int32)>) throws(StoreError) {
+        guard var first = texts.first else {
+            try runBound()
+            return
+        }
+        var failure: StoreError?
+        first.text.withUTF8 { bytes in
+            do throws(StoreError) {
+                if let base = bytes.baseAddress, !bytes.isEmpty {
+                    try bindText(base, count: bytes.count, at: first.at)
+                } else {
+                    try bindText("", at: first.at)  // empty text, not NULL
+                }
+                try bindThenRun(texts.dropFirst())
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 }

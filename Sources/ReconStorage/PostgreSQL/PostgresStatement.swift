@@ -109,6 +109,12 @@ package final class PostgresStatement: StoreStatement {
         while try step() {}
     }
 
+    /// The texts bound as the strings they are (the values are sent to the server), then run.
+    package func runBinding(texts: [(text: String, at: Int32)]) throws(StoreError) {
+        for (text, index) in texts { try bindText(text, at: index) }
+        try runBound()
+    }
+
     private var lookup = ColumnLookup()
 
     package func beginRow() {

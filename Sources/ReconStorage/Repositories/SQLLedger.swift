@@ -69,22 +69,31 @@ extension SQLLedger {
     ) throws {
         let ledger = try db.prepare(ledgerSQL)
         let evidence = try db.prepare(evidenceSQL)
-        var nextRow: LedgerTransaction? = try ledger.step() ? TransactionsRow.read(ledger) : nil
+        // The columns' positions, looked up once the first row is there (PostgreSQL names them with the rows).
+        var positions: TransactionsRow.Positions?
+        func readRow() throws(StoreError) -> LedgerTransaction? {
+            guard try ledger.step() else { return nil }
+            let at = positions ?? TransactionsRow.Positions(ledger)
+            positions = at
+            return try TransactionsRow.read(ledger, at: at)
+        }
+        var nextRow = try readRow()
         var nextEvidence: EvidenceRecord? = try evidence.step() ? EvidenceRow.read(evidence) : nil
-        while nextRow != nil || nextEvidence != nil {
+        // The rows move into their group (`take()`), not copied: a copy retains each of a row's texts.
+        while true {
             let id: String
-            switch (nextRow, nextEvidence) {
-            case (let row?, let ev?): id = min(row.transactionID, ev.entry.transactionID)
-            case (let row?, nil): id = row.transactionID
-            case (nil, let ev?): id = ev.entry.transactionID
+            switch (nextRow?.transactionID, nextEvidence?.entry.transactionID) {
+            case (let row?, let ev?): id = min(row, ev)
+            case (let row?, nil): id = row
+            case (nil, let ev?): id = ev
             case (nil, nil): return
             }
             var group = TransactionGroup(transactionID: id, records: [], evidence: [])
-            while let row = nextRow, row.transactionID == id {
+            while nextRow?.transactionID == id, let row = nextRow.take() {
                 group.records.append(row)
-                nextRow = try ledger.step() ? TransactionsRow.read(ledger) : nil
+                nextRow = try readRow()
             }
-            while let ev = nextEvidence, ev.entry.transactionID == id {
+            while nextEvidence?.entry.transactionID == id, let ev = nextEvidence.take() {
                 group.evidence.append(ev)
                 nextEvidence = try evidence.step() ? EvidenceRow.read(evidence) : nil
             }
@@ -120,11 +129,16 @@ extension SQLLedger {
             SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id = $1
             ORDER BY purchase_date, record_id
             """)
+        var positions: TransactionsRow.Positions?
         while try ids.step() {
             let id = ids.text(0)
             try rows.bind([.text(id)])
             var group = OriginalTransactionGroup(originalTransactionID: id, records: [])
-            while try rows.step() { group.records.append(try TransactionsRow.read(rows)) }
+            while try rows.step() {
+                let at = positions ?? TransactionsRow.Positions(rows)
+                positions = at
+                group.records.append(try TransactionsRow.read(rows, at: at))
+            }
             guard group.records.count > 1 else { continue }
             try body(group)
         }

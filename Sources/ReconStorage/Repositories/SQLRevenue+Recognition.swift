@@ -105,18 +105,14 @@ extension SQLRevenue {
 
     /// Binds `sale` to an ``insertSale(into:)`` statement and runs it.
     static func bind(_ sale: RecognitionSale, to statement: any StoreStatement) throws(StoreError) {
-        try statement.bindText(sale.transactionID, at: 1)
-        try statement.bindText(sale.originalTransactionID, at: 2)
-        try statement.bindText(sale.userID, at: 3)
-        try statement.bindText(sale.productID, at: 4)
-        try statement.bindText(sale.amount.currency, at: 5)
         try statement.bindInt64(sale.amount.milliunits, at: 6)
         try statement.bindInt64(sale.start, at: 7)
         if let end = sale.end { try statement.bindInt64(end, at: 8) } else { try statement.bindNull(at: 8) }
-        try statement.bindText(sale.periodSource.rawValue, at: 9)
-        try statement.bindText(refundsText(sale.refunds), at: 10)
         try statement.bindInt64(sale.lastChange, at: 11)
-        try statement.runBound()
+        try statement.runBinding(texts: [
+            (sale.transactionID, 1), (sale.originalTransactionID, 2), (sale.userID, 3), (sale.productID, 4),
+            (sale.amount.currency, 5), (sale.periodSource.rawValue, 9), (refundsText(sale.refunds), 10),
+        ])
     }
 
     /// Apple's refunds of a sale as kept: `at:kind:reversedAt` (`-` when it stands), `;` between them; kind is

@@ -73,12 +73,8 @@ package final class SQLTransactionResultsWriter {
         }
         try insert(findings, of: transactionID, original: originalTransactionID, with: insertFinding)
         for (seq, part) in parts.enumerated() {
-            try insertPart.bindText(transactionID, at: 1)
-            try insertPart.bindText(originalTransactionID, at: 14)
             try insertPart.bindInt64(Int64(seq), at: 2)
             try insertPart.bindInt64(Int64(part.day), at: 3)
-            try insertPart.bindText(part.productID, at: 4)
-            try insertPart.bindText(part.currency, at: 5)
             try insertPart.bindInt64(part.units, at: 6)
             try insertPart.bindInt64(part.gross, at: 7)
             try insertPart.bindInt64(part.refunds, at: 8)
@@ -90,7 +86,9 @@ package final class SQLTransactionResultsWriter {
             } else {
                 try insertPart.bindNull(at: 13)
             }
-            try insertPart.runBound()
+            try insertPart.runBinding(texts: [
+                (transactionID, 1), (part.productID, 4), (part.currency, 5), (originalTransactionID, 14),
+            ])
         }
         for (seq, event) in events.enumerated() {
             try insertEvent.bindText(transactionID, at: 1)

@@ -20,22 +20,67 @@ package enum TransactionsRow {
             END AS settled_at
         """
 
+    /// The positions of ``columns`` in a statement that selects them, looked up by name once: a statement that reads
+    /// every ledger row (``read(_:at:)``) does not look each column up again on every row.
+    package struct Positions {
+        let recordID, userID, productID, transactionID, originalTransactionID, purchaseDate, quantity: Int32
+        let environment, priceMilli, currency, storefront, status, deliveredAt, finishedAt, receiptID: Int32
+        let settledAt: Int32
+
+        package init(_ statement: any StoreStatement) {
+            statement.beginRow()
+            recordID = statement.index(of: "record_id")
+            userID = statement.index(of: "user_id")
+            productID = statement.index(of: "product_id")
+            transactionID = statement.index(of: "transaction_id")
+            originalTransactionID = statement.index(of: "original_transaction_id")
+            purchaseDate = statement.index(of: "purchase_date")
+            quantity = statement.index(of: "quantity")
+            environment = statement.index(of: "environment")
+            priceMilli = statement.index(of: "price_milli")
+            currency = statement.index(of: "currency")
+            storefront = statement.index(of: "storefront")
+            status = statement.index(of: "effective_status")
+            deliveredAt = statement.index(of: "delivered_at")
+            finishedAt = statement.index(of: "finished_at")
+            receiptID = statement.index(of: "receipt_id")
+            settledAt = statement.index(of: "settled_at")
+        }
+    }
+
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a status this program does not know.
     package static func read(_ statement: any StoreStatement) throws(StoreError) -> LedgerTransaction {
-        let row = SQLRow(statement, table: table)
-        let transactionID = row.text("transaction_id")
+        try read(statement, at: Positions(statement))
+    }
+
+    /// The current row, its columns at `positions` (``Positions``, of this statement).
+    ///
+    /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a status this program does not know.
+    package static func read(_ statement: any StoreStatement, at positions: Positions) throws(StoreError)
+        -> LedgerTransaction
+    {
+        let row = statement
+        let transactionID = row.text(positions.transactionID)
+        let original =
+            row.textMatches(positions.originalTransactionID, transactionID)
+            ? transactionID : row.text(positions.originalTransactionID)
+        let rawStatus = row.text(positions.status)
+        guard let status = VerificationStatus(rawValue: rawStatus) else {
+            throw .unknownValue(table: table, column: "verification_status", value: rawStatus)
+        }
+        var price: Money?
+        if let milli = row.optionalInt64(positions.priceMilli), let code = row.optionalText(positions.currency) {
+            price = Money(milliunits: milli, currency: code)
+        }
         var transaction = LedgerTransaction(
-            recordID: row.text("record_id"), userID: row.text("user_id"), productID: row.text("product_id"),
-            transactionID: transactionID,
-            originalTransactionID: row.text("original_transaction_id", sameAs: transactionID),
-            purchaseDate: row.int64("purchase_date"), quantity: Int(row.int64("quantity")),
-            environment: StoreEnvironment(raw: row.text("environment")), price: row.money("price_milli", "currency"),
-            storefront: row.optionalText("storefront"),
-            verificationStatus: try row.value(
-                "effective_status", as: VerificationStatus.self, storedColumn: "verification_status"),
-            deliveredAt: row.optionalInt64("delivered_at"), finishedAt: row.optionalInt64("finished_at"),
-            receiptID: row.optionalText("receipt_id"))
-        transaction.settledAt = row.optionalInt64("settled_at")
+            recordID: row.text(positions.recordID), userID: row.text(positions.userID),
+            productID: row.text(positions.productID), transactionID: transactionID, originalTransactionID: original,
+            purchaseDate: row.int64(positions.purchaseDate), quantity: Int(row.int64(positions.quantity)),
+            environment: StoreEnvironment(raw: row.text(positions.environment)), price: price,
+            storefront: row.optionalText(positions.storefront), verificationStatus: status,
+            deliveredAt: row.optionalInt64(positions.deliveredAt), finishedAt: row.optionalInt64(positions.finishedAt),
+            receiptID: row.optionalText(positions.receiptID))
+        transaction.settledAt = row.optionalInt64(positions.settledAt)
         return transaction
     }
 }

@@ -106,7 +106,8 @@ public struct DetectStage {
         // `each` runs on this thread only, between reads: never while another call of it is under way.
         try withoutActuallyEscaping(each) { each in
             func use(_ ready: (judged: [Judged<Extra>], groups: [TransactionGroup])) throws {
-                for item in ready.judged { try each(item) }
+                // By index: each result is lent to `each` where it lies, not copied out (a copy retains its parts).
+                for index in ready.judged.indices { try each(ready.judged[index]) }
             }
             var batch: [TransactionGroup] = []
             batch.reserveCapacity(Self.batchSize)

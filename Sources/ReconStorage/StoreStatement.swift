@@ -101,27 +101,34 @@ extension StoreStatement {
     /// The rows a report keeps per judged transaction bind several texts each: bound as copies
     /// (``bindText(_:at:)``), every one is an allocation and a copy inside the engine.
     package func runBinding(texts: [(text: String, at: Int32)]) throws(StoreError) {
-        try bindThenRun(texts[...])
+        try bindThenRun(texts, from: 0)
     }
 
-    private func bindThenRun(_ texts: ArraySlice<(text: String, at: Int32)>) throws(StoreError) {
-        guard var first = texts.first else {
+    /// Binds `texts[index...]`, each inside the access to its bytes, and runs once all are bound.
+    private func bindThenRun(_ texts: [(text: String, at: Int32)], from index: Int) throws(StoreError) {
+        guard index < texts.count else {
             try runBound()
             return
         }
         var failure: StoreError?
-        first.text.withUTF8 { bytes in
+        let parameter = texts[index].at
+        let contiguous: Void? = texts[index].text.utf8.withContiguousStorageIfAvailable { bytes in
             do throws(StoreError) {
                 if let base = bytes.baseAddress, !bytes.isEmpty {
-                    try bindText(base, count: bytes.count, at: first.at)
+                    try bindText(base, count: bytes.count, at: parameter)
                 } else {
-                    try bindText("", at: first.at)  // empty text, not NULL
+                    try bindText("", at: parameter)  // empty text, not NULL
                 }
-                try bindThenRun(texts.dropFirst())
+                try bindThenRun(texts, from: index + 1)
             } catch {
                 failure = error
             }
         }
         if let failure { throw failure }
+        if contiguous == nil {
+            // A string not stored as UTF-8 (bridged): bound as a copy.
+            try bindText(texts[index].text, at: parameter)
+            try bindThenRun(texts, from: index + 1)
+        }
     }
 }

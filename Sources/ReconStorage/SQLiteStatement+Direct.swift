@@ -48,6 +48,43 @@ extension SQLiteStatement {
         try check(rc, index)
     }
 
+    /// Binds each of `texts` at its parameter from the string's own UTF-8, without a copy, then runs the statement
+    /// bound parameter by parameter (``runBound()``) while those bytes are still valid.
+    ///
+    /// The rows a report keeps per judged transaction bind several texts each: bound as copies
+    /// (``bindText(_:at:)``), every one is an allocation and a copy inside the engine.
+    package func runBinding(texts: [(text: String, at: Int32)]) throws(StoreError) {
+        try bindThenRun(texts, from: 0)
+    }
+
+    /// Binds `texts[index...]`, each inside the access to its bytes, and runs once all are bound.
+    private func bindThenRun(_ texts: [(text: String, at: Int32)], from index: Int) throws(StoreError) {
+        guard index < texts.count else {
+            try runBound()
+            return
+        }
+        var failure: StoreError?
+        let parameter = texts[index].at
+        let contiguous: Void? = texts[index].text.utf8.withContiguousStorageIfAvailable { bytes in
+            do throws(StoreError) {
+                if let base = bytes.baseAddress, !bytes.isEmpty {
+                    try bindText(base, count: bytes.count, at: parameter)
+                } else {
+                    try bindText("", at: parameter)  // empty text, not NULL
+                }
+                try bindThenRun(texts, from: index + 1)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        if contiguous == nil {
+            // A string not stored as UTF-8 (bridged): bound as a copy.
+            try bindText(texts[index].text, at: parameter)
+            try bindThenRun(texts, from: index + 1)
+        }
+    }
+
     /// The ``RowHash`` of the text of `column` under `seed`, hashed where SQLite keeps it (no string is made of it; on
     /// PostgreSQL, of its string's UTF-8).
     package func textHash(_ column: Int32, seed: UInt64) -> UInt64 {

@@ -19,7 +19,8 @@ package protocol StoreStatement: AnyObject {
     func bindText(_ text: String, at index: Int32) throws(StoreError)
     /// Runs a statement bound parameter by parameter to completion, then resets it.
     func runBound() throws(StoreError)
-    /// Binds each of `texts` at its parameter, then runs like ``runBound()`` (SQLite binds them without copies).
+    /// Binds each of `texts` at its parameter, then runs like ``runBound()`` (SQLite binds them without copies:
+    /// ``SQLiteStatement/runBinding(texts:)``).
     func runBinding(texts: [(text: String, at: Int32)]) throws(StoreError)
 
     /// Starts reading the statement's current row by column names (``SQLRow`` calls it).
@@ -47,6 +48,29 @@ extension StoreStatement {
     package func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 
     package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    /// The text of `column`, sharing `other`'s storage when it is the same text (an original transaction id is most
+    /// often the transaction id itself: one string less per row).
+    package func text(_ column: Int32, sameAs other: String) -> String {
+        textMatches(column, other) ? other : text(column)
+    }
+
+    /// The one money decode: an amount in milliunits and its currency; nil unless both are stored.
+    package func money(_ milliunits: Int32, _ currency: Int32) -> Money? {
+        guard let milli = optionalInt64(milliunits), let code = optionalText(currency) else { return nil }
+        return Money(milliunits: milli, currency: code)
+    }
+
+    /// A stored enum value; `table` and `name` name the stored column in an error.
+    ///
+    /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a value `T` does not know.
+    package func value<T: RawRepresentable>(_ column: Int32, as type: T.Type = T.self, table: String, name: String)
+        throws(StoreError) -> T where T.RawValue == String
+    {
+        let raw = text(column)
+        guard let value = T(rawValue: raw) else { throw .unknownValue(table: table, column: name, value: raw) }
+        return value
+    }
 }
 
 /// A statement's result columns by name, and the lookups of the row being read, for ``StoreStatement/index(of:)``.
@@ -91,44 +115,5 @@ package struct ColumnLookup {
             rowLookups.append((name, index))
         }
         return index
-    }
-}
-
-extension StoreStatement {
-    /// Binds each of `texts` at its parameter from the string's own UTF-8, without a copy, then runs the statement
-    /// bound parameter by parameter (``runBound()``) while those bytes are still valid.
-    ///
-    /// The rows a report keeps per judged transaction bind several texts each: bound as copies
-    /// (``bindText(_:at:)``), every one is an allocation and a copy inside the engine.
-    package func runBinding(texts: [(text: String, at: Int32)]) throws(StoreError) {
-        try bindThenRun(texts, from: 0)
-    }
-
-    /// Binds `texts[index...]`, each inside the access to its bytes, and runs once all are bound.
-    private func bindThenRun(_ texts: [(text: String, at: Int32)], from index: Int) throws(StoreError) {
-        guard index < texts.count else {
-            try runBound()
-            return
-        }
-        var failure: StoreError?
-        let parameter = texts[index].at
-        let contiguous: Void? = texts[index].text.utf8.withContiguousStorageIfAvailable { bytes in
-            do throws(StoreError) {
-                if let base = bytes.baseAddress, !bytes.isEmpty {
-                    try bindText(base, count: bytes.count, at: parameter)
-                } else {
-                    try bindText("", at: parameter)  // empty text, not NULL
-                }
-                try bindThenRun(texts, from: index + 1)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
-        if contiguous == nil {
-            // A string not stored as UTF-8 (bridged): bound as a copy.
-            try bindText(texts[index].text, at: parameter)
-            try bindThenRun(texts, from: index + 1)
-        }
     }
 }

@@ -29,11 +29,12 @@ extension SQLLedger {
             """)
         var groups: [PendingReceiptGroup] = []
         groups.reserveCapacity(receiptIDs.count)
+        var reader = TransactionsRow.Reader()
         for id in receiptIDs {
             guard let (receipt, check) = receipts[id] else { continue }
             try rows.bind([.text(id)])
             var group = PendingReceiptGroup(receipt: receipt, check: check, rows: [])
-            while try rows.step() { group.rows.append(try TransactionsRow.read(rows)) }
+            while try rows.step() { group.rows.append(try reader.read(rows)) }
             groups.append(group)
         }
         return groups
@@ -50,7 +51,8 @@ extension SQLLedger {
             """)
         try stmt.bind([.text(cursor ?? ""), .integer(Int64(limit))])
         var rows: [LedgerTransaction] = []
-        while try stmt.step() { rows.append(try TransactionsRow.read(stmt)) }
+        var reader = TransactionsRow.Reader()
+        while try stmt.step() { rows.append(try reader.read(stmt)) }
         return rows
     }
 

@@ -33,7 +33,8 @@ extension SQLLedger {
             ORDER BY purchase_date, record_id LIMIT $1
             """)
         try stmt.bind([.integer(Int64(limit))])
-        while try stmt.step() { try body(try TransactionsRow.read(stmt)) }
+        var reader = TransactionsRow.Reader()
+        while try stmt.step() { try body(try reader.read(stmt)) }
     }
 
     /// Row counts of the main tables, for run records.
@@ -69,13 +70,9 @@ extension SQLLedger {
     ) throws {
         let ledger = try db.prepare(ledgerSQL)
         let evidence = try db.prepare(evidenceSQL)
-        // The columns' positions, looked up once the first row is there (PostgreSQL names them with the rows).
-        var positions: TransactionsRow.Positions?
+        var reader = TransactionsRow.Reader()
         func readRow() throws(StoreError) -> LedgerTransaction? {
-            guard try ledger.step() else { return nil }
-            let at = positions ?? TransactionsRow.Positions(ledger)
-            positions = at
-            return try TransactionsRow.read(ledger, at: at)
+            try ledger.step() ? reader.read(ledger) : nil
         }
         var nextRow = try readRow()
         var nextEvidence: EvidenceRecord? = try evidence.step() ? EvidenceRow.read(evidence) : nil
@@ -129,16 +126,12 @@ extension SQLLedger {
             SELECT \(TransactionsRow.columns) FROM transactions WHERE original_transaction_id = $1
             ORDER BY purchase_date, record_id
             """)
-        var positions: TransactionsRow.Positions?
+        var reader = TransactionsRow.Reader()
         while try ids.step() {
             let id = ids.text(0)
             try rows.bind([.text(id)])
             var group = OriginalTransactionGroup(originalTransactionID: id, records: [])
-            while try rows.step() {
-                let at = positions ?? TransactionsRow.Positions(rows)
-                positions = at
-                group.records.append(try TransactionsRow.read(rows, at: at))
-            }
+            while try rows.step() { group.records.append(try reader.read(rows)) }
             guard group.records.count > 1 else { continue }
             try body(group)
         }

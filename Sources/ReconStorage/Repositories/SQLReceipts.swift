@@ -118,7 +118,8 @@ extension SQLReceipts {
         let records = try db.prepare(
             "SELECT \(TransactionsRow.columns) FROM transactions WHERE receipt_id IS NOT NULL ORDER BY receipt_id NULLS FIRST, record_id NULLS FIRST"
         )
-        var nextRecord: LedgerTransaction? = try records.step() ? TransactionsRow.read(records) : nil
+        var recordReader = TransactionsRow.Reader()
+        var nextRecord: LedgerTransaction? = try records.step() ? recordReader.read(records) : nil
         while try receipts.step() {
             let summary = try ReceiptsRow.header(receipts)
             let id = summary.receiptID
@@ -139,12 +140,12 @@ extension SQLReceipts {
                 nextEntry = try entries.step() ? EvidenceRow.read(entries) : nil
             }
             while let record = nextRecord, record.receiptID ?? "" < id {
-                nextRecord = try records.step() ? TransactionsRow.read(records) : nil
+                nextRecord = try records.step() ? recordReader.read(records) : nil
             }
             var rows: [LedgerTransaction] = []
             while let record = nextRecord, record.receiptID == id {
                 rows.append(record)
-                nextRecord = try records.step() ? TransactionsRow.read(records) : nil
+                nextRecord = try records.step() ? recordReader.read(records) : nil
             }
             try body(
                 ReceiptCase(

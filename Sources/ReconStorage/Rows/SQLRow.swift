@@ -23,8 +23,7 @@ package struct SQLRow {
     /// The text of `column`, sharing `other`'s storage when it is the same text (an original
     /// transaction id is most often the transaction id itself: one string less per row).
     package func text(_ column: String, sameAs other: String) -> String {
-        let index = statement.index(of: column)
-        return statement.textMatches(index, other) ? other : statement.text(index)
+        statement.text(statement.index(of: column), sameAs: other)
     }
 
     package func optionalText(_ column: String) -> String? { statement.optionalText(statement.index(of: column)) }
@@ -37,8 +36,7 @@ package struct SQLRow {
 
     /// The one money decode: an amount in milliunits and its currency; nil unless both are stored.
     package func money(_ milliunits: String, _ currency: String) -> Money? {
-        guard let milli = optionalInt64(milliunits), let code = optionalText(currency) else { return nil }
-        return Money(milliunits: milli, currency: code)
+        statement.money(statement.index(of: milliunits), statement.index(of: currency))
     }
 
     /// An environment as stored (Apple's spelling; an unrecognised one is kept raw on purpose).
@@ -54,11 +52,7 @@ package struct SQLRow {
     package func value<T: RawRepresentable>(
         _ column: String, as type: T.Type = T.self, storedColumn: String? = nil
     ) throws(StoreError) -> T where T.RawValue == String {
-        let raw = text(column)
-        guard let value = T(rawValue: raw) else {
-            throw .unknownValue(table: table, column: storedColumn ?? column, value: raw)
-        }
-        return value
+        try statement.value(statement.index(of: column), as: type, table: table, name: storedColumn ?? column)
     }
 
     /// A stored enum value, or nil when the column is NULL.

@@ -53,31 +53,39 @@ package enum TransactionsRow {
         try read(statement, at: Positions(statement))
     }
 
+    /// Reads the rows of one statement, the columns' positions looked up at its first row (PostgreSQL names a
+    /// statement's columns with its rows).
+    package struct Reader {
+        private var positions: Positions?
+
+        package init() {}
+
+        /// The statement's current row.
+        ///
+        /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a status this program does not know.
+        package mutating func read(_ statement: any StoreStatement) throws(StoreError) -> LedgerTransaction {
+            let at = positions ?? Positions(statement)
+            positions = at
+            return try TransactionsRow.read(statement, at: at)
+        }
+    }
+
     /// The current row, its columns at `positions` (``Positions``, of this statement).
     ///
     /// - Throws: ``StoreError/unknownValue(table:column:value:)`` for a status this program does not know.
-    package static func read(_ statement: any StoreStatement, at positions: Positions) throws(StoreError)
+    private static func read(_ row: any StoreStatement, at positions: Positions) throws(StoreError)
         -> LedgerTransaction
     {
-        let row = statement
         let transactionID = row.text(positions.transactionID)
-        let original =
-            row.textMatches(positions.originalTransactionID, transactionID)
-            ? transactionID : row.text(positions.originalTransactionID)
-        let rawStatus = row.text(positions.status)
-        guard let status = VerificationStatus(rawValue: rawStatus) else {
-            throw .unknownValue(table: table, column: "verification_status", value: rawStatus)
-        }
-        var price: Money?
-        if let milli = row.optionalInt64(positions.priceMilli), let code = row.optionalText(positions.currency) {
-            price = Money(milliunits: milli, currency: code)
-        }
         var transaction = LedgerTransaction(
             recordID: row.text(positions.recordID), userID: row.text(positions.userID),
-            productID: row.text(positions.productID), transactionID: transactionID, originalTransactionID: original,
+            productID: row.text(positions.productID), transactionID: transactionID,
+            originalTransactionID: row.text(positions.originalTransactionID, sameAs: transactionID),
             purchaseDate: row.int64(positions.purchaseDate), quantity: Int(row.int64(positions.quantity)),
-            environment: StoreEnvironment(raw: row.text(positions.environment)), price: price,
-            storefront: row.optionalText(positions.storefront), verificationStatus: status,
+            environment: StoreEnvironment(raw: row.text(positions.environment)),
+            price: row.money(positions.priceMilli, positions.currency),
+            storefront: row.optionalText(positions.storefront),
+            verificationStatus: try row.value(positions.status, table: table, name: "verification_status"),
             deliveredAt: row.optionalInt64(positions.deliveredAt), finishedAt: row.optionalInt64(positions.finishedAt),
             receiptID: row.optionalText(positions.receiptID))
         transaction.settledAt = row.optionalInt64(positions.settledAt)

@@ -58,6 +58,37 @@ extension ReportStage {
         return written
     }
 
+    /// Starts writing `revenue_schedule.csv` whole on a thread of its own, beside the workbook.
+    ///
+    /// Only when this report judged every transaction and the store has a second reader
+    /// (``ReportStore/concurrentReader``): the schedule's sales are committed by then, and the workbook is written
+    /// meanwhile on this thread. Nil otherwise: ``writeRevenueSchedule(_:store:)`` writes it here. The bytes are the
+    /// same either way.
+    func startRevenueScheduleAlongside(_ report: ReconciliationReport, store: any ReportStore)
+        -> BackgroundWork<CSVReports.RevenueScheduleWritten>?
+    {
+        guard report.deferred.scheduleJudgedEverything == true, let open = store.concurrentReader else { return nil }
+        let (deferred, path) = (report.deferred, outputDirectory + "/revenue_schedule.csv")
+        logger.info(
+            "revenue_schedule.csv written whole",
+            metadata: ["why": "the report judged every transaction", "beside": "reconciliation.xlsx"])
+        return BackgroundWork {
+            let reader = try open()
+            return try CSVReports.writeRevenueSchedule(deferred, to: path) { each in
+                try reader.revenue.forEachReportedSale(judgedEverything: true, each)
+            }
+        }
+    }
+
+    /// Waits for the schedule ``startRevenueScheduleAlongside(_:store:)`` started, and notes it in `report`.
+    func finishRevenueSchedule(
+        _ work: BackgroundWork<CSVReports.RevenueScheduleWritten>, _ report: inout ReconciliationReport
+    ) throws -> CSVReports.RevenueScheduleWritten {
+        let written = try work.join()
+        note(written, at: outputDirectory + "/revenue_schedule.csv", in: &report)
+        return written
+    }
+
     /// What the store keeps of the file written at `path`: its absolute path, so the next report finds it from any
     /// working directory.
     private func note(

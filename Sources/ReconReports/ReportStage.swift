@@ -117,8 +117,13 @@ public struct ReportStage {
         try ReportFile.write(CSVReports.revenueChanges(report).encoded(), to: out + "/revenue_changes.csv")
         try ReportFile.write(CSVReports.deferredRevenue(report.deferred).encoded(), to: out + "/deferred_revenue.csv")
         timer?.lap("revenue CSV files")
-        let schedule = try writeRevenueSchedule(&report, store: store)
-        timer?.lap("revenue_schedule.csv", ["copied": "\(schedule.copied)", "written": "\(schedule.rendered)"])
+        // Whole, the schedule is written beside the workbook; patched, here and now.
+        let alongside = startRevenueScheduleAlongside(report, store: store)
+        defer { _ = try? alongside?.join() }
+        if alongside == nil {
+            let schedule = try writeRevenueSchedule(&report, store: store)
+            timer?.lap("revenue_schedule.csv", ["copied": "\(schedule.copied)", "written": "\(schedule.rendered)"])
+        }
         let salesPath = out + "/" + Self.salesFileName
         if let sales = report.sales {
             try ReportFile.write(CSVReports.salesReconciliation(sales).encoded(), to: salesPath)
@@ -146,6 +151,10 @@ public struct ReportStage {
         }
         try discrepancies.commit()
         timer?.lap("reconciliation.xlsx and discrepancies.csv")
+        if let alongside {
+            let schedule = try finishRevenueSchedule(alongside, &report)
+            timer?.lap("revenue_schedule.csv, written beside them", ["written": "\(schedule.rendered)"])
+        }
         if !(warnings + workbookWarnings).isEmpty { report.run.warnings = warnings + workbookWarnings }
         for warning in workbookWarnings { logger.warning("\(warning)") }
         logger.info("reports written", metadata: ["out": "\(out)"])

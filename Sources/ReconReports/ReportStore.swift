@@ -10,6 +10,14 @@ package protocol ReportStore {
     var appleReports: any AppleReportRepository { get }
     /// The counted sales of this report, for `revenue_schedule.csv`.
     var revenue: any RevenueRepository { get }
+    /// Opens another read-only connection to the same store, for reading committed rows on another thread while this
+    /// one reads too; nil when the store has no such second reader (``ReconStore/concurrentReader``).
+    var concurrentReader: (@Sendable () throws -> any ReportStore)? { get }
 }
 
-extension ReconStore: ReportStore {}
+extension ReconStore: ReportStore {
+    package var concurrentReader: (@Sendable () throws -> any ReportStore)? {
+        guard let open = sqliteReader else { return nil }
+        return { () throws -> any ReportStore in try open() }
+    }
+}

@@ -71,6 +71,17 @@ public final class ReconStore {
         }
     }
 
+    /// A way to open this SQLite store again, read-only, on another thread.
+    ///
+    /// Its committed rows can then be read there while this connection reads or writes (write-ahead logging:
+    /// https://www.sqlite.org/wal.html). Nil for PostgreSQL, whose password this store does not keep, and for an
+    /// in-memory database.
+    package var sqliteReader: (@Sendable () throws(StoreError) -> ReconStore)? {
+        guard db.dialect == .sqlite, path != ":memory:" else { return nil }
+        let (path, clock) = (path, clock)
+        return { () throws(StoreError) in try ReconStore(path: path, clock: clock, .readOnly) }
+    }
+
     /// Runs `body` in one read transaction: every query in it sees the same committed state.
     public func read<T>(_ body: () throws -> T) throws -> T {
         try db.readTransaction(body)

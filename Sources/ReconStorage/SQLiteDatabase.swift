@@ -20,6 +20,12 @@ package final class SQLiteDatabase: StoreDatabase {
     /// millions of allocations a report makes would otherwise take a process-wide mutex (SQLite's code, unused).
     private static let memoryStatisticsOff = iaprecon_sqlite_memstatus_off()
 
+    /// The helper threads SQLite's sorter may use beside the connection's own: one per core, at most 8.
+    ///
+    /// `PRAGMA threads` (https://www.sqlite.org/pragma.html#pragma_threads): an index build, a sorted
+    /// `INSERT … SELECT` or a large `ORDER BY` then sorts its runs on every core; its result is the same.
+    package static let sortThreads = Int32(min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8))
+
     /// Opens (creating if needed) the database at `path`.
     ///
     /// - Parameters:
@@ -49,6 +55,7 @@ package final class SQLiteDatabase: StoreDatabase {
         handle = db
         sqlite3_busy_timeout(db, 5_000)
         sqlite3_extended_result_codes(db, 1)
+        sqlite3_limit(db, SQLITE_LIMIT_WORKER_THREADS, Self.sortThreads)
         if readOnly {
             // A second guard: even a statement that slips through cannot change the file.
             try execute("PRAGMA query_only = 1", context: "opening '\(path)' read-only")

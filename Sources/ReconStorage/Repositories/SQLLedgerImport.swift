@@ -104,7 +104,7 @@ extension SQLLedgerImport {
         }
     }
 
-    /// Builds the ledger's secondary indexes after a bulk load, letting SQLite's sorter use both cores.
+    /// Builds the ledger's secondary indexes after a bulk load, SQLite's sorter on every core.
     ///
     /// The sorter keeps runs of the cache's size in memory and merges them from temporary files (`temp_store=FILE`
     /// during the load), so a small cache keeps memory flat in rows and is faster too: a 4 MB run is sorted in the
@@ -120,8 +120,9 @@ extension SQLLedgerImport {
         if db.dialect == .postgres {
             try db.execute("SET LOCAL maintenance_work_mem = '256MB'", context: "preparing index builds")
         }
-        try db.pragma("threads = 2; cache_size = -4096", context: "preparing index builds")
-        defer { try? db.pragma("threads = 0; cache_size = -65536") }
+        // Sorted on every core (``SQLiteDatabase/sortThreads``), in small runs.
+        try db.pragma("cache_size = -4096", context: "preparing index builds")
+        defer { try? db.pragma("cache_size = -65536") }
         for index in Schema.transactionIndexes {
             // PostgreSQL aborts the transaction at a failed statement: the unique index is tried under a savepoint,
             // so the load can go on when a record id appears twice.

@@ -11,7 +11,7 @@ package protocol ReportStore {
     /// The counted sales of this report, for `revenue_schedule.csv`.
     var revenue: any RevenueRepository { get }
     /// Opens another read-only connection to the same store, for reading committed rows on another thread while this
-    /// one reads too; nil when the store has no such second reader (``ReconStore/concurrentReader``).
+    /// one reads too; nil when the store has no such second reader (``ReconStore/sqliteReader``).
     var concurrentReader: (@Sendable () throws -> any ReportStore)? { get }
 }
 

@@ -21,6 +21,9 @@ public struct DetectionEngine {
     package var revenueRecords: any RevenueRepository
     /// Apple's requests and alarms, the commitments, the consents and the answers sent.
     package var appleWords: any AppleWordRepository
+    /// The ledger on a second connection (``DetectionStore/concurrentLedger``), for judging the original-transaction
+    /// groups while the transactions' results are kept.
+    package var concurrentLedger: (@Sendable () throws -> any LedgerRepository)?
     public var clock: any ReconClock
     public var logger: Logger
 
@@ -34,6 +37,7 @@ public struct DetectionEngine {
         findingRecords = store.findings
         revenueRecords = store.revenue
         appleWords = store.appleWord
+        concurrentLedger = store.concurrentLedger
         self.clock = clock
         self.logger = logger
     }
@@ -137,22 +141,9 @@ public struct DetectionEngine {
             DeferredRevenueRestatement.between(previous: $0, current: (deferred.rows(), deferred.lastMonth))
         }
         timer.lap("revenue recognition")
-        // The original-transaction groups: all, or those with a changed row or whose moment came.
         try spool.flush()
-        try stage.judgeOriginalGroups(
-            plan.everything
-                ? ledger.forEachOriginalTransactionGroup : revenueRecords.forEachRerunOriginalTransactionGroup
-        ) { originalID, findings, nextChange in
-            try results.addOriginal(originalID, findings: findings, nextChange: nextChange)
-            if plan.everything { for finding in findings { try spool.add(finding) } }
-        }
-        if !plan.everything {
-            try spool.flush()
-            try revenueRecords.spoolKeptOriginalFindings(asOf: asOf)
-        }
-        timer.lap("original transactions")
-        try results.commit()
-        timer.lap("results kept (parts sorted when judging everything)")
+        try judgeOriginalGroupsAndKeepResults(
+            stage, plan: plan, results: results, spool: spool, asOf: asOf, timer: &timer)
         try stage.judgeReceipts(receipts, found: spool.add)
         timer.lap("receipts")
 

@@ -10,6 +10,14 @@ package protocol DetectionStore {
     var findings: any FindingRepository { get }
     var revenue: any RevenueRepository { get }
     var appleWord: any AppleWordRepository { get }
+    /// Opens the ledger again on a read-only connection of its own, to be read on another thread while this
+    /// connection writes; nil when the store has no such second reader (``ReconStore/sqliteReader``).
+    var concurrentLedger: (@Sendable () throws -> any LedgerRepository)? { get }
 }
 
-extension ReconStore: DetectionStore {}
+extension ReconStore: DetectionStore {
+    package var concurrentLedger: (@Sendable () throws -> any LedgerRepository)? {
+        guard let open = sqliteReader else { return nil }
+        return { () throws -> any LedgerRepository in try open().ledger }
+    }
+}

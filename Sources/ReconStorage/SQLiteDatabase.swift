@@ -105,6 +105,11 @@ package final class SQLiteDatabase: StoreDatabase {
         try prepareSQLite(insert.sql)
     }
 
+    /// The INSERT `insert` declares, 64 rows to a statement (``SQLiteRowBatch``).
+    package func prepareRows(_ insert: RowInsert) throws(StoreError) -> any StoreStatement {
+        try SQLiteRowBatch(insert, rowsPerRun: 64, database: self)
+    }
+
     /// Whether a transaction is open on this connection (`sqlite3_get_autocommit` is off).
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -28,6 +28,10 @@ package protocol StoreDatabase: AnyObject {
     func prepare(_ sql: String) throws(StoreError) -> any StoreStatement
     /// Compiles the INSERT `insert` declares; on PostgreSQL its rows in a transaction go together (``RowInsert``).
     func prepare(_ insert: RowInsert) throws(StoreError) -> any StoreStatement
+    /// The INSERT `insert` declares, for many rows in one transaction that nothing reads before they are flushed
+    /// (``StoreStatement/flush()``): on SQLite a ``SQLiteRowBatch``; on PostgreSQL as ``prepare(_:)-(RowInsert)``,
+    /// whose rows go together already.
+    func prepareRows(_ insert: RowInsert) throws(StoreError) -> any StoreStatement
     /// Whether the store has a table called `name`.
     func tableExists(_ name: String) throws(StoreError) -> Bool
 }

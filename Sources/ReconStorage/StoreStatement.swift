@@ -22,6 +22,9 @@ package protocol StoreStatement: AnyObject {
     /// Binds each of `texts` at its parameter, then runs like ``runBound()`` (SQLite binds them without copies:
     /// ``SQLiteStatement/runBinding(texts:)``).
     func runBinding(texts: [(text: String, at: Int32)]) throws(StoreError)
+    /// Writes the rows added and not yet written (``SQLiteRowBatch``); a statement that runs each row as it is added
+    /// has none.
+    func flush() throws(StoreError)
 
     /// Starts reading the statement's current row by column names (``SQLRow`` calls it).
     func beginRow()
@@ -39,6 +42,8 @@ package protocol StoreStatement: AnyObject {
 }
 
 extension StoreStatement {
+    package func flush() throws(StoreError) {}
+
     /// Binds `values` and runs to completion.
     package func run(_ values: [SQLValue]) throws(StoreError) {
         try bind(values)

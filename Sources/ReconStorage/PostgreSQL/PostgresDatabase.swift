@@ -33,6 +33,11 @@ package final class PostgresDatabase: StoreDatabase {
         PostgresStatement(session: session, sql: insert.sql, insert: insert)
     }
 
+    /// The INSERT `insert` declares: its rows in a transaction go together already (``PostgresPendingRows``).
+    package func prepareRows(_ insert: RowInsert) throws(StoreError) -> any StoreStatement {
+        try prepare(insert)
+    }
+
     package func tableExists(_ name: String) throws(StoreError) -> Bool {
         try scalar(
             "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1",

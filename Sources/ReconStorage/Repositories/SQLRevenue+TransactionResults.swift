@@ -13,6 +13,9 @@ extension SQLRevenue {
     /// `temp.rerun` are replaced.
     package func startTransactionResults(everything: Bool) throws(StoreError) -> any TransactionResultsWriter {
         func table(_ name: String) -> String { everything ? name + "_staged" : "new_" + name }
+        func rows(_ insert: RowInsert) throws(StoreError) -> any StoreStatement {
+            everything ? try db.prepareRows(insert) : try db.prepare(insert)
+        }
         try db.pragma("temp_store = FILE", context: "keeping the results")
         for name in Schema.resultTables.map(\.name) {
             try db.execute(
@@ -52,7 +55,9 @@ extension SQLRevenue {
                         "recovered_milli", "unpriced", "duplicates", "original_transaction_id",
                     ])),
             insertFinding: try db.prepare(insertKeptFinding(into: table("transaction_findings"))),
-            insertPart: try db.prepare(
+            // Judging everything, nothing reads the parts, the events or the sales before the commit: they go many
+            // rows to a statement (``StoreDatabase/prepareRows(_:)``).
+            insertPart: try rows(
                 RowInsert(
                     into: parts,
                     [
@@ -70,7 +75,7 @@ extension SQLRevenue {
                         "day", "product_id", "currency", "units", "gross_milli", "refunds_milli", "estimated_milli",
                         "proceeds_milli", "proceeds_currency", "proceeds_source",
                     ])),
-            insertEvent: try db.prepare(
+            insertEvent: try rows(
                 RowInsert(
                     into: table("ledger_events"),
                     [
@@ -78,7 +83,7 @@ extension SQLRevenue {
                         "units", "amount_milli", "proceeds_milli", "proceeds_currency", "rate_ppm",
                         "original_transaction_id",
                     ])),
-            insertSale: try db.prepare(Self.insertSale(into: table("recognition_sales"))),
+            insertSale: try rows(Self.insertSale(into: table("recognition_sales"))),
             sortSpooledParts: everything ? Self.partsSpool(into: table("revenue_parts")) : nil)
     }
 

@@ -114,6 +114,7 @@ package final class SQLTransactionResultsWriter {
         throws(StoreError)
     {
         try begin()
+        try flushRows()
         if let nextChange {
             try insertOriginalResult.run([.text(originalTransactionID), .integer(nextChange)])
         }
@@ -123,6 +124,7 @@ package final class SQLTransactionResultsWriter {
     /// The revenue lines this report added up: every line (``everything``), or the changed ones.
     package func addLines(_ rows: some Sequence<RevenueRow>) throws(StoreError) {
         try begin()
+        try flushRows()
         for row in rows {
             try insertLine.run([
                 .integer(Int64(row.day)), .text(row.productID), .text(row.currency), .integer(row.units),
@@ -135,12 +137,21 @@ package final class SQLTransactionResultsWriter {
     /// Commits what is written so far, the spooled parts first moved into their table in key order.
     package func commit() throws(StoreError) {
         guard inTransaction else { return }
+        try flushRows()
         if let sortSpooledParts {
             try db.execute(sortSpooledParts, context: "keeping the results")
             self.sortSpooledParts = nil
         }
         try db.execute("COMMIT", context: "keeping the results")
         inTransaction = false
+    }
+
+    /// Writes the parts, events and sales still waiting in their statements (``StoreStatement/flush()``): the
+    /// transactions' rows are all in their tables before anything else is written or read.
+    private func flushRows() throws(StoreError) {
+        try insertPart.flush()
+        try insertEvent.flush()
+        try insertSale.flush()
     }
 
     /// A group's findings, in the order found; `original` is the group's original transaction id.

@@ -43,13 +43,28 @@ public struct DetectionContext: Sendable {
 
     /// The catalog row for a product in a storefront, falling back to a row in `currency` (when
     /// given: the default row first), then the default row.
+    ///
+    /// Asked several times for every transaction judged: it allocates nothing.
     public func product(_ productID: String, storefront: String?, currency: String? = nil) -> CatalogProduct? {
         guard let rows = catalog[productID] else { return nil }
+        // A product of one row is that row, whatever the storefront and currency.
+        if rows.count == 1 { return rows[0] }
         if let storefront, let exact = rows.first(where: { $0.storefront == storefront }) { return exact }
-        if let currency = currency?.uppercased() {
-            let same = rows.filter { $0.price?.currency.uppercased() == currency }
-            if let row = same.first(where: { $0.storefront == nil }) ?? same.first { return row }
+        if let currency {
+            // The default row in that currency, else the first row in it.
+            var firstInCurrency: CatalogProduct?
+            for row in rows {
+                guard let price = row.price, Self.sameCurrency(price.currency, currency) else { continue }
+                if row.storefront == nil { return row }
+                if firstInCurrency == nil { firstInCurrency = row }
+            }
+            if let firstInCurrency { return firstInCurrency }
         }
         return rows.first(where: { $0.storefront == nil }) ?? rows.first
+    }
+
+    /// Whether two currency codes are the same, whatever their case.
+    private static func sameCurrency(_ one: String, _ other: String) -> Bool {
+        one == other || one.uppercased() == other.uppercased()
     }
 }
